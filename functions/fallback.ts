@@ -1,0 +1,13 @@
+/**
+ * The catch-all route: an unknown path is a 404 (`300`), a known path called with another
+ * method a 405 (`100`) with `Allow`, both in the uniform envelope rather than API Gateway's own.
+ */
+import { MethodNotAllowedError, NotFoundError } from '../lib/errors.js';
+import { httpFunction } from '../lib/http/stack.js';
+import { allowedMethods } from '../lib/routes.js';
+
+export const handler = httpFunction({ name: 'fallback' }, async ({ event }) => {
+  const allow = allowedMethods(event.rawPath);
+  if (!allow) throw new NotFoundError('URL not found.');
+  throw new MethodNotAllowedError(allow);
+});

@@ -1,0 +1,123 @@
+/**
+ * The one place that reads the environment (contract section 2). Parsed once, with zod;
+ * an invalid value fails at cold start with a message that names the variable, never its value.
+ */
+import path from 'node:path';
+import { z } from 'zod/mini';
+
+export interface Config {
+  readonly emulatorPort: number;
+  /** `{base_url}` of the scan job API, without `/api/v1`. */
+  readonly scanBaseUrl: URL;
+  /** `{openapi_url}` of the open API catalogue. */
+  readonly openapiBaseUrl: URL;
+  /** Catalogue service (first path segment) to the base URL that serves it. */
+  readonly openapiServiceUrls: ReadonlyMap<string, URL>;
+  /** The vendor word in gateway header names, lower case. */
+  readonly gatewayVendor: string;
+  readonly secretsSource: 'file' | 'aws';
+  readonly secretsFile: string;
+  readonly secretId: string | undefined;
+  readonly secretsTtlMs: number;
+  readonly upstreamTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const positiveInt = z.pipe(
+  z.string().check(z.regex(/^[1-9][0-9]*$/, 'expected a positive integer')),
+  z.transform(Number),
+);
+const port = z.pipe(
+  positiveInt,
+  z.number().check(z.lte(65535, 'expected a port number (1-65535)')),
+);
+const httpUrl = z.pipe(
+  z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' }),
+  z.transform((value) => new URL(value)),
+);
+const serviceUrls = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'expected a JSON object', input: text });
+        return z.NEVER;
+      }
+    }),
+  ),
+  z.record(
+    z.string().check(z.regex(/^[a-z0-9-]+$/, 'expected a service path segment such as "nmt"')),
+    httpUrl,
+  ),
+);
+
+const environmentSchema = z.object({
+  EMULATOR_PORT: z.optional(port),
+  SCAN_BASE_URL: z.optional(httpUrl),
+  OPENAPI_BASE_URL: z.optional(httpUrl),
+  OPENAPI_SERVICE_URLS: z.optional(serviceUrls),
+  GATEWAY_VENDOR: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9]+$/, 'expected a single word of letters and digits')),
+  ),
+  SECRETS_SOURCE: z.optional(z.enum(['file', 'aws'])),
+  SECRETS_FILE: z.optional(z.string().check(z.minLength(1))),
+  SECRET_ID: z.optional(z.string().check(z.minLength(1))),
+  SECRETS_TTL_SECONDS: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[0-9]+$/, 'expected a whole number of seconds')),
+      z.transform(Number),
+    ),
+  ),
+  UPSTREAM_TIMEOUT_MS: z.optional(positiveInt),
+});
+
+const DEFAULT_EMULATOR_PORT = 4010;
+const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';
+
+/** True inside a real Lambda container (serverless-offline sets IS_OFFLINE). */
+function runsOnAws(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.IS_OFFLINE;
+}
+
+/**
+ * Parses the environment. Empty strings count as unset, because `serverless.yml` passes
+ * `${env:X, ''}` for variables the shell did not set.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(environmentSchema.shape)
+      .map((key) => [key, env[key]] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const vars = parsed.data;
+  const emulatorPort = vars.EMULATOR_PORT ?? DEFAULT_EMULATOR_PORT;
+  const emulatorUrl = new URL(`http://127.0.0.1:${emulatorPort}`);
+  const secretsSource = vars.SECRETS_SOURCE ?? (runsOnAws(env) ? 'aws' : 'file');
+  if (secretsSource === 'aws' && !vars.SECRET_ID) {
+    throw new ConfigError('Invalid configuration: SECRET_ID: required when SECRETS_SOURCE is aws');
+  }
+  return {
+    emulatorPort,
+    scanBaseUrl: vars.SCAN_BASE_URL ?? emulatorUrl,
+    openapiBaseUrl: vars.OPENAPI_BASE_URL ?? emulatorUrl,
+    openapiServiceUrls: new Map(Object.entries(vars.OPENAPI_SERVICE_URLS ?? {})),
+    gatewayVendor: (vars.GATEWAY_VENDOR ?? 'platform').toLowerCase(),
+    secretsSource,
+    secretsFile: path.resolve(vars.SECRETS_FILE ?? DEFAULT_SECRETS_FILE),
+    secretId: vars.SECRET_ID,
+    secretsTtlMs: (vars.SECRETS_TTL_SECONDS ?? 300) * 1000,
+    upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS ?? 8000,
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * The error codec: decodes whatever error an upstream sends (gateway envelopes in JSON or in
+ * XML under any root, numeric codes, API-specific shapes, empty or unreadable bodies) into
+ * one UpstreamError, and encodes every ServiceError in the uniform envelope, JSON or XML by
+ * content negotiation (contract section 5).
+ */
+import { STATUS_CODES } from 'node:http';
+import { XMLParser } from 'fast-xml-parser';
+import { type ServiceError, UpstreamError } from './errors.js';
+
+/** Upstream text is bounded so that a hostile or broken upstream cannot flood a response. */
+const MAX_TEXT = 1000;
+
+export type HeaderMap = Readonly<Record<string, string | undefined>>;
+
+export interface UpstreamErrorSource {
+  readonly status: number;
+  readonly body: Uint8Array | string;
+}
+
+interface DecodedFields {
+  code?: string | undefined;
+  message?: string | undefined;
+  details?: string | undefined;
+}
+
+/** Decodes an upstream error answer. `status` becomes the caller's status unchanged. */
+export function decodeUpstreamError(source: UpstreamErrorSource): UpstreamError {
+  const text = (
+    typeof source.body === 'string' ? source.body : Buffer.from(source.body).toString('utf8')
+  ).trim();
+  const fields = text.startsWith('<') ? fromXml(text) : text.startsWith('{') ? fromJson(text) : {};
+  return new UpstreamError({
+    status: source.status,
+    code: fields.code ?? String(source.status),
+    message: fields.message ?? STATUS_CODES[source.status] ?? 'Upstream Error',
+    details: fields.details,
+  });
+}
+
+function fromJson(text: string): DecodedFields {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  return isRecord(parsed) ? fieldsOf(parsed) : {};
+}
+
+/**
+ * Finds the code in the shapes the platform uses: `{error:{errorCode,message,details}}`
+ * (gateway, numeric in some services), `{errorCode, errorMessage}` (Papago, CAPTCHA),
+ * `{status:{code,message}}` (reverse geocoding), `{status:"INVALID_REQUEST", errorMessage}`
+ * (geocoding), `{code, message}` (directions) and `{error:"text"}` (function controller).
+ */
+export function fieldsOf(record: Record<string, unknown>): DecodedFields {
+  const error = record.error;
+  if (isRecord(error)) {
+    return {
+      code: codeText(error.errorCode) ?? codeText(error.code),
+      message: text(error.message) ?? text(error.errorMessage),
+      details: text(error.details),
+    };
+  }
+  const status = record.status;
+  return {
+    code:
+      codeText(record.errorCode) ??
+      (isRecord(status) ? codeText(status.code) : codeText(status)) ??
+      codeText(record.code),
+    message:
+      text(record.errorMessage) ??
+      text(record.message) ??
+      (isRecord(status) ? text(status.message) : undefined) ??
+      text(error),
+    details: text(record.details),
+  };
+}
+
+let xmlParser: XMLParser | undefined;
+
+function fromXml(text: string): DecodedFields {
+  xmlParser ??= new XMLParser({ ignoreDeclaration: true, parseTagValue: false });
+  let parsed: unknown;
+  try {
+    parsed = xmlParser.parse(text);
+  } catch {
+    return {};
+  }
+  if (!isRecord(parsed)) return {};
+  // The root element's name varies (`result`, `Message`, ...): look at whatever it is.
+  for (const root of Object.values(parsed)) {
+    if (isRecord(root)) {
+      const fields = fieldsOf(root);
+      if (fields.code !== undefined) return fields;
+    }
+  }
+  return {};
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value.slice(0, MAX_TEXT) : undefined;
+}
+
+function codeText(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return text(value);
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoding
+
+export type ErrorFormat = 'json' | 'xml';
+
+const XML_TYPES = new Set(['text/xml', 'application/xml']);
+const JSON_TYPES = new Set(['application/json']);
+
+/**
+ * XML when the caller asks for it (`Accept: text/xml`, preferred over any JSON type it also
+ * lists) or sends XML (`Content-Type: application/xml`); JSON otherwise.
+ */
+export function negotiateErrorFormat(headers: HeaderMap): ErrorFormat {
+  const accepted = bestOf(headers.accept ?? '');
+  if (accepted) return accepted;
+  const sent = mediaType(headers['content-type'] ?? '');
+  return XML_TYPES.has(sent) ? 'xml' : 'json';
+}
+
+function bestOf(accept: string): ErrorFormat | undefined {
+  let best: { format: ErrorFormat; q: number } | undefined;
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';');
+    const media = type.trim().toLowerCase();
+    const format = XML_TYPES.has(media) ? 'xml' : JSON_TYPES.has(media) ? 'json' : undefined;
+    if (!format) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    if (q > 0 && (!best || q > best.q)) best = { format, q };
+  }
+  return best?.format;
+}
+
+export function mediaType(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+export interface EncodedError {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export function encodeError(error: ServiceError, format: ErrorFormat): EncodedError {
+  const headers = { ...error.headers };
+  if (format === 'xml') {
+    return {
+      statusCode: error.status,
+      headers: { ...headers, 'Content-Type': 'text/xml' },
+      body:
+        '<?xml version="1.0" encoding="UTF-8"?><result><error>' +
+        `<errorCode>${escapeXml(error.code)}</errorCode>` +
+        `<message>${escapeXml(error.message)}</message>` +
+        '</error></result>',
+    };
+  }
+  const envelope: { errorCode: string; message: string; details?: unknown } = {
+    errorCode: error.code,
+    message: error.message,
+  };
+  if (error.details !== undefined) envelope.details = error.details;
+  return {
+    statusCode: error.status,
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ error: envelope }),
+  };
+}
+
+const XML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+function escapeXml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+}

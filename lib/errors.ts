@@ -1,0 +1,117 @@
+/**
+ * The one error taxonomy (contract section 5). Every failure a caller can see is a
+ * ServiceError: an HTTP status, the platform's errorCode (always a string) and message, and
+ * optional details. Anything else that escapes a handler is reported as 500/`900`.
+ */
+
+export interface InputIssue {
+  readonly path: string;
+  readonly issue: string;
+}
+
+export type ErrorDetails = readonly InputIssue[] | string;
+
+export interface ServiceErrorInit {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly details?: ErrorDetails | undefined;
+  /** Extra response headers, such as `Allow` on a 405. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly cause?: unknown;
+}
+
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  readonly status: number;
+  readonly code: string;
+  readonly details: ErrorDetails | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(init: ServiceErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.headers = init.headers ?? {};
+  }
+}
+
+/** Malformed input: failed validation, wrong Content-Type, bad JSON, bad path parameter. */
+export class InputError extends ServiceError {
+  override name = 'InputError';
+  constructor(details: readonly InputIssue[], message = 'Bad Request Exception') {
+    super({ status: 400, code: '100', message, details });
+  }
+}
+
+export class CallerAuthError extends ServiceError {
+  override name = 'CallerAuthError';
+  constructor() {
+    super({ status: 401, code: '200', message: 'Authentication Failed' });
+  }
+}
+
+export class NotFoundError extends ServiceError {
+  override name = 'NotFoundError';
+  constructor(details?: string) {
+    super({ status: 404, code: '300', message: 'Not Found Exception', details });
+  }
+}
+
+export class MethodNotAllowedError extends ServiceError {
+  override name = 'MethodNotAllowedError';
+  constructor(allow: readonly string[]) {
+    super({
+      status: 405,
+      code: '100',
+      message: 'Method Not Allowed',
+      details: `Allowed: ${allow.join(', ')}`,
+      headers: { Allow: allow.join(', ') },
+    });
+  }
+}
+
+export class PayloadTooLargeError extends ServiceError {
+  override name = 'PayloadTooLargeError';
+  constructor(limitBytes: number) {
+    super({
+      status: 413,
+      code: '430',
+      message: 'Request Entity Too Large',
+      details: `The request body is over ${limitBytes} bytes.`,
+    });
+  }
+}
+
+/** The upstream could not be reached: refused, reset, DNS failure. */
+export class UpstreamUnreachableError extends ServiceError {
+  override name = 'UpstreamUnreachableError';
+  constructor(cause?: unknown) {
+    super({ status: 503, code: '500', message: 'Endpoint Error', cause });
+  }
+}
+
+export class UpstreamTimeoutError extends ServiceError {
+  override name = 'UpstreamTimeoutError';
+  constructor(cause?: unknown) {
+    super({ status: 504, code: '510', message: 'Endpoint Timeout', cause });
+  }
+}
+
+/** The upstream answered with an error; status, code and message are the upstream's own. */
+export class UpstreamError extends ServiceError {
+  override name = 'UpstreamError';
+}
+
+export class UnexpectedError extends ServiceError {
+  override name = 'UnexpectedError';
+  constructor(cause?: unknown) {
+    super({ status: 500, code: '900', message: 'Unexpected Error', cause });
+  }
+}
+
+/** Whatever was thrown, as the ServiceError a caller may see. */
+export function toServiceError(thrown: unknown): ServiceError {
+  return thrown instanceof ServiceError ? thrown : new UnexpectedError(thrown);
+}

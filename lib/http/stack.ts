@@ -1,0 +1,243 @@
+/**
+ * The middy stack of every HTTP function: request log, error envelope with content
+ * negotiation, the 10 MB body limit, caller authentication, JSON body parsing and zod
+ * validation of path, query and body. Handlers receive typed, validated input.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { z } from 'zod/mini';
+import { encodeError, type HeaderMap, negotiateErrorFormat } from '../errorCodec.js';
+import {
+  CallerAuthError,
+  InputError,
+  type InputIssue,
+  PayloadTooLargeError,
+  type ServiceError,
+  toServiceError,
+  UpstreamTimeoutError,
+} from '../errors.js';
+import { createLogger, describeError, type Logger } from '../log.js';
+import type { CallBudget } from './client.js';
+import { bodyByteLength, headersOf, queryOf } from './request.js';
+import type { HttpResult } from './responses.js';
+
+/** Contract section 9: bigger bodies are refused before anything is sent upstream. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+type Schema<T> = z.ZodMiniType<T>;
+
+export interface HttpFunctionDefinition<B, Q, P> {
+  /** Used in log lines. */
+  readonly name: string;
+  /** The caller tokens to accept; absent for unauthenticated routes (health). */
+  readonly callerTokens?: () => Promise<readonly string[]>;
+  /** A JSON body (Content-Type application/json) validated by this schema. */
+  readonly body?: Schema<B>;
+  readonly query?: Schema<Q>;
+  readonly path?: Schema<P>;
+  readonly log?: Logger;
+}
+
+export interface HttpRequest<B, Q, P> {
+  readonly event: APIGatewayProxyEventV2;
+  readonly context: Context;
+  readonly headers: HeaderMap;
+  readonly body: B;
+  readonly query: Q;
+  readonly path: P;
+  /** Pass to upstream calls: they end before the function does. */
+  readonly budget: CallBudget;
+  readonly log: Logger;
+}
+
+/** Per-invocation state the middlewares hand to the handler, keyed by the Lambda context. */
+interface RequestState {
+  headers: HeaderMap;
+  log: Logger;
+  parsed?: { body: unknown; query: unknown; path: unknown };
+}
+
+const states = new WeakMap<Context, RequestState>();
+
+type MiddyRequest = middy.Request<APIGatewayProxyEventV2, HttpResult, Error, Context>;
+
+export function httpFunction<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
+  definition: HttpFunctionDefinition<B, Q, P>,
+  handler: (request: HttpRequest<B, Q, P>) => Promise<HttpResult>,
+) {
+  const baseLog = definition.log ?? createLogger({ function: definition.name });
+  const stack = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
+    .use(requestLog(baseLog))
+    .use(errorEnvelope(baseLog))
+    .use(bodyLimit());
+  if (definition.callerTokens) stack.use(callerAuth(definition.callerTokens, baseLog));
+  if (definition.body) stack.use(jsonBody());
+  stack.use(validation(definition, baseLog));
+  return stack.handler(async (event, context, { signal }) => {
+    const state = stateOf(event, context, baseLog);
+    const parsed = state.parsed ?? { body: undefined, query: {}, path: {} };
+    return handler({
+      event,
+      context,
+      headers: state.headers,
+      body: parsed.body as B,
+      query: parsed.query as Q,
+      path: parsed.path as P,
+      budget: { remainingMs: remainingTimeOf(context), signal },
+      log: state.log,
+    });
+  });
+}
+
+function remainingTimeOf(context: Context): (() => number) | undefined {
+  return typeof context.getRemainingTimeInMillis === 'function'
+    ? () => context.getRemainingTimeInMillis()
+    : undefined;
+}
+
+function stateOf(event: APIGatewayProxyEventV2, context: Context, baseLog: Logger): RequestState {
+  let state = states.get(context);
+  if (!state) {
+    state = {
+      headers: headersOf(event),
+      log: baseLog.child({ requestId: context.awsRequestId }),
+    };
+    states.set(context, state);
+  }
+  return state;
+}
+
+function requestLog(baseLog: Logger): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+  const startedAt = new WeakMap<object, number>();
+  const done = (request: MiddyRequest) => {
+    const log = stateOf(request.event, request.context, baseLog).log;
+    const response = request.response;
+    const status = response?.statusCode;
+    const fields = {
+      method: request.event.requestContext?.http?.method,
+      route: request.event.routeKey,
+      status,
+      durationMs: Math.round(performance.now() - (startedAt.get(request) ?? performance.now())),
+    };
+    if (status !== undefined && status >= 500) log.error('request failed', fields);
+    else log.info('request', fields);
+    states.delete(request.context);
+  };
+  return {
+    before: (request: MiddyRequest) => {
+      startedAt.set(request, performance.now());
+      stateOf(request.event, request.context, baseLog);
+    },
+    after: done,
+    onError: done,
+  };
+}
+
+function errorEnvelope(baseLog: Logger): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+  return {
+    onError: (request: MiddyRequest) => {
+      const error = mapMiddlewareError(request.error);
+      const state = stateOf(request.event, request.context, baseLog);
+      if (error.status >= 500) state.log.error('error', describeError(request.error));
+      const encoded = encodeError(error, negotiateErrorFormat(state.headers));
+      request.response = { ...encoded };
+    },
+  };
+}
+
+/** Errors raised by middy itself or its middlewares, in the service's taxonomy. */
+function mapMiddlewareError(error: unknown): ServiceError {
+  if (error instanceof Error) {
+    const source = (error.cause as { package?: string } | undefined)?.package;
+    if (source === '@middy/http-json-body-parser') {
+      const wrongType = error.message === 'Unsupported Media Type';
+      return new InputError([
+        wrongType
+          ? { path: 'headers.content-type', issue: 'expected application/json' }
+          : { path: 'body', issue: 'expected a JSON document' },
+      ]);
+    }
+    if (error.name === 'TimeoutError' && source === '@middy/core')
+      return new UpstreamTimeoutError(error);
+  }
+  return toServiceError(error);
+}
+
+function bodyLimit(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+  return {
+    before: (request: MiddyRequest) => {
+      if (bodyByteLength(request.event) > MAX_BODY_BYTES)
+        throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    },
+  };
+}
+
+function callerAuth(
+  callerTokens: () => Promise<readonly string[]>,
+  baseLog: Logger,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+  return {
+    before: async (request: MiddyRequest) => {
+      const header = stateOf(request.event, request.context, baseLog).headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match?.[1] || !tokenMatches(match[1], await callerTokens())) throw new CallerAuthError();
+    },
+  };
+}
+
+/** Compares against every token in constant time: no early exit, equal-length digests. */
+export function tokenMatches(presented: string, accepted: readonly string[]): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  const presentedDigest = digest(presented);
+  let matched = false;
+  for (const token of accepted)
+    matched = timingSafeEqual(presentedDigest, digest(token)) || matched;
+  return matched;
+}
+
+function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+  const parser = httpJsonBodyParser();
+  return {
+    before: async (request: MiddyRequest) => {
+      if (request.event.body === undefined || request.event.body === '') {
+        throw new InputError([{ path: 'body', issue: 'a JSON body is required' }]);
+      }
+      await parser.before?.(request as never);
+    },
+  };
+}
+
+function validation<B, Q, P>(
+  definition: HttpFunctionDefinition<B, Q, P>,
+  baseLog: Logger,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+  return {
+    before: (request: MiddyRequest) => {
+      const issues: InputIssue[] = [];
+      const check = <T>(
+        where: string,
+        schema: Schema<T> | undefined,
+        input: unknown,
+        empty: unknown,
+      ) => {
+        if (!schema) return empty;
+        const result = schema.safeParse(input);
+        if (result.success) return result.data;
+        for (const issue of result.error.issues) {
+          issues.push({ path: [where, ...issue.path.map(String)].join('.'), issue: issue.message });
+        }
+        return undefined;
+      };
+      const event = request.event;
+      const parsed = {
+        path: check('path', definition.path, event.pathParameters ?? {}, {}),
+        query: check('query', definition.query, queryOf(event), {}),
+        body: check('body', definition.body, event.body, undefined),
+      };
+      if (issues.length > 0) throw new InputError(issues);
+      stateOf(request.event, request.context, baseLog).parsed = parsed;
+    },
+  };
+}

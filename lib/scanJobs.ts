@@ -1,0 +1,158 @@
+/**
+ * The scan job API (contract section 6): input schemas, the upstream calls, and the
+ * cancel-reserved workflow. Upstream success bodies are returned unchanged by the handlers.
+ */
+import { z } from 'zod/mini';
+import { toServiceError, UnexpectedError } from './errors.js';
+import type { SignedGateway } from './gateway.js';
+import type { CallBudget, UpstreamResponse } from './http/client.js';
+
+const API = '/api/v1/jobs';
+
+const positiveIntText = z.pipe(
+  z.string().check(z.regex(/^[1-9][0-9]{0,8}$/, 'expected a positive integer')),
+  z.transform(Number),
+);
+const positiveInt = z.int().check(z.positive('expected a positive integer'), z.lte(999_999_999));
+
+export const listQuerySchema = z.object({
+  page: z._default(positiveIntText, 1),
+  limit: z._default(positiveIntText, 10),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+export const instancePathSchema = z.object({
+  instanceId: z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a job instanceNo (letters, digits, _ or -)')),
+});
+export type InstancePath = z.infer<typeof instancePathSchema>;
+
+export const searchBodySchema = z.strictObject({
+  searchType: z._default(z.enum(['memo', 'url', '']), ''),
+  searchKeyword: z._default(z.string().check(z.maxLength(1000)), ''),
+  statusCode: z._default(z.nullable(z.string()), null),
+  limit: z._default(positiveInt, 10),
+  page: z._default(positiveInt, 1),
+});
+export type SearchBody = z.infer<typeof searchBodySchema>;
+
+export const cancelReservedBodySchema = z.strictObject({
+  searchType: z.enum(['url', 'memo']),
+  // Required and non-empty: an empty keyword would match, and cancel, every reserved job.
+  searchKeyword: z
+    .string()
+    .check(z.minLength(1, 'expected a non-empty keyword'), z.maxLength(1000)),
+});
+export type CancelReservedBody = z.infer<typeof cancelReservedBodySchema>;
+
+/** The part of a list or search result the cancel-reserved workflow reads. */
+const listResultSchema = z.object({
+  resources: z.object({
+    record_data: z.array(
+      z.object({ instanceNo: z.union([z.string(), z.number()]), status: z.nullish(z.string()) }),
+    ),
+    total_page_cnt: z.optional(z.union([z.string(), z.number()])),
+  }),
+});
+
+export const RESERVED_STATUS = 'Reservation';
+/** Page size used when walking every page of a search. */
+const WALK_PAGE_SIZE = 50;
+/** A guard against an upstream whose page count never ends. */
+const MAX_WALK_PAGES = 1000;
+
+export interface CancelReservedResult {
+  cancelled: string[];
+  failed: { instanceNo: string; error: { errorCode: string; message: string } }[];
+}
+
+export class ScanJobs {
+  constructor(private readonly gateway: SignedGateway) {}
+
+  list(query: ListQuery, budget: CallBudget): Promise<UpstreamResponse> {
+    const params: [string, string][] = [
+      ['page', String(query.page)],
+      ['limit', String(query.limit)],
+    ];
+    return this.gateway.call({ method: 'GET', path: API, query: params }, budget);
+  }
+
+  search(body: SearchBody, budget: CallBudget): Promise<UpstreamResponse> {
+    // A search only reads, so it may be retried like a GET.
+    return this.gateway.call(
+      { method: 'POST', path: `${API}/search`, json: body, idempotent: true },
+      budget,
+    );
+  }
+
+  cancel(instanceId: string, budget: CallBudget): Promise<UpstreamResponse> {
+    return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'cancel') }, budget);
+  }
+
+  stop(instanceId: string, budget: CallBudget): Promise<UpstreamResponse> {
+    return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'stop') }, budget);
+  }
+
+  report(instanceId: string, budget: CallBudget): Promise<UpstreamResponse> {
+    return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget);
+  }
+
+  /** Every reserved job the search finds, across all pages, in the order found. */
+  async findReserved(criteria: CancelReservedBody, budget: CallBudget): Promise<string[]> {
+    const found = new Set<string>();
+    for (let page = 1; page <= MAX_WALK_PAGES; page++) {
+      const response = await this.search(
+        { ...criteria, statusCode: null, limit: WALK_PAGE_SIZE, page },
+        budget,
+      );
+      const result = parseListResult(response);
+      for (const record of result.resources.record_data) {
+        if (record.status === RESERVED_STATUS) found.add(String(record.instanceNo));
+      }
+      const pageCount = Number(result.resources.total_page_cnt ?? 0);
+      if (result.resources.record_data.length === 0 || !(page < pageCount)) break;
+    }
+    return [...found];
+  }
+
+  /** Searches every page, then cancels each reserved job; one failure does not stop the rest. */
+  async cancelReserved(
+    criteria: CancelReservedBody,
+    budget: CallBudget,
+  ): Promise<CancelReservedResult> {
+    const reserved = await this.findReserved(criteria, budget);
+    const result: CancelReservedResult = { cancelled: [], failed: [] };
+    for (const instanceNo of reserved) {
+      try {
+        await this.cancel(instanceNo, budget);
+        result.cancelled.push(instanceNo);
+      } catch (thrown) {
+        const error = toServiceError(thrown);
+        result.failed.push({
+          instanceNo,
+          error: { errorCode: error.code, message: error.message },
+        });
+      }
+    }
+    return result;
+  }
+}
+
+function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): string {
+  return `${API}/${encodeURIComponent(instanceId)}/${action}`;
+}
+
+function parseListResult(response: UpstreamResponse) {
+  let json: unknown;
+  try {
+    json = JSON.parse(response.body.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  const parsed = listResultSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new UnexpectedError(new Error('The search answer is not a scan job list'));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,42 @@
+/**
+ * The shape of the platform secret (contract section 3). Fields a function does not need may
+ * be absent; each function checks for what it needs. Messages name the field, never its value.
+ */
+import { z } from 'zod/mini';
+
+const text = z.string().check(z.minLength(1, 'expected a non-empty string'));
+const name = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_.-]{1,128}$/, 'expected a name of letters, digits, _ . -'));
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });
+
+export const actionSchema = z.object({
+  url: httpUrl,
+  web: z.optional(z.boolean()),
+  apiKey: z.optional(text),
+});
+
+export const triggerSchema = z.object({
+  url: httpUrl,
+  apiKey: z.optional(text),
+});
+
+export const webhookSchema = z.object({
+  secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected a whsec_<base64> secret')),
+  action: name,
+});
+
+export const platformSecretSchema = z.object({
+  iam: z.optional(z.object({ accessKey: text, secretKey: text })),
+  apiKey: z.optional(text),
+  openapi: z.optional(z.object({ clientId: text, clientSecret: text })),
+  actions: z.optional(z.record(name, actionSchema)),
+  triggers: z.optional(z.record(name, triggerSchema)),
+  webhooks: z.optional(z.record(name, webhookSchema)),
+  callerTokens: z.optional(z.array(text)),
+});
+
+export type PlatformSecret = z.infer<typeof platformSecretSchema>;
+export type ActionEntry = z.infer<typeof actionSchema>;
+export type TriggerEntry = z.infer<typeof triggerSchema>;
+export type WebhookEntry = z.infer<typeof webhookSchema>;

@@ -121,14 +121,12 @@ const XML_TYPES = new Set(['text/xml', 'application/xml']);
 const JSON_TYPES = new Set(['application/json']);
 
 /**
- * XML when the caller asks for it (`Accept: text/xml`, preferred over any JSON type it also
- * lists) or sends XML (`Content-Type: application/xml`); JSON otherwise.
+ * XML when the caller sends XML (`Content-Type: application/xml`) or asks for it
+ * (`Accept: text/xml`, preferred over any JSON type it also lists); JSON otherwise.
  */
 export function negotiateErrorFormat(headers: HeaderMap): ErrorFormat {
-  const accepted = bestOf(headers.accept ?? '');
-  if (accepted) return accepted;
-  const sent = mediaType(headers['content-type'] ?? '');
-  return XML_TYPES.has(sent) ? 'xml' : 'json';
+  if (XML_TYPES.has(mediaType(headers['content-type'] ?? ''))) return 'xml';
+  return bestOf(headers.accept ?? '') ?? 'json';
 }
 
 function bestOf(accept: string): ErrorFormat | undefined {

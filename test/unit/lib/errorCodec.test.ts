@@ -126,7 +126,7 @@ describe('negotiateErrorFormat', () => {
     [{ accept: '*/*' }, 'json'],
     [{ 'content-type': 'application/xml' }, 'xml'],
     [{ 'content-type': 'application/xml; charset=utf-8' }, 'xml'],
-    [{ 'content-type': 'application/xml', accept: 'application/json' }, 'json'],
+    [{ 'content-type': 'application/xml', accept: 'application/json' }, 'xml'],
     [{ 'content-type': 'application/json' }, 'json'],
   ] as const)('%j -> %s', (headers, format) => {
     expect(negotiateErrorFormat(headers)).toBe(format);

@@ -5,7 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
 
 const EVENTS_DIR = path.resolve(import.meta.dirname, '../../events');
 
@@ -67,7 +71,10 @@ export function lambdaContext(remainingMs = 10_000): Context {
   };
 }
 
-export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+export type HttpHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** The parsed JSON body of a result (decoding base64 when the handler encoded it). */
 export function jsonBody(result: APIGatewayProxyStructuredResultV2): unknown {

@@ -18,13 +18,20 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export async function startScriptedServer(script: Script = (_r, res) => res.end()): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  script: Script = (_r, res) => res.end(),
+): Promise<ScriptedServer> {
   const received: Received[] = [];
   const state = { script };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+    const entry = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.concat(chunks),
+    };
     received.push(entry);
     await state.script(entry, res, received.length - 1);
   });

@@ -1,0 +1,489 @@
+/**
+ * The scan job functions invoked as Lambda invokes them, with the real middy stack, over
+ * loopback against the embedded emulator.
+ */
+import { createHmac } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type Emulator,
+  INACTIVE_ACCESS_KEY,
+  INACTIVE_SECRET_KEY,
+} from '../../../emulator/index.js';
+import { httpEvent, type HttpHandler, jsonBody, lambdaContext } from '../../helpers/lambda.js';
+import {
+  DEMO_TOKEN,
+  demoSecret,
+  emulatorEnv,
+  loadHandlers,
+  SCAN_FUNCTIONS,
+  secretFile,
+  startTestEmulator,
+} from '../../helpers/platform.js';
+
+type Handlers = Record<keyof typeof SCAN_FUNCTIONS, HttpHandler>;
+type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
+
+const gatewayRequests = (emulator: Emulator) =>
+  emulator.requests.filter((r) => r.url.startsWith('/api/'));
+
+describe('scan job functions against the emulator', () => {
+  let emulator: Emulator;
+  let fn: Handlers;
+  let logLines: string[];
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    fn = await loadHandlers(emulatorEnv(emulator), SCAN_FUNCTIONS);
+  });
+  beforeEach(() => {
+    emulator.reset();
+    logLines = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      logLines.push(String(line));
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  describe('GET /jobs', () => {
+    it('lists with the default page and limit, signed, body unchanged', async () => {
+      const result = await fn.list(httpEvent('jobs-list.json', { query: '' }), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      const sent = gatewayRequests(emulator)[0]!;
+      expect(sent.method).toBe('GET');
+      expect(sent.url).toBe('/api/v1/jobs?page=1&limit=10');
+      expect(sent.headers['x-platform-apigw-signature-v2']).toBeTruthy();
+      expect(sent.headers['x-platform-apigw-api-key']).toBe((await demoSecret()).apiKey);
+      const body = jsonBody(result) as { resources: { record_data: unknown[]; total_cnt: number } };
+      expect(body.resources.record_data).toHaveLength(10);
+      expect(body.resources.total_cnt).toBe(25);
+    });
+
+    it('sends page and limit as given, page first', async () => {
+      const result = await fn.list(
+        httpEvent('jobs-list.json', { query: 'limit=5&page=3' }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(200);
+      expect(gatewayRequests(emulator)[0]?.url).toBe('/api/v1/jobs?page=3&limit=5');
+    });
+
+    it.each(['page=0', 'page=-1', 'page=abc', 'limit=1.5', 'page=', 'page=1&page=2'])(
+      'refuses %s with 400/100 and sends nothing',
+      async (query) => {
+        const result = await fn.list(httpEvent('jobs-list.json', { query }), lambdaContext());
+        expect(result.statusCode).toBe(400);
+        expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('100');
+        expect(gatewayRequests(emulator)).toHaveLength(0);
+      },
+    );
+
+    it('refuses a caller without a valid token and sends nothing', async () => {
+      for (const authorization of [undefined, 'Bearer nope']) {
+        const result = await fn.list(
+          httpEvent('jobs-list.json', { headers: { authorization } }),
+          lambdaContext(),
+        );
+        expect(result.statusCode).toBe(401);
+        expect(jsonBody(result)).toEqual({
+          error: { errorCode: '200', message: 'Authentication Failed' },
+        });
+      }
+      expect(gatewayRequests(emulator)).toHaveLength(0);
+    });
+  });
+
+  describe('POST /jobs/search', () => {
+    it('forwards the search as JSON and returns the upstream body unchanged', async () => {
+      const result = await fn.search(httpEvent('jobs-search.json'), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      const sent = gatewayRequests(emulator)[0]!;
+      expect(sent.url).toBe('/api/v1/jobs/search');
+      expect(sent.headers['content-type']).toBe('application/json');
+      const records = (jsonBody(result) as { resources: { record_data: { start_url: string }[] } })
+        .resources.record_data;
+      expect(records.length).toBeGreaterThan(0);
+      expect(records.every((r) => r.start_url.includes('demo.example.com'))).toBe(true);
+    });
+
+    it('fills the platform defaults for omitted members', async () => {
+      await fn.search(
+        httpEvent('jobs-search.json', { body: '{"searchType":"memo","searchKeyword":"nightly"}' }),
+        lambdaContext(),
+      );
+      expect(JSON.parse(gatewayRequests(emulator)[0]!.body ?? '{}')).toEqual({
+        searchType: 'memo',
+        searchKeyword: 'nightly',
+        statusCode: null,
+        limit: 10,
+        page: 1,
+      });
+    });
+
+    it.each([
+      ['a wrong Content-Type', { headers: { 'content-type': 'text/plain' } }],
+      [
+        'a form body',
+        { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' },
+      ],
+      ['malformed JSON', { body: '{"searchType":' }],
+      ['a JSON array', { body: '[]' }],
+      ['an unknown searchType', { body: '{"searchType":"title"}' }],
+      ['a zero page', { body: '{"page":0}' }],
+      ['a string limit', { body: '{"limit":"10"}' }],
+      ['a numeric statusCode', { body: '{"statusCode":2}' }],
+      ['an unknown member', { body: '{"pages":2}' }],
+    ] as const)('refuses %s with 400/100 and sends nothing', async (_case, changes) => {
+      const result = await fn.search(httpEvent('jobs-search.json', changes), lambdaContext());
+      expect(result.statusCode).toBe(400);
+      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('100');
+      expect(gatewayRequests(emulator)).toHaveLength(0);
+    });
+  });
+
+  describe('PATCH /jobs/{instanceId}/cancel and /stop', () => {
+    it('cancels a reserved job', async () => {
+      const result = await fn.cancel(httpEvent('jobs-cancel.json'), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      expect(jsonBody(result)).toMatchObject({ returnCode: '0' });
+      expect(gatewayRequests(emulator)[0]).toMatchObject({
+        method: 'PATCH',
+        url: '/api/v1/jobs/2810017/cancel',
+      });
+      expect(emulator.scanJobs.get('2810017')?.status).toBe('Cancel');
+    });
+
+    it("passes the upstream's refusal through, numeric code as a string", async () => {
+      const event = httpEvent('jobs-cancel.json', {
+        path: '/jobs/2810012/cancel',
+        pathParameters: { instanceId: '2810012' },
+      });
+      const result = await fn.cancel(event, lambdaContext());
+      expect(result.statusCode).toBe(400);
+      expect(jsonBody(result)).toEqual({ error: { errorCode: '901', message: 'API Call Fail' } });
+      expect(gatewayRequests(emulator)).toHaveLength(1);
+    });
+
+    it('stops a running job, and refuses to stop a reserved one', async () => {
+      const stopped = await fn.stop(httpEvent('jobs-stop.json'), lambdaContext());
+      expect(stopped.statusCode).toBe(200);
+      expect(emulator.scanJobs.get('2810012')?.status).toBe('Stop');
+      const event = httpEvent('jobs-stop.json', { pathParameters: { instanceId: '2810017' } });
+      const refused = await fn.stop(event, lambdaContext());
+      expect(refused.statusCode).toBe(400);
+      expect((jsonBody(refused) as ErrorBody).error.errorCode).toBe('901');
+    });
+
+    it.each(['a/b', '..', '', 'x'.repeat(65), '1 2', '%2F'])(
+      'refuses the path parameter %j',
+      async (instanceId) => {
+        const result = await fn.cancel(
+          httpEvent('jobs-cancel.json', { pathParameters: { instanceId } }),
+          lambdaContext(),
+        );
+        expect(result.statusCode).toBe(400);
+        expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('100');
+        expect(gatewayRequests(emulator)).toHaveLength(0);
+      },
+    );
+
+    it('does not repeat a PATCH that failed after reaching the upstream', async () => {
+      emulator.faults.add({ kind: 'status', status: 503, match: { method: 'PATCH' } });
+      const result = await fn.cancel(httpEvent('jobs-cancel.json'), lambdaContext());
+      expect(result.statusCode).toBe(503);
+      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('500');
+      expect(gatewayRequests(emulator)).toHaveLength(1);
+    });
+
+    it('maps a reset connection on a PATCH to 503/500 without repeating it', async () => {
+      emulator.faults.add({ kind: 'reset', match: { method: 'PATCH' } });
+      const result = await fn.cancel(httpEvent('jobs-cancel.json'), lambdaContext());
+      expect(result.statusCode).toBe(503);
+      expect(jsonBody(result)).toEqual({ error: { errorCode: '500', message: 'Endpoint Error' } });
+      expect(gatewayRequests(emulator)).toHaveLength(1);
+    });
+  });
+
+  describe('GET /jobs/{instanceId}/report', () => {
+    it('returns the report byte for byte with its Content-Type', async () => {
+      const result = await fn.report(httpEvent('jobs-report.json'), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      // The same request, signed here from the spec's rules, straight to the emulator.
+      const secret = await demoSecret();
+      const uri = '/api/v1/jobs/2810001/report';
+      const timestamp = String(Date.now());
+      const signature = createHmac('sha256', secret.iam!.secretKey)
+        .update(`GET ${uri}\n${timestamp}\n${secret.iam!.accessKey}`)
+        .digest('base64');
+      const direct = await fetch(new URL(uri, emulator.url), {
+        headers: {
+          'x-platform-apigw-timestamp': timestamp,
+          'x-platform-iam-access-key': secret.iam!.accessKey,
+          'x-platform-apigw-signature-v2': signature,
+          'x-platform-apigw-api-key': secret.apiKey!,
+        },
+      });
+      const expected = Buffer.from(await direct.arrayBuffer());
+      const actual = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+      expect(actual.equals(expected)).toBe(true);
+      expect(result.headers?.['content-type']).toBe(direct.headers.get('content-type'));
+    });
+
+    it('refuses the report of a job that has not completed', async () => {
+      const event = httpEvent('jobs-report.json', { pathParameters: { instanceId: '2810017' } });
+      const result = await fn.report(event, lambdaContext());
+      expect(result.statusCode).toBe(400);
+      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('901');
+    });
+  });
+
+  describe('POST /jobs/cancel-reserved', () => {
+    it('cancels every reserved job the search finds, across pages', async () => {
+      const result = await fn.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json'),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(200);
+      const body = jsonBody(result) as { cancelled: string[]; failed: unknown[] };
+      expect(body.cancelled.sort()).toEqual(['2810017', '2810019', '2810021', '2810023']);
+      expect(body.failed).toEqual([]);
+      for (const id of body.cancelled) expect(emulator.scanJobs.get(id)?.status).toBe('Cancel');
+      // Jobs of other hosts and other phases are left alone.
+      expect(emulator.scanJobs.get('2810018')?.status).toBe('Reservation');
+      expect(emulator.scanJobs.get('2810013')?.status).toBe('Progress');
+    });
+
+    it('walks every page of the search', async () => {
+      const body = '{"searchType":"memo","searchKeyword":"e"}';
+      const result = await fn.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json', { body }),
+        lambdaContext(),
+      );
+      const searches = gatewayRequests(emulator).filter((r) => r.url.endsWith('/search'));
+      const pages = searches.map((r) => (JSON.parse(r.body ?? '{}') as { page: number }).page);
+      expect(pages[0]).toBe(1);
+      expect(new Set(pages).size).toBe(pages.length);
+      const cancelled = (jsonBody(result) as { cancelled: string[] }).cancelled;
+      expect(cancelled.length).toBeGreaterThan(0);
+    });
+
+    it('reports the jobs it could not cancel, and cancels the rest', async () => {
+      emulator.faults.add({
+        kind: 'status',
+        status: 429,
+        errorCode: '400',
+        match: { method: 'PATCH', pathPrefix: '/api/v1/jobs/2810019' },
+      });
+      const result = await fn.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json'),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(200);
+      const body = jsonBody(result) as {
+        cancelled: string[];
+        failed: { instanceNo: string; error: unknown }[];
+      };
+      expect(body.cancelled.sort()).toEqual(['2810017', '2810021', '2810023']);
+      expect(body.failed).toEqual([
+        { instanceNo: '2810019', error: { errorCode: '400', message: 'Quota Exceeded' } },
+      ]);
+    });
+
+    it('finds nothing more to cancel the second time', async () => {
+      await fn.cancelReserved(httpEvent('jobs-cancel-reserved.json'), lambdaContext());
+      const again = await fn.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json'),
+        lambdaContext(),
+      );
+      expect(jsonBody(again)).toEqual({ cancelled: [], failed: [] });
+    });
+
+    it.each([
+      ['no keyword', '{"searchType":"url"}'],
+      ['an empty keyword', '{"searchType":"url","searchKeyword":""}'],
+      ['searchType ""', '{"searchType":"","searchKeyword":"x"}'],
+      ['an unknown member', '{"searchType":"url","searchKeyword":"x","statusCode":null}'],
+    ])('refuses %s with 400/100 and sends nothing', async (_case, body) => {
+      const result = await fn.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json', { body }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(400);
+      expect(gatewayRequests(emulator)).toHaveLength(0);
+    });
+  });
+
+  describe('upstream faults', () => {
+    it.each(['410', '420'])('retries a GET throttled with 429/%s and succeeds', async (code) => {
+      emulator.faults.add({ kind: 'status', status: 429, errorCode: code, times: 2 });
+      const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      expect(gatewayRequests(emulator)).toHaveLength(3);
+    });
+
+    it('passes an exhausted quota (429/400) through without retrying', async () => {
+      emulator.faults.add({ kind: 'status', status: 429, errorCode: '400' });
+      const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+      expect(result.statusCode).toBe(429);
+      expect((jsonBody(result) as ErrorBody).error).toMatchObject({
+        errorCode: '400',
+        message: 'Quota Exceeded',
+      });
+      expect(gatewayRequests(emulator)).toHaveLength(1);
+    });
+
+    it.each([503, 504])('retries a GET answered %i', async (status) => {
+      emulator.faults.add({ kind: 'status', status });
+      const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      expect(gatewayRequests(emulator)).toHaveLength(2);
+    });
+
+    it('retries a GET whose connection was reset', async () => {
+      emulator.faults.add({ kind: 'reset' });
+      const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+      expect(result.statusCode).toBe(200);
+    });
+
+    it("passes the gateway's refusal of a skewed clock through as 401/200", async () => {
+      emulator.faults.add({ kind: 'skew', ms: 5 * 60_000, times: 0 });
+      const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+      expect(result.statusCode).toBe(401);
+      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('200');
+    });
+
+    it('answers an upstream error in XML when the caller asks for XML', async () => {
+      emulator.faults.add({ kind: 'status', status: 429, errorCode: '400' });
+      const result = await fn.list(
+        httpEvent('jobs-list.json', { headers: { accept: 'text/xml' } }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(429);
+      expect(result.headers?.['Content-Type']).toBe('text/xml');
+      expect(result.body).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>400</errorCode><message>Quota Exceeded</message></error></result>',
+      );
+    });
+  });
+
+  it('logs one line per request, with no key, signature or token in any of them', async () => {
+    const secret = await demoSecret();
+    await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+    await fn.list(
+      httpEvent('jobs-list.json', { headers: { authorization: 'Bearer wrong-token' } }),
+      lambdaContext(),
+    );
+    emulator.faults.add({ kind: 'reset', times: 0 });
+    await fn.cancel(httpEvent('jobs-cancel.json'), lambdaContext());
+    const logged = logLines.join('\n');
+    expect(logLines.length).toBeGreaterThanOrEqual(3);
+    for (const value of [secret.iam!.secretKey, secret.apiKey!, DEMO_TOKEN, 'wrong-token']) {
+      expect(logged).not.toContain(value);
+    }
+    const signatures = emulator.requests
+      .map((r) => r.headers['x-platform-apigw-signature-v2'])
+      .filter(Boolean);
+    for (const signature of signatures) expect(logged).not.toContain(String(signature));
+    expect(logged).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('scan job functions with other credentials', () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ vendor: 'ncp' });
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  it('follow GATEWAY_VENDOR in every header name', async () => {
+    const fn = await loadHandlers(emulatorEnv(emulator, { GATEWAY_VENDOR: 'NCP' }), {
+      list: SCAN_FUNCTIONS.list,
+    });
+    const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+    expect(result.statusCode).toBe(200);
+    expect(emulator.requests.at(-1)?.headers['x-ncp-apigw-signature-v2']).toBeTruthy();
+  });
+
+  it('are refused (401/200) when the vendor word does not match the gateway', async () => {
+    const fn = await loadHandlers(emulatorEnv(emulator), { list: SCAN_FUNCTIONS.list });
+    const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+    expect(result.statusCode).toBe(401);
+  });
+
+  it.each([
+    [
+      'an inactive access key',
+      (s: Awaited<ReturnType<typeof demoSecret>>) => ({
+        ...s,
+        iam: { accessKey: INACTIVE_ACCESS_KEY, secretKey: INACTIVE_SECRET_KEY },
+      }),
+    ],
+    [
+      'a wrong secret key',
+      (s: Awaited<ReturnType<typeof demoSecret>>) => ({
+        ...s,
+        iam: { ...s.iam!, secretKey: 'wrong' },
+      }),
+    ],
+    ['no API key', (s: Awaited<ReturnType<typeof demoSecret>>) => ({ ...s, apiKey: undefined })],
+  ])('pass the gateway refusal of %s through as 401/200', async (_case, change) => {
+    const file = await secretFile(change(await demoSecret()));
+    const fn = await loadHandlers(
+      emulatorEnv(emulator, { GATEWAY_VENDOR: 'ncp', SECRETS_FILE: file }),
+      {
+        list: SCAN_FUNCTIONS.list,
+      },
+    );
+    const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+    expect(result.statusCode).toBe(401);
+    expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('200');
+  });
+
+  it('answer 504/510 when the upstream does not answer within UPSTREAM_TIMEOUT_MS', async () => {
+    const fn = await loadHandlers(
+      emulatorEnv(emulator, { GATEWAY_VENDOR: 'ncp', UPSTREAM_TIMEOUT_MS: '300' }),
+      {
+        list: SCAN_FUNCTIONS.list,
+      },
+    );
+    emulator.faults.add({ kind: 'latency', ms: 2000 });
+    const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+    expect(result.statusCode).toBe(504);
+    expect(jsonBody(result)).toEqual({ error: { errorCode: '510', message: 'Endpoint Timeout' } });
+    emulator.faults.clear();
+  });
+
+  it('answer 503/500 when the upstream is unreachable', async () => {
+    const fn = await loadHandlers(emulatorEnv(emulator, { SCAN_BASE_URL: 'http://127.0.0.1:1' }), {
+      list: SCAN_FUNCTIONS.list,
+    });
+    const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+    expect(result.statusCode).toBe(503);
+    expect(jsonBody(result)).toEqual({ error: { errorCode: '500', message: 'Endpoint Error' } });
+  });
+
+  it('answer 500/900 with no detail when the secret file is malformed, and log the field', async () => {
+    const file = await secretFile({
+      iam: { accessKey: 'AK', secretKey: 42 },
+      callerTokens: [DEMO_TOKEN],
+    });
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    const fn = await loadHandlers(emulatorEnv(emulator, { SECRETS_FILE: file }), {
+      list: SCAN_FUNCTIONS.list,
+    });
+    const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+    vi.restoreAllMocks();
+    expect(result.statusCode).toBe(500);
+    expect(jsonBody(result)).toEqual({ error: { errorCode: '900', message: 'Unexpected Error' } });
+    expect(lines.join('\n')).toContain('iam.secretKey');
+  });
+});

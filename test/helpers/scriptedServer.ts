@@ -9,7 +9,7 @@ export interface Received {
   body: Buffer;
 }
 
-export type Script = (req: Received, res: ServerResponse, index: number) => void | Promise<void>;
+export type Script = (req: Received, res: ServerResponse, index: number) => unknown;
 
 export interface ScriptedServer {
   readonly url: URL;

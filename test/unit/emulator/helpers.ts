@@ -1,14 +1,32 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Emulator } from '../../../emulator/index.js';
 
-/** The demo secret's keys, as a client of the demo gateway would hold them. */
-export const DEMO_ACCESS_KEY = 'DEMOACCESSKEY0000001';
-export const DEMO_SECRET_KEY = 'DEMOSECRETKEY000000000000000000000000001';
-export const DEMO_API_KEY = 'demo-gateway-api-key';
+interface DemoSecret {
+  iam: { accessKey: string; secretKey: string };
+  apiKey: string;
+}
+
+const demoSecret = JSON.parse(
+  readFileSync(new URL('../../../emulator/demo-secret.json', import.meta.url), 'utf8'),
+) as DemoSecret;
+
+/** The demo secret's keys, as a client of the demo gateway holds them. */
+export const DEMO_ACCESS_KEY = demoSecret.iam.accessKey;
+export const DEMO_SECRET_KEY = demoSecret.iam.secretKey;
+export const DEMO_API_KEY = demoSecret.apiKey;
 
 /** The test's own signer, written from the spec, so the emulator's verifier is checked by it. */
-export function sign(method: string, uri: string, timestamp: string, accessKey: string, secretKey: string): string {
-  return createHmac('sha256', secretKey).update(`${method} ${uri}\n${timestamp}\n${accessKey}`).digest('base64');
+export function sign(
+  method: string,
+  uri: string,
+  timestamp: string,
+  accessKey: string,
+  secretKey: string,
+): string {
+  return createHmac('sha256', secretKey)
+    .update(`${method} ${uri}\n${timestamp}\n${accessKey}`)
+    .digest('base64');
 }
 
 export interface SignedCallOptions {
@@ -41,7 +59,9 @@ export function signedHeaders(
   const headers: Record<string, string> = {
     [names.timestamp]: timestamp,
     [names.accessKey]: accessKey,
-    [names.signature]: options.signature ?? sign(method, target, timestamp, accessKey, options.secretKey ?? DEMO_SECRET_KEY),
+    [names.signature]:
+      options.signature ??
+      sign(method, target, timestamp, accessKey, options.secretKey ?? DEMO_SECRET_KEY),
     ...options.extraHeaders,
   };
   const apiKey = options.apiKey === undefined ? DEMO_API_KEY : options.apiKey;

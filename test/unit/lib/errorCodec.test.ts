@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { decodeUpstreamError, encodeError, negotiateErrorFormat } from '../../../lib/errorCodec.js';
 import {
-  decodeUpstreamError,
-  encodeError,
-  negotiateErrorFormat,
-} from '../../../lib/errorCodec.js';
-import { InputError, MethodNotAllowedError, ServiceError, UpstreamError } from '../../../lib/errors.js';
+  InputError,
+  MethodNotAllowedError,
+  ServiceError,
+  UpstreamError,
+} from '../../../lib/errors.js';
 
 const decode = (status: number, body: string) => decodeUpstreamError({ status, body });
 
@@ -90,9 +91,27 @@ describe('decodeUpstreamError', () => {
       message: 'Endpoint Error',
     },
     { shape: 'empty body', status: 403, body: '', code: '403', message: 'Forbidden' },
-    { shape: 'HTML error page', status: 502, body: '<html><body>Bad gateway</body></html>', code: '502', message: 'Bad Gateway' },
-    { shape: 'plain text', status: 500, body: 'boom', code: '500', message: 'Internal Server Error' },
-    { shape: 'truncated JSON', status: 500, body: '{"error":{"errorCo', code: '500', message: 'Internal Server Error' },
+    {
+      shape: 'HTML error page',
+      status: 502,
+      body: '<html><body>Bad gateway</body></html>',
+      code: '502',
+      message: 'Bad Gateway',
+    },
+    {
+      shape: 'plain text',
+      status: 500,
+      body: 'boom',
+      code: '500',
+      message: 'Internal Server Error',
+    },
+    {
+      shape: 'truncated JSON',
+      status: 500,
+      body: '{"error":{"errorCo',
+      code: '500',
+      message: 'Internal Server Error',
+    },
     { shape: 'JSON array', status: 400, body: '[1,2]', code: '400', message: 'Bad Request' },
     { shape: 'unknown status', status: 599, body: '', code: '599', message: 'Upstream Error' },
   ])('$shape', ({ status, body, code, message, details }) => {
@@ -111,7 +130,9 @@ describe('decodeUpstreamError', () => {
 
   it('bounds the text it keeps', () => {
     const long = 'x'.repeat(5000);
-    expect(decode(400, JSON.stringify({ error: { errorCode: '100', message: long } })).message).toHaveLength(1000);
+    expect(
+      decode(400, JSON.stringify({ error: { errorCode: '100', message: long } })).message,
+    ).toHaveLength(1000);
   });
 });
 
@@ -135,7 +156,10 @@ describe('negotiateErrorFormat', () => {
 
 describe('encodeError', () => {
   it('writes the JSON envelope with details', () => {
-    const encoded = encodeError(new InputError([{ path: 'query.page', issue: 'expected a positive integer' }]), 'json');
+    const encoded = encodeError(
+      new InputError([{ path: 'query.page', issue: 'expected a positive integer' }]),
+      'json',
+    );
     expect(encoded.statusCode).toBe(400);
     expect(encoded.headers['Content-Type']).toBe('application/json');
     expect(JSON.parse(encoded.body)).toEqual({
@@ -148,12 +172,20 @@ describe('encodeError', () => {
   });
 
   it('omits details when there are none and keeps the code a string', () => {
-    const encoded = encodeError(new ServiceError({ status: 400, code: '901', message: 'API Call Fail' }), 'json');
-    expect(JSON.parse(encoded.body)).toEqual({ error: { errorCode: '901', message: 'API Call Fail' } });
+    const encoded = encodeError(
+      new ServiceError({ status: 400, code: '901', message: 'API Call Fail' }),
+      'json',
+    );
+    expect(JSON.parse(encoded.body)).toEqual({
+      error: { errorCode: '901', message: 'API Call Fail' },
+    });
   });
 
   it('writes the XML envelope, escaped', () => {
-    const encoded = encodeError(new ServiceError({ status: 401, code: '200', message: 'a <b> & "c"' }), 'xml');
+    const encoded = encodeError(
+      new ServiceError({ status: 401, code: '200', message: 'a <b> & "c"' }),
+      'xml',
+    );
     expect(encoded.headers['Content-Type']).toBe('text/xml');
     expect(encoded.body).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode>' +
@@ -169,7 +201,10 @@ describe('encodeError', () => {
 
   it('round-trips through the decoder', () => {
     for (const format of ['json', 'xml'] as const) {
-      const encoded = encodeError(new ServiceError({ status: 429, code: '420', message: 'Rate Limited' }), format);
+      const encoded = encodeError(
+        new ServiceError({ status: 429, code: '420', message: 'Rate Limited' }),
+        format,
+      );
       const decoded = decodeUpstreamError({ status: encoded.statusCode, body: encoded.body });
       expect([decoded.code, decoded.message]).toEqual(['420', 'Rate Limited']);
     }

@@ -6,13 +6,25 @@ import { SignedGateway } from '../../../lib/gateway.js';
 import { UpstreamClient } from '../../../lib/http/client.js';
 import type { SecretSource } from '../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../lib/secrets/store.js';
-import { gatewayError, type ScriptedServer, startScriptedServer } from '../../helpers/scriptedServer.js';
+import {
+  gatewayError,
+  type ScriptedServer,
+  startScriptedServer,
+} from '../../helpers/scriptedServer.js';
 
 const NOW = 1_700_000_000_000;
 
 /** The gateway's check, written from the spec rather than from lib/signer. */
-function expectedSignature(method: string, uri: string, timestamp: string, accessKey: string, secretKey: string) {
-  return createHmac('sha256', secretKey).update(`${method} ${uri}\n${timestamp}\n${accessKey}`).digest('base64');
+function expectedSignature(
+  method: string,
+  uri: string,
+  timestamp: string,
+  accessKey: string,
+  secretKey: string,
+) {
+  return createHmac('sha256', secretKey)
+    .update(`${method} ${uri}\n${timestamp}\n${accessKey}`)
+    .digest('base64');
 }
 
 function mutableSource(initial: object) {
@@ -39,7 +51,11 @@ describe('SignedGateway', () => {
     await server.close();
   });
 
-  function gateway(secret: ReturnType<typeof mutableSource>, base = server.url.href, vendor = 'platform') {
+  function gateway(
+    secret: ReturnType<typeof mutableSource>,
+    base = server.url.href,
+    vendor = 'platform',
+  ) {
     let now = NOW;
     return new SignedGateway({
       baseUrl: new URL(base),
@@ -76,7 +92,11 @@ describe('SignedGateway', () => {
     server.received.length = 0;
     server.script = (_req, res) => res.end('{}');
     const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
-    await gateway(secret).call({ method: 'POST', path: '/api/v1/jobs/search', json: { searchType: '' } });
+    await gateway(secret).call({
+      method: 'POST',
+      path: '/api/v1/jobs/search',
+      json: { searchType: '' },
+    });
     const request = server.received[0]!;
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.body.toString()).toBe('{"searchType":""}');
@@ -103,7 +123,10 @@ describe('SignedGateway', () => {
     };
     const response = await gw.call({ method: 'PATCH', path: '/api/v1/jobs/1/cancel' });
     expect(response.status).toBe(200);
-    expect(server.received.map((r) => r.headers['x-platform-iam-access-key'])).toEqual(['OLD', 'NEW']);
+    expect(server.received.map((r) => r.headers['x-platform-iam-access-key'])).toEqual([
+      'OLD',
+      'NEW',
+    ]);
     expect(secret.state.fetches).toBe(2);
     const last = server.received[1]!;
     expect(last.headers['x-platform-apigw-signature-v2']).toBe(
@@ -124,7 +147,9 @@ describe('SignedGateway', () => {
   it('does not refresh for a permission failure (210)', async () => {
     server.script = (_req, res) => gatewayError(res, 401, '210', 'Permission Denied');
     const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
-    await expect(gateway(secret).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: '210' });
+    await expect(gateway(secret).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({
+      code: '210',
+    });
     expect(secret.state.fetches).toBe(1);
   });
 });

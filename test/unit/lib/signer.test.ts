@@ -69,6 +69,8 @@ describe('gateway header names', () => {
       'x-platform-iam-access-key',
       'x-platform-apigw-signature-v2',
     ]);
-    expect(signatureHeaders('platform', signed, 'ak', 'key')['x-platform-apigw-api-key']).toBe('key');
+    expect(signatureHeaders('platform', signed, 'ak', 'key')['x-platform-apigw-api-key']).toBe(
+      'key',
+    );
   });
 });

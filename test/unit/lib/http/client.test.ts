@@ -2,13 +2,18 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamTimeoutError, UpstreamUnreachableError } from '../../../../lib/errors.js';
 import { UpstreamClient } from '../../../../lib/http/client.js';
-import { gatewayError, type ScriptedServer, startScriptedServer } from '../../../helpers/scriptedServer.js';
+import {
+  gatewayError,
+  type ScriptedServer,
+  startScriptedServer,
+} from '../../../helpers/scriptedServer.js';
 
 describe('UpstreamClient', () => {
   let server: ScriptedServer;
   let dispatcher: Agent;
   // No waiting between attempts: random() = 0 makes full jitter wait 0 ms.
-  const client = (timeoutMs = 5000) => new UpstreamClient({ dispatcher, timeoutMs, random: () => 0 });
+  const client = (timeoutMs = 5000) =>
+    new UpstreamClient({ dispatcher, timeoutMs, random: () => 0 });
   const url = () => new URL('/api/v1/jobs?page=1&limit=10', server.url);
 
   beforeAll(async () => {
@@ -56,14 +61,21 @@ describe('UpstreamClient', () => {
   });
 
   it('repeats a POST declared idempotent (a search)', async () => {
-    server.script = (_req, res, index) => (index === 0 ? gatewayError(res, 503, '500') : res.end('{}'));
-    const response = await client().send({ method: 'POST', url: url(), body: '{}', idempotent: true });
+    server.script = (_req, res, index) =>
+      index === 0 ? gatewayError(res, 503, '500') : res.end('{}');
+    const response = await client().send({
+      method: 'POST',
+      url: url(),
+      body: '{}',
+      idempotent: true,
+    });
     expect(response.status).toBe(200);
     expect(server.received).toHaveLength(2);
   });
 
   it.each(['410', '420'])('retries gateway throttling 429/%s, even for a POST', async (code) => {
-    server.script = (_req, res, index) => (index < 2 ? gatewayError(res, 429, code) : res.end('{}'));
+    server.script = (_req, res, index) =>
+      index < 2 ? gatewayError(res, 429, code) : res.end('{}');
     const response = await client().send({ method: 'POST', url: url(), body: '{}' });
     expect(response.status).toBe(200);
     expect(server.received).toHaveLength(3);
@@ -144,7 +156,10 @@ describe('UpstreamClient', () => {
   it("stops when the caller's signal aborts", async () => {
     server.script = () => {};
     const controller = new AbortController();
-    const attempt = client(60_000).send({ method: 'GET', url: url() }, { signal: controller.signal });
+    const attempt = client(60_000).send(
+      { method: 'GET', url: url() },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 50);
     await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
   });

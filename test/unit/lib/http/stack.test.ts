@@ -58,13 +58,18 @@ describe('httpFunction (the shared middy stack)', () => {
     const { handler } = echoFunction({ onCall: () => (called = true) });
     const result = await handler(validEvent({ headers: { authorization } }), lambdaContext());
     expect(result.statusCode).toBe(401);
-    expect(jsonBody(result)).toEqual({ error: { errorCode: '200', message: 'Authentication Failed' } });
+    expect(jsonBody(result)).toEqual({
+      error: { errorCode: '200', message: 'Authentication Failed' },
+    });
     expect(called).toBe(false);
   });
 
   it('accepts any configured token', async () => {
     const { handler } = echoFunction();
-    const result = await handler(validEvent({ headers: { authorization: 'Bearer other-token' } }), lambdaContext());
+    const result = await handler(
+      validEvent({ headers: { authorization: 'Bearer other-token' } }),
+      lambdaContext(),
+    );
     expect(result.statusCode).toBe(200);
   });
 
@@ -98,7 +103,10 @@ describe('httpFunction (the shared middy stack)', () => {
     let called = false;
     const { handler } = echoFunction({ onCall: () => (called = true) });
     const big = `{"n":1,"s":"${'x'.repeat(MAX_BODY_BYTES)}"}`;
-    const result = await handler(validEvent({ body: big, headers: { authorization: undefined } }), lambdaContext());
+    const result = await handler(
+      validEvent({ body: big, headers: { authorization: undefined } }),
+      lambdaContext(),
+    );
     expect(result.statusCode).toBe(413);
     expect((jsonBody(result) as { error: { errorCode: string } }).error.errorCode).toBe('430');
     expect(called).toBe(false);
@@ -108,9 +116,15 @@ describe('httpFunction (the shared middy stack)', () => {
     const { handler } = echoFunction();
     const atLimit = Buffer.alloc(MAX_BODY_BYTES, 0x20).toString('base64');
     const over = Buffer.alloc(MAX_BODY_BYTES + 1, 0x20).toString('base64');
-    const under = await handler(validEvent({ body: atLimit, isBase64Encoded: true }), lambdaContext());
+    const under = await handler(
+      validEvent({ body: atLimit, isBase64Encoded: true }),
+      lambdaContext(),
+    );
     expect(under.statusCode).toBe(400); // spaces are not JSON, but the size was accepted
-    const refused = await handler(validEvent({ body: over, isBase64Encoded: true }), lambdaContext());
+    const refused = await handler(
+      validEvent({ body: over, isBase64Encoded: true }),
+      lambdaContext(),
+    );
     expect(refused.statusCode).toBe(413);
   });
 
@@ -153,17 +167,27 @@ describe('httpFunction (the shared middy stack)', () => {
 
   it('passes a ServiceError through with its own status and code', async () => {
     const handler = httpFunction({ name: 'upstream', log: capturedLog().log }, async () => {
-      throw new ServiceError({ status: 429, code: '420', message: 'Rate Limited', details: 'slow down' });
+      throw new ServiceError({
+        status: 429,
+        code: '420',
+        message: 'Rate Limited',
+        details: 'slow down',
+      });
     });
     const result = await handler(validEvent(), lambdaContext());
     expect(result.statusCode).toBe(429);
-    expect(jsonBody(result)).toEqual({ error: { errorCode: '420', message: 'Rate Limited', details: 'slow down' } });
+    expect(jsonBody(result)).toEqual({
+      error: { errorCode: '420', message: 'Rate Limited', details: 'slow down' },
+    });
   });
 
   it('never logs the caller token or the body', async () => {
     const { handler, lines } = echoFunction();
     await handler(validEvent({ body: '{"n":5,"s":"private-text"}' }), lambdaContext());
-    await handler(validEvent({ headers: { authorization: 'Bearer wrong-token-value' } }), lambdaContext());
+    await handler(
+      validEvent({ headers: { authorization: 'Bearer wrong-token-value' } }),
+      lambdaContext(),
+    );
     const logged = lines.join('\n');
     expect(logged).not.toContain('good-token');
     expect(logged).not.toContain('wrong-token-value');

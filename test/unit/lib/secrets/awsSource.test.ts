@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awsSecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretError, SecretStore } from '../../../../lib/secrets/store.js';
-import { type SecretsManagerServer, startSecretsManagerServer } from '../../../helpers/secretsManagerServer.js';
+import {
+  type SecretsManagerServer,
+  startSecretsManagerServer,
+} from '../../../helpers/secretsManagerServer.js';
 
 /**
  * The `aws` source with the real Secrets Manager client, pointed at a loopback endpoint
@@ -28,14 +31,21 @@ describe('awsSecretSource against a loopback Secrets Manager', () => {
   });
 
   it('reads and validates the secret with a signed GetSecretValue call', async () => {
-    server.secrets.set('svc/dev/platform', JSON.stringify({ iam: { accessKey: 'AK1', secretKey: 'SK1' } }));
-    const store = new SecretStore(awsSecretSource({ secretId: 'svc/dev/platform' }), { ttlMs: 60_000 });
+    server.secrets.set(
+      'svc/dev/platform',
+      JSON.stringify({ iam: { accessKey: 'AK1', secretKey: 'SK1' } }),
+    );
+    const store = new SecretStore(awsSecretSource({ secretId: 'svc/dev/platform' }), {
+      ttlMs: 60_000,
+    });
     const secret = await store.get();
     expect(secret.iam?.accessKey).toBe('AK1');
     const call = server.calls.at(-1);
     expect(call?.target).toBe('secretsmanager.GetSecretValue');
     expect(call?.body.SecretId).toBe('svc/dev/platform');
-    expect(call?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/secretsmanager\/aws4_request/);
+    expect(call?.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/secretsmanager\/aws4_request/,
+    );
   });
 
   it('picks up a rotated secret on refresh', async () => {

@@ -165,7 +165,9 @@ describe('parseSecret', () => {
 
   it('names the malformed field but never prints its value', () => {
     const attempt = () =>
-      parseSecret(JSON.stringify({ iam: { accessKey: 'AK', secretKey: 12345678 }, callerTokens: [''] }));
+      parseSecret(
+        JSON.stringify({ iam: { accessKey: 'AK', secretKey: 12345678 }, callerTokens: [''] }),
+      );
     expect(attempt).toThrow(SecretError);
     try {
       attempt();
@@ -187,8 +189,8 @@ describe('parseSecret', () => {
   });
 
   it('refuses action URLs that are not http(s)', () => {
-    expect(() => parseSecret(JSON.stringify({ actions: { a: { url: 'file:///etc/passwd' } } }))).toThrow(
-      /actions\.a\.url/,
-    );
+    expect(() =>
+      parseSecret(JSON.stringify({ actions: { a: { url: 'file:///etc/passwd' } } })),
+    ).toThrow(/actions\.a\.url/);
   });
 });

@@ -15,7 +15,8 @@ export type LogSink = (line: string) => void;
 
 export function createLogger(base: LogFields = {}, sink: LogSink = defaultSink): Logger {
   const write = (level: string, message: string, fields?: LogFields) =>
-    sink(JSON.stringify({ level, message, ...base, ...fields, time: new Date().toISOString() }));
+    // No timestamp of our own: Lambda stamps every line it ships to CloudWatch Logs.
+    sink(JSON.stringify({ level, message, ...base, ...fields }));
   return {
     info: (message, fields) => write('info', message, fields),
     warn: (message, fields) => write('warn', message, fields),

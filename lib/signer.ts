@@ -8,7 +8,7 @@
  *
  * URI is the path and query exactly as sent on the wire (already percent-encoded).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 export interface IamCredentials {
   readonly accessKey: string;
@@ -40,10 +40,20 @@ export function signV2(input: SignInput): Signature {
   }
   const timestamp = String(Math.trunc(input.timestampMs));
   const message = stringToSign(input.method, input.uri, timestamp, input.credentials.accessKey);
-  const signature = createHmac('sha256', input.credentials.secretKey)
+  const signature = createHmac('sha256', hmacKey(input.credentials.secretKey))
     .update(message, 'utf8')
     .digest('base64');
   return { timestamp, stringToSign: message, signature };
+}
+
+/** The last key used, prepared once: a container signs with one secret key until rotation. */
+let lastKey: { secretKey: string; key: KeyObject } | undefined;
+
+function hmacKey(secretKey: string): KeyObject {
+  if (lastKey?.secretKey !== secretKey) {
+    lastKey = { secretKey, key: createSecretKey(Buffer.from(secretKey, 'utf8')) };
+  }
+  return lastKey.key;
 }
 
 /** The gateway's header names for a vendor word (`platform` in the spec). */

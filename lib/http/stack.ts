@@ -68,14 +68,18 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
   handler: (request: HttpRequest<B, Q, P>) => Promise<HttpResult>,
 ) {
   const baseLog = definition.log ?? createLogger({ function: definition.name });
-  const stack = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>()
+  // middy's own early-timeout timer is off: every upstream call is already bounded by the
+  // function's remaining time (see http/client.ts), and the timer costs each invocation.
+  const stack = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>({
+    timeoutEarlyInMillis: 0,
+  })
     .use(requestLog(baseLog))
     .use(errorEnvelope(baseLog))
     .use(bodyLimit());
   if (definition.callerTokens) stack.use(callerAuth(definition.callerTokens, baseLog));
   if (definition.body) stack.use(jsonBody());
   stack.use(validation(definition, baseLog));
-  return stack.handler(async (event, context, { signal }) => {
+  return stack.handler(async (event, context) => {
     const state = stateOf(event, context, baseLog);
     const parsed = state.parsed ?? { body: undefined, query: {}, path: {} };
     return handler({
@@ -85,7 +89,7 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
       body: parsed.body as B,
       query: parsed.query as Q,
       path: parsed.path as P,
-      budget: { remainingMs: remainingTimeOf(context), signal },
+      budget: { remainingMs: remainingTimeOf(context) },
       log: state.log,
     });
   });
@@ -187,13 +191,23 @@ function callerAuth(
   };
 }
 
+/** Digests of the accepted tokens, computed once per token list (once per fetched secret). */
+const acceptedDigests = new WeakMap<readonly string[], Buffer[]>();
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
 /** Compares against every token in constant time: no early exit, equal-length digests. */
 export function tokenMatches(presented: string, accepted: readonly string[]): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  const presentedDigest = digest(presented);
+  let digests = acceptedDigests.get(accepted);
+  if (!digests) {
+    digests = accepted.map(sha256);
+    acceptedDigests.set(accepted, digests);
+  }
+  const presentedDigest = sha256(presented);
   let matched = false;
-  for (const token of accepted)
-    matched = timingSafeEqual(presentedDigest, digest(token)) || matched;
+  for (const digest of digests) matched = timingSafeEqual(presentedDigest, digest) || matched;
   return matched;
 }
 

@@ -1,0 +1,266 @@
+/**
+ * `npm run bench`: run by hand, never in CI. Prints
+ *  1. handler overhead: the list-jobs function invoked in process as Lambda invokes it, against
+ *     the emulator (in its own process), versus a bare undici GET of the same signed URL:
+ *     ratio of medians at concurrency 1 and ratio of throughputs at concurrency 32;
+ *  2. cold start: for every function's deployable bundle (from `serverless package`), its size
+ *     and the time to import it in a fresh Node process (median of several runs).
+ *
+ * Options: --skip-package (reuse .serverless/), --only=overhead|cold, --runs=N (cold imports).
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent } from 'undici';
+import { lambdaContext, sampleEvent, type HttpHandler } from '../test/helpers/lambda.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const args = new Map(
+  process.argv.slice(2).map((arg) => {
+    const [key = '', value = 'true'] = arg.replace(/^--/, '').split('=');
+    return [key, value] as const;
+  }),
+);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function startEmulatorProcess(port: number): Promise<ChildProcess> {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['emulator/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, EMULATOR_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) resolve();
+    });
+  });
+  // Drain per-request log lines so the pipe never blocks the emulator.
+  child.stdout?.resume();
+  return child;
+}
+
+// ---------------------------------------------------------------------------------------
+// 1. Handler overhead
+
+interface Sample {
+  readonly perRequestMs: number[];
+}
+
+async function timeSequential(run: () => Promise<void>, count: number): Promise<Sample> {
+  const perRequestMs: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await run();
+    perRequestMs.push(performance.now() - start);
+  }
+  return { perRequestMs };
+}
+
+async function throughput(
+  run: () => Promise<void>,
+  total: number,
+  concurrency: number,
+): Promise<number> {
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < total) await run();
+    }),
+  );
+  return total / ((performance.now() - start) / 1000);
+}
+
+async function benchOverhead(): Promise<void> {
+  const port = await freePort();
+  const emulator = await startEmulatorProcess(port);
+  try {
+    const secret = JSON.parse(readFileSync(path.join(ROOT, 'emulator/demo-secret.json'), 'utf8'));
+    Object.assign(process.env, {
+      SCAN_BASE_URL: `http://127.0.0.1:${port}`,
+      SECRETS_SOURCE: 'file',
+      SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
+    });
+    // The handler logs one JSON line per request: keep that cost, send the lines nowhere.
+    const devNull = (await import('node:fs')).createWriteStream('/dev/null');
+    console.log =
+      process.env.BENCH_LOG === 'none'
+        ? () => {}
+        : (line: unknown) => {
+            devNull.write(`${String(line)}\n`);
+          };
+    const { handler } = (await import('../functions/jobs/list.js')) as { handler: HttpHandler };
+    const event = sampleEvent('jobs-list.json');
+
+    // The bare request: the same signed URL, headers signed once (valid for minutes).
+    const uri = '/api/v1/jobs?page=1&limit=10';
+    const timestamp = String(Date.now());
+    const signature = createHmac('sha256', secret.iam.secretKey)
+      .update(`GET ${uri}\n${timestamp}\n${secret.iam.accessKey}`)
+      .digest('base64');
+    const headers = {
+      'x-platform-apigw-timestamp': timestamp,
+      'x-platform-iam-access-key': secret.iam.accessKey,
+      'x-platform-apigw-signature-v2': signature,
+      'x-platform-apigw-api-key': secret.apiKey,
+      accept: 'application/json',
+    };
+    const agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });
+    const bare = async () => {
+      const answer = await agent.request({
+        origin: `http://127.0.0.1:${port}`,
+        path: uri,
+        method: 'GET',
+        headers,
+      });
+      await answer.body.arrayBuffer();
+      if (answer.statusCode !== 200) throw new Error(`bare request answered ${answer.statusCode}`);
+    };
+    const viaHandler = async () => {
+      const result = await handler(event, lambdaContext());
+      if (result.statusCode !== 200)
+        throw new Error(`handler answered ${result.statusCode}: ${result.body}`);
+    };
+
+    // Warm both paths (JIT, connections, secret cache), then interleave rounds.
+    await timeSequential(bare, 300);
+    await timeSequential(viaHandler, 300);
+    const rounds = 5;
+    const perRound = 400;
+    const bareTimes: number[] = [];
+    const handlerTimes: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      bareTimes.push(...(await timeSequential(bare, perRound)).perRequestMs);
+      handlerTimes.push(...(await timeSequential(viaHandler, perRound)).perRequestMs);
+    }
+    const bareThroughput: number[] = [];
+    const handlerThroughput: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      bareThroughput.push(await throughput(bare, 3000, 32));
+      handlerThroughput.push(await throughput(viaHandler, 3000, 32));
+    }
+    await agent.close();
+
+    const c1Bare = median(bareTimes);
+    const c1Handler = median(handlerTimes);
+    const c32Bare = median(bareThroughput);
+    const c32Handler = median(handlerThroughput);
+    console.info(
+      '\n1. Handler overhead (list-jobs in process vs bare undici GET, emulator in its own process)',
+    );
+    console.info(
+      `   Node ${process.version}, ${rounds * perRound} requests per side at c=1, 3 x 3000 at c=32`,
+    );
+    console.info(
+      `   c=1  median: bare ${c1Bare.toFixed(3)} ms (p99 ${percentile(bareTimes, 99).toFixed(3)}), ` +
+        `handler ${c1Handler.toFixed(3)} ms (p99 ${percentile(handlerTimes, 99).toFixed(3)}); ` +
+        `ratio ${(c1Handler / c1Bare).toFixed(2)}x (+${((c1Handler - c1Bare) * 1000).toFixed(0)} µs)`,
+    );
+    console.info(
+      `   c=32 throughput: bare ${c32Bare.toFixed(0)} req/s, handler ${c32Handler.toFixed(0)} req/s; ` +
+        `ratio ${(c32Bare / c32Handler).toFixed(2)}x (bare / handler)`,
+    );
+  } finally {
+    emulator.kill('SIGTERM');
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 2. Cold start
+
+function packageArtifacts(): string {
+  const out = path.join(ROOT, '.serverless');
+  if (args.get('skip-package') !== 'true') {
+    console.info('packaging (npx serverless package)...');
+    execFileSync(path.join(ROOT, 'node_modules/.bin/serverless'), ['package'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
+  }
+  return out;
+}
+
+function importOnce(node: string, file: string): number {
+  const script =
+    'const t = performance.now(); await import(process.argv[1]); ' +
+    'process.stdout.write(String(performance.now() - t));';
+  const output = execFileSync(node, ['--input-type=module', '-e', script, file], {
+    env: {
+      PATH: process.env.PATH,
+      SECRETS_SOURCE: 'file',
+      SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
+      NODE_OPTIONS: '--enable-source-maps',
+    },
+    encoding: 'utf8',
+  });
+  return Number(output);
+}
+
+function benchColdStart(): void {
+  const out = packageArtifacts();
+  const zips = readdirSync(out).filter((f) => f.endsWith('.zip'));
+  const runs = Number(args.get('runs') ?? 9);
+  const unpacked = mkdtempSync(path.join(tmpdir(), 'bundles-'));
+  const bundles = zips.map((zip) => {
+    const dir = path.join(unpacked, zip.replace(/\.zip$/, ''));
+    execFileSync('unzip', ['-q', '-o', path.join(out, zip), '-d', dir]);
+    const files = execFileSync('find', [dir, '-name', '*.mjs'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    const entry = files[0]!;
+    return {
+      name: zip.replace(/\.zip$/, ''),
+      entry,
+      zipBytes: statSync(path.join(out, zip)).size,
+      bundleBytes: statSync(entry).size,
+      times: [] as number[],
+    };
+  });
+  const nodes = [process.execPath];
+  // Interleaved rounds so that machine noise spreads over every bundle alike.
+  for (let round = 0; round < runs; round++) {
+    for (const bundle of bundles) bundle.times.push(importOnce(nodes[0]!, bundle.entry));
+  }
+  console.info(
+    `\n2. Cold start (Node ${process.version}; import of the packaged bundle in a fresh process, median of ${runs})`,
+  );
+  console.info('   function              bundle KB   zip KB   import ms (median)   min');
+  for (const b of bundles.sort((x, y) => x.name.localeCompare(y.name))) {
+    console.info(
+      `   ${b.name.padEnd(22)}${(b.bundleBytes / 1024).toFixed(1).padStart(9)}${(b.zipBytes / 1024).toFixed(1).padStart(9)}` +
+        `${median(b.times).toFixed(1).padStart(21)}${Math.min(...b.times)
+          .toFixed(1)
+          .padStart(7)}`,
+    );
+  }
+}
+
+const only = args.get('only');
+if (!only || only === 'overhead') await benchOverhead();
+if (!only || only === 'cold') benchColdStart();
+process.exit(0);

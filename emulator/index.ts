@@ -1,0 +1,175 @@
+/**
+ * The embedded platform emulator: a local stand-in for the platform's API gateway and the
+ * products behind it, following the spec's server-side rules (contract section 10). It never
+ * ships inside a function bundle.
+ */
+import { setMaxListeners } from 'node:events';
+import { type ControlRoute, coreControlRoutes } from './core/control-api.js';
+import { type FaultController, FaultRegistry } from './core/faults.js';
+import { baseUrl, listen } from './core/http-server.js';
+import type { RecordedRequest } from './core/request-log.js';
+import { Router } from './core/router.js';
+import { type EmulatorCredentials, demoCredentials } from './credentials.js';
+import type { ApiModule } from './gateway/api-module.js';
+import { createGatewayDispatcher } from './gateway/dispatch.js';
+import { iamAuthenticator } from './gateway/iam-auth.js';
+import { DEFAULT_VENDOR, type VendorHeaders, vendorHeaders } from './gateway/vendor-headers.js';
+import { createRequestHandler } from './request-handler.js';
+import { scanJobModule } from './scan-jobs/module.js';
+import { createScanJobStore, type ScanJobStore } from './scan-jobs/store.js';
+
+export type { ControlRoute } from './core/control-api.js';
+export { CONTROL_PREFIX } from './core/control-api.js';
+export type {
+  Fault,
+  FaultController,
+  FaultMatch,
+  LatencyFault,
+  RegisteredFault,
+  ResetFault,
+  SkewFault,
+  StatusFault,
+} from './core/faults.js';
+export { FaultValidationError } from './core/faults.js';
+export type { RecordedRequest } from './core/request-log.js';
+export type { GatewayResponse, ResponseOrigin } from './core/types.js';
+export type {
+  AccessKeyPair,
+  CatalogueApp,
+  EmulatorCredentials,
+  GatewayApiKey,
+} from './credentials.js';
+export {
+  demoCredentials,
+  INACTIVE_ACCESS_KEY,
+  INACTIVE_API_KEY,
+  INACTIVE_SECRET_KEY,
+} from './credentials.js';
+export { JSON_CONTENT_TYPE, XML_CONTENT_TYPE } from './gateway/envelope.js';
+export type { ApiModule, ApiRoute, RouteContext } from './gateway/api-module.js';
+export { GATEWAY_ERRORS, type GatewayErrorCode } from './gateway/error-table.js';
+export { AUTH_DETAILS } from './gateway/iam-auth.js';
+export { MAX_BODY_BYTES, MAX_CLOCK_SKEW_MS } from './gateway/limits.js';
+export {
+  type SignedParts,
+  signatureV2,
+  stringToSign,
+  verifySignatureV2,
+} from './gateway/signature-v2.js';
+export type { VendorHeaders } from './gateway/vendor-headers.js';
+export { vendorHeaders } from './gateway/vendor-headers.js';
+export { demoScanJobs } from './scan-jobs/demo-data.js';
+export type { ScanReport } from './scan-jobs/report.js';
+export { WSC_API_CALL_FAIL, WSC_REQUEST_SUCCESS } from './scan-jobs/responses.js';
+export type { ScanJobStore, TransitionOutcome } from './scan-jobs/store.js';
+export type { ResultButton, ScanJobRecord, ScanJobStatus } from './scan-jobs/types.js';
+
+export interface EmulatorOptions {
+  /** 0 (default) = a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The vendor word in header names (x-<vendor>-apigw-timestamp, ...); default `platform`. */
+  vendor?: string;
+  /** Default: derived from emulator/demo-secret.json (see demoCredentials). */
+  credentials?: EmulatorCredentials;
+  /** The gateway's clock in ms; default Date.now. */
+  now?: () => number;
+  /** When set, scan jobs advance one phase per this many ms (Reservation -> Progress -> Complete). */
+  phaseDurationMs?: number;
+  /** No per-request log lines. */
+  quiet?: boolean;
+}
+
+export interface Emulator {
+  /** e.g. http://127.0.0.1:4010 */
+  readonly url: string;
+  readonly port: number;
+  /** The header names this emulator uses for its vendor word. */
+  readonly headers: VendorHeaders;
+  /** Live: a test may deactivate a key while the emulator runs. */
+  readonly credentials: EmulatorCredentials;
+  readonly faults: FaultController;
+  /** Every gateway request received (control requests excluded), oldest first. */
+  readonly requests: RecordedRequest[];
+  readonly scanJobs: ScanJobStore;
+  /** Jobs back to the demo set, faults (skew included) cleared, request log cleared. */
+  reset(): void;
+  /** Closes the server and all its sockets (keep-alive included). */
+  close(): Promise<void>;
+}
+
+const DEFAULT_HOST = '127.0.0.1';
+const KEEP_ALIVE_TIMEOUT_MS = 5000;
+
+function checkPort(port: number): number {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`The emulator port must be an integer from 0 to 65535, got ${port}`);
+  }
+  return port;
+}
+
+function controlRouterFor(
+  modules: readonly ApiModule[],
+  core: Parameters<typeof coreControlRoutes>[0],
+): Router<ControlRoute> {
+  return new Router<ControlRoute>([
+    ...coreControlRoutes(core),
+    ...modules.flatMap((module) => module.controlRoutes ?? []),
+  ]);
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const host = options.host ?? DEFAULT_HOST;
+  const port = checkPort(options.port ?? 0);
+  const headers = vendorHeaders(options.vendor ?? DEFAULT_VENDOR);
+  const credentials = options.credentials ?? demoCredentials();
+  const now = options.now ?? Date.now;
+  const log = options.quiet ? () => {} : (line: string) => console.log(`[emulator] ${line}`);
+  const onUnexpectedError = (error: unknown) => console.error('[emulator] unexpected error', error);
+
+  const faults = new FaultRegistry();
+  const requests: RecordedRequest[] = [];
+  const scanJobs = createScanJobStore({ now, phaseDurationMs: options.phaseDurationMs });
+  const modules: ApiModule[] = [
+    scanJobModule({ store: scanJobs, authenticate: iamAuthenticator(headers, credentials) }),
+  ];
+  const reset = (): void => {
+    for (const module of modules) module.reset();
+    faults.clear();
+    requests.length = 0;
+  };
+
+  const shutdown = new AbortController();
+  // Every request held by a latency fault listens for shutdown; there may be many at once.
+  setMaxListeners(0, shutdown.signal);
+  const server = await listen(
+    createRequestHandler({
+      controlRouter: controlRouterFor(modules, { faults, requests, reset }),
+      dispatch: createGatewayDispatcher(modules, onUnexpectedError),
+      faults,
+      requests,
+      headers,
+      now,
+      shutdown: shutdown.signal,
+      log,
+      onUnexpectedError,
+    }),
+    { host, port, keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS },
+  );
+
+  return {
+    url: baseUrl(host, server.port),
+    port: server.port,
+    headers,
+    credentials,
+    faults,
+    requests,
+    scanJobs,
+    reset,
+    close: async () => {
+      shutdown.abort();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { readBody } from './core/body.js';
+import { type ControlRoute, handleControlRequest, isControlPath } from './core/control-api.js';
+import type { FaultPlan, FaultRegistry, StatusFault } from './core/faults.js';
+import type { RequestListener } from './core/http-server.js';
+import { type RecordedRequest, recordRequest } from './core/request-log.js';
+import type { Router } from './core/router.js';
+import type { GatewayResponse, RequestHeaders } from './core/types.js';
+import type { GatewayDispatcher } from './gateway/dispatch.js';
+import { gatewayErrorResponse, JSON_CONTENT_TYPE } from './gateway/envelope.js';
+import { arbitraryGatewayError, gatewayError } from './gateway/error-table.js';
+import { MAX_BODY_BYTES } from './gateway/limits.js';
+import type { VendorHeaders } from './gateway/vendor-headers.js';
+
+export interface RequestHandlerDependencies {
+  readonly controlRouter: Router<ControlRoute>;
+  readonly dispatch: GatewayDispatcher;
+  readonly faults: FaultRegistry;
+  readonly requests: RecordedRequest[];
+  readonly headers: VendorHeaders;
+  readonly now: () => number;
+  /** Aborted when the emulator closes, to cut injected latency short. */
+  readonly shutdown: AbortSignal;
+  readonly log: (line: string) => void;
+  readonly onUnexpectedError: (error: unknown) => void;
+}
+
+export const BODY_TOO_LARGE = 'Request body is larger than 10 MB.';
+
+function splitTarget(target: string): { path: string; query: URLSearchParams } {
+  const queryStart = target.indexOf('?');
+  if (queryStart < 0) return { path: target, query: new URLSearchParams() };
+  return {
+    path: target.slice(0, queryStart),
+    query: new URLSearchParams(target.slice(queryStart + 1)),
+  };
+}
+
+function normaliseHeaders(headers: IncomingHttpHeaders): RequestHeaders {
+  const normalised: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) normalised[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return normalised;
+}
+
+function statusFaultResponse(fault: StatusFault, requestHeaders: RequestHeaders): GatewayResponse {
+  const origin = fault.origin ?? 'APIGW';
+  if (fault.body !== undefined) {
+    const contentType = fault.contentType ?? JSON_CONTENT_TYPE;
+    return {
+      status: fault.status,
+      headers: { 'content-type': contentType },
+      body: fault.body,
+      origin,
+    };
+  }
+  const error = arbitraryGatewayError(fault.status, fault.errorCode);
+  return { ...gatewayErrorResponse(error, requestHeaders), origin };
+}
+
+function writeGatewayResponse(
+  res: ServerResponse,
+  response: GatewayResponse,
+  originHeader: string,
+  closeConnection = false,
+): void {
+  const body = response.body ?? '';
+  const headers: Record<string, string | number> = {
+    ...response.headers,
+    'content-length': Buffer.byteLength(body),
+    [originHeader]: response.origin,
+  };
+  if (closeConnection) headers['connection'] = 'close';
+  res.writeHead(response.status, headers).end(body);
+}
+
+/** The request line and headers, known before the body is read. */
+interface RequestHead {
+  readonly method: string;
+  readonly target: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: RequestHeaders;
+}
+
+function headOf(req: IncomingMessage): RequestHead {
+  const target = req.url ?? '/';
+  return {
+    method: req.method ?? 'GET',
+    target,
+    ...splitTarget(target),
+    headers: normaliseHeaders(req.headers),
+  };
+}
+
+/** Reads the body within the gateway limit and records the request; undefined if aborted. */
+async function receive(
+  deps: RequestHandlerDependencies,
+  req: IncomingMessage,
+  head: RequestHead,
+): Promise<Buffer | 'too-large' | undefined> {
+  const arrivedAt = deps.now();
+  const read = await readBody(req, MAX_BODY_BYTES);
+  if (read.kind === 'aborted') return undefined;
+  const body = read.kind === 'complete' ? read.body : undefined;
+  const bodyLength = body?.length ?? (read.kind === 'too-large' ? read.bytesSeen : 0);
+  const entry = {
+    method: head.method,
+    url: head.target,
+    headers: head.headers,
+    bodyLength,
+    time: arrivedAt,
+  };
+  recordRequest(deps.requests, entry, body);
+  return body ?? 'too-large';
+}
+
+/** What the gateway answers once faults have had their say (a reset fault is handled before). */
+function answer(
+  deps: RequestHandlerDependencies,
+  head: RequestHead,
+  body: Buffer | 'too-large',
+  plan: FaultPlan,
+): GatewayResponse | Promise<GatewayResponse> {
+  if (plan.outcome?.kind === 'status') return statusFaultResponse(plan.outcome, head.headers);
+  if (body === 'too-large') {
+    return gatewayErrorResponse(gatewayError('430', BODY_TOO_LARGE), head.headers);
+  }
+  return deps.dispatch({ ...head, body, gatewayNow: deps.now() + plan.skewMs });
+}
+
+/** Record, faults, the 10 MB limit, then the gateway's routing and authentication. */
+async function handleGatewayRequest(
+  deps: RequestHandlerDependencies,
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: RequestHead,
+): Promise<void> {
+  const body = await receive(deps, req, head);
+  if (body === undefined) return;
+
+  const plan = deps.faults.take(head.method, head.path);
+  if (plan.latencyMs > 0) await delay(plan.latencyMs, undefined, { signal: deps.shutdown });
+  if (plan.outcome?.kind === 'reset') {
+    deps.log(`${head.method} ${head.target} -> connection reset (fault)`);
+    req.socket.destroy();
+    return;
+  }
+
+  const response = await answer(deps, head, body, plan);
+  // A body not read whole leaves the connection unusable for another request.
+  writeGatewayResponse(res, response, deps.headers.responseOrigin, body === 'too-large');
+  deps.log(`${head.method} ${head.target} -> ${response.status}`);
+}
+
+async function handle(
+  deps: RequestHandlerDependencies,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const head = headOf(req);
+  if (isControlPath(head.path)) {
+    return handleControlRequest(deps.controlRouter, req, res, head.path, head.query);
+  }
+  return handleGatewayRequest(deps, req, res, head);
+}
+
+export function createRequestHandler(deps: RequestHandlerDependencies): RequestListener {
+  return (req, res) => {
+    handle(deps, req, res).catch((error: unknown) => {
+      // Closing the emulator cuts injected latency short: just drop the connection.
+      if (!deps.shutdown.aborted) deps.onUnexpectedError(error);
+      if (res.headersSent || deps.shutdown.aborted) {
+        res.destroy();
+        return;
+      }
+      writeGatewayResponse(
+        res,
+        gatewayErrorResponse(gatewayError('900'), {}),
+        deps.headers.responseOrigin,
+      );
+    });
+  };
+}

@@ -1,0 +1,57 @@
+import type { ScanJobRecord } from './types.js';
+
+/** The list shows page links in blocks of ten (platform-facts section 4). */
+export const PAGE_BLOCK_SIZE = 10;
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_LIMIT = 20;
+
+export interface ScanJobListResult {
+  resources: {
+    current_start_page: string;
+    current_end_page: string;
+    record_data: ScanJobRecord[];
+    total_cnt: number;
+    total_page_cnt: string;
+  };
+}
+
+/**
+ * One page of `records` with the block of page links around it. With no records the page
+ * count is 0 and the block is just page 1; a page past the end is empty, its block kept.
+ */
+export function paginate(
+  records: readonly ScanJobRecord[],
+  page: number,
+  limit: number,
+): ScanJobListResult {
+  const totalPages = Math.ceil(records.length / limit);
+  const blockStart = Math.floor((page - 1) / PAGE_BLOCK_SIZE) * PAGE_BLOCK_SIZE + 1;
+  const blockEnd = Math.max(blockStart, Math.min(blockStart + PAGE_BLOCK_SIZE - 1, totalPages));
+  const offset = (page - 1) * limit;
+  return {
+    resources: {
+      current_start_page: String(blockStart),
+      current_end_page: String(blockEnd),
+      record_data: records.slice(offset, offset + limit),
+      total_cnt: records.length,
+      total_page_cnt: String(totalPages),
+    },
+  };
+}
+
+/**
+ * A positive integer query parameter: the default when absent, undefined when present but not
+ * exactly one decimal integer of at least 1 (empty, "1.5", "0", "-1", repeated).
+ */
+export function positiveIntParam(
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+): number | undefined {
+  const values = query.getAll(name);
+  if (values.length === 0) return fallback;
+  const [value] = values;
+  if (values.length > 1 || value === undefined || !/^\d+$/.test(value)) return undefined;
+  const parsed = Number(value);
+  return parsed >= 1 && Number.isSafeInteger(parsed) ? parsed : undefined;
+}

@@ -1,0 +1,175 @@
+import { crawlCountOf, demoScanJobs } from './demo-data.js';
+import { formatPlatformDate } from './dates.js';
+import {
+  RESULT_BUTTON_BY_STATUS,
+  STOPPED_DESCRIPTION,
+  type ScanJobRecord,
+  type ScanJobStatus,
+} from './types.js';
+
+export type TransitionOutcome = 'done' | 'not-found' | 'wrong-phase';
+
+/** The scan jobs behind the emulated API. Every read returns copies. */
+export interface ScanJobStore {
+  /** All jobs, newest first (by instanceNo, which grows with creation). */
+  list(): ScanJobRecord[];
+  get(instanceNo: string): ScanJobRecord | undefined;
+  /**
+   * Moves one job, or every job still moving, one phase on (Reservation -> Progress ->
+   * Complete); Cancel, Stop and Complete stay. Returns the jobs that moved. Throws on an
+   * unknown instanceNo.
+   */
+  advance(instanceNo?: string): ScanJobRecord[];
+  /** Reservation -> Cancel. */
+  cancel(instanceNo: string): TransitionOutcome;
+  /** Progress -> Stop. */
+  stop(instanceNo: string): TransitionOutcome;
+  /** Back to the demo set. */
+  reset(): void;
+}
+
+export interface ScanJobStoreOptions {
+  /** Clock for phase timing and for the dates of transitions. */
+  readonly now: () => number;
+  /** When set, jobs move one phase per this many ms, worked out lazily on each access. */
+  readonly phaseDurationMs?: number;
+  /** The jobs to start from (and to reset to); default the demo set. */
+  readonly seed?: () => ScanJobRecord[];
+}
+
+interface StoredJob {
+  record: ScanJobRecord;
+  /** When the job entered its current phase, for timed advancing. */
+  phaseSince: number;
+}
+
+const MOVING: ReadonlySet<ScanJobStatus> = new Set(['Reservation', 'Progress']);
+
+function byNewestFirst(a: ScanJobRecord, b: ScanJobRecord): number {
+  return Number(b.instanceNo) - Number(a.instanceNo) || b.instanceNo.localeCompare(a.instanceNo);
+}
+
+function withStatus(record: ScanJobRecord, status: ScanJobStatus): ScanJobRecord {
+  return { ...record, status, result_button: RESULT_BUTTON_BY_STATUS[status] };
+}
+
+/** The record one phase on from `record`, the transition happening at `at`. */
+function nextPhase(record: ScanJobRecord, at: number): ScanJobRecord {
+  if (record.status === 'Reservation') {
+    const crawled = crawlCountOf(record.instanceNo);
+    return {
+      ...withStatus(record, 'Progress'),
+      start_date: formatPlatformDate(at),
+      crawl_cnt: crawled,
+      scan_cnt: 0,
+      progress: 0,
+    };
+  }
+  if (record.status === 'Progress') {
+    return {
+      ...withStatus(record, 'Complete'),
+      end_date: formatPlatformDate(at),
+      scan_cnt: record.crawl_cnt,
+      progress: 100,
+    };
+  }
+  return record;
+}
+
+class InMemoryScanJobStore implements ScanJobStore {
+  readonly #jobs = new Map<string, StoredJob>();
+  readonly #now: () => number;
+  readonly #phaseDurationMs: number | undefined;
+  readonly #seed: () => ScanJobRecord[];
+
+  constructor(options: ScanJobStoreOptions) {
+    if (options.phaseDurationMs !== undefined && !(options.phaseDurationMs > 0)) {
+      throw new Error(`phaseDurationMs must be a positive number, got ${options.phaseDurationMs}`);
+    }
+    this.#now = options.now;
+    this.#phaseDurationMs = options.phaseDurationMs;
+    this.#seed = options.seed ?? demoScanJobs;
+    this.reset();
+  }
+
+  list(): ScanJobRecord[] {
+    this.#catchUp();
+    return [...this.#jobs.values()].map((job) => ({ ...job.record })).sort(byNewestFirst);
+  }
+
+  get(instanceNo: string): ScanJobRecord | undefined {
+    this.#catchUp();
+    const job = this.#jobs.get(instanceNo);
+    return job && { ...job.record };
+  }
+
+  advance(instanceNo?: string): ScanJobRecord[] {
+    this.#catchUp();
+    const targets =
+      instanceNo === undefined ? [...this.#jobs.values()] : [this.#require(instanceNo)];
+    const now = this.#now();
+    const moved = targets.filter((job) => MOVING.has(job.record.status));
+    for (const job of moved) {
+      job.record = nextPhase(job.record, now);
+      job.phaseSince = now;
+    }
+    return moved.map((job) => ({ ...job.record })).sort(byNewestFirst);
+  }
+
+  cancel(instanceNo: string): TransitionOutcome {
+    return this.#transition(instanceNo, 'Reservation', (record) => withStatus(record, 'Cancel'));
+  }
+
+  stop(instanceNo: string): TransitionOutcome {
+    return this.#transition(instanceNo, 'Progress', (record) => ({
+      ...withStatus(record, 'Stop'),
+      end_date: formatPlatformDate(this.#now()),
+      result_desc: STOPPED_DESCRIPTION,
+    }));
+  }
+
+  reset(): void {
+    const now = this.#now();
+    this.#jobs.clear();
+    for (const record of this.#seed()) {
+      this.#jobs.set(record.instanceNo, { record: { ...record }, phaseSince: now });
+    }
+  }
+
+  #require(instanceNo: string): StoredJob {
+    const job = this.#jobs.get(instanceNo);
+    if (!job) throw new Error(`No scan job with instanceNo "${instanceNo}"`);
+    return job;
+  }
+
+  #transition(
+    instanceNo: string,
+    from: ScanJobStatus,
+    change: (record: ScanJobRecord) => ScanJobRecord,
+  ): TransitionOutcome {
+    this.#catchUp();
+    const job = this.#jobs.get(instanceNo);
+    if (!job) return 'not-found';
+    if (job.record.status !== from) return 'wrong-phase';
+    job.record = change(job.record);
+    job.phaseSince = this.#now();
+    return 'done';
+  }
+
+  /** Timed mode: applies every phase change that is due, each dated when it fell due. */
+  #catchUp(): void {
+    const duration = this.#phaseDurationMs;
+    if (duration === undefined) return;
+    const now = this.#now();
+    for (const job of this.#jobs.values()) {
+      while (MOVING.has(job.record.status) && now - job.phaseSince >= duration) {
+        job.phaseSince += duration;
+        job.record = nextPhase(job.record, job.phaseSince);
+      }
+    }
+  }
+}
+
+export function createScanJobStore(options: ScanJobStoreOptions): ScanJobStore {
+  return new InMemoryScanJobStore(options);
+}

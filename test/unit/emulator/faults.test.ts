@@ -1,0 +1,310 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AUTH_DETAILS,
+  type Emulator,
+  type Fault,
+  FaultValidationError,
+  MAX_CLOCK_SKEW_MS,
+  startEmulator,
+} from '../../../emulator/index.js';
+import { json, signedFetch } from './helpers.js';
+
+const LIST = '/api/v1/jobs';
+
+describe('fault injection', () => {
+  let emulator: Emulator;
+  const listJobs = () => signedFetch(emulator, 'GET', LIST);
+  const control = (method: string, path: string, body?: unknown) =>
+    fetch(`${emulator.url}/__emulator${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ quiet: true });
+  });
+  afterAll(() => emulator.close());
+  beforeEach(() => emulator.reset());
+
+  describe('status faults', () => {
+    it.each([
+      [429, undefined, '400', 'Quota Exceeded'],
+      [429, '410', '410', 'Throttle Limited'],
+      [429, '420', '420', 'Rate Limited'],
+      [503, undefined, '500', 'Endpoint Error'],
+      [504, undefined, '510', 'Endpoint Timeout'],
+      [500, undefined, '900', 'Unexpected Error'],
+    ])(
+      'answers %i with errorCode %s as the gateway would',
+      async (status, errorCode, expectedCode, message) => {
+        emulator.faults.add({ kind: 'status', status, errorCode });
+
+        const response = await listJobs();
+
+        expect(response.status).toBe(status);
+        expect(response.headers.get('x-platform-apigw-response-origin')).toBe('APIGW');
+        expect(await json(response)).toEqual({ error: { errorCode: expectedCode, message } });
+      },
+    );
+
+    it('applies as many times as asked, then lets requests through', async () => {
+      emulator.faults.add({ kind: 'status', status: 429, errorCode: '410', times: 3 });
+
+      const statuses: number[] = [];
+      for (let call = 0; call < 4; call += 1) statuses.push((await listJobs()).status);
+
+      expect(statuses).toEqual([429, 429, 429, 200]);
+      expect(emulator.faults.list()).toEqual([]);
+    });
+
+    it('applies until cleared when times is 0 or Infinity', async () => {
+      emulator.faults.add({ kind: 'status', status: 503, times: 0 });
+      emulator.faults.add({ kind: 'status', status: 504, times: Number.POSITIVE_INFINITY });
+
+      for (let call = 0; call < 3; call += 1) expect((await listJobs()).status).toBe(503);
+      expect(emulator.faults.list().map((fault) => fault.remaining)).toEqual([null, null]);
+
+      emulator.faults.clear();
+      expect((await listJobs()).status).toBe(200);
+    });
+
+    it('sends a raw body with its content type and origin', async () => {
+      emulator.faults.add({
+        kind: 'status',
+        status: 403,
+        body: '',
+        contentType: 'text/plain',
+        origin: 'ENDPOINT',
+      });
+
+      const response = await listJobs();
+
+      expect(response.status).toBe(403);
+      expect(response.headers.get('content-type')).toBe('text/plain');
+      expect(response.headers.get('x-platform-apigw-response-origin')).toBe('ENDPOINT');
+      expect(await response.text()).toBe('');
+    });
+
+    it('answers in XML when the request asks for it', async () => {
+      emulator.faults.add({ kind: 'status', status: 429, errorCode: '420' });
+
+      const response = await signedFetch(emulator, 'GET', LIST, { accept: 'text/xml' });
+
+      expect(await response.text()).toContain(
+        '<errorCode>420</errorCode><message>Rate Limited</message>',
+      );
+    });
+
+    it('only touches requests that match method and path prefix', async () => {
+      emulator.faults.add({
+        kind: 'status',
+        status: 503,
+        match: { method: 'patch', pathPrefix: '/api/v1/jobs/' },
+      });
+
+      const list = await listJobs();
+      const cancel = await signedFetch(emulator, 'PATCH', '/api/v1/jobs/2810017/cancel');
+
+      expect(list.status).toBe(200);
+      expect(cancel.status).toBe(503);
+      expect(emulator.scanJobs.get('2810017')?.status).toBe('Reservation');
+    });
+  });
+
+  describe('reset faults', () => {
+    it('drops the connection without an answer, after recording the request', async () => {
+      emulator.faults.add({ kind: 'reset' });
+
+      await expect(listJobs()).rejects.toThrow();
+      expect(emulator.requests).toHaveLength(1);
+      expect((await listJobs()).status).toBe(200);
+    });
+  });
+
+  describe('latency faults', () => {
+    it('holds a request back while others are answered, then answers it normally', async () => {
+      emulator.faults.add({
+        kind: 'latency',
+        ms: 1500,
+        match: { pathPrefix: '/api/v1/jobs/search' },
+      });
+      const finished: string[] = [];
+
+      const slow = signedFetch(emulator, 'POST', '/api/v1/jobs/search', {
+        body: '{}',
+        contentType: 'application/json',
+      }).then((response) => {
+        finished.push('slow');
+        return response;
+      });
+      const fast = listJobs().then((response) => {
+        finished.push('fast');
+        return response;
+      });
+
+      expect((await fast).status).toBe(200);
+      expect((await slow).status).toBe(200);
+      expect(finished).toEqual(['fast', 'slow']);
+    });
+
+    it('combines with a status fault: a slow failure', async () => {
+      emulator.faults.add({ kind: 'latency', ms: 50 });
+      emulator.faults.add({ kind: 'status', status: 504 });
+
+      expect((await listJobs()).status).toBe(504);
+      expect(emulator.faults.list()).toEqual([]);
+    });
+  });
+
+  describe('skew faults', () => {
+    it('puts the gateway clock off, so a correctly timed signature is refused', async () => {
+      emulator.faults.add({ kind: 'skew', ms: MAX_CLOCK_SKEW_MS + 1000 });
+
+      const skewed = await listJobs();
+      const next = await listJobs();
+
+      expect(skewed.status).toBe(401);
+      expect(((await json(skewed)) as { error: { details: string } }).error.details).toBe(
+        AUTH_DETAILS.skewedTimestamp,
+      );
+      expect(next.status).toBe(200);
+    });
+
+    it('accepts a client whose clock is off by the same amount', async () => {
+      const skew = -10 * 60 * 1000;
+      emulator.faults.add({ kind: 'skew', ms: skew });
+
+      const response = await signedFetch(emulator, 'GET', LIST, {
+        timestamp: String(Date.now() + skew),
+      });
+
+      expect(response.status).toBe(200);
+    });
+  });
+
+  describe('programmatic control', () => {
+    it.each([
+      [{ kind: 'latency', ms: -1 }],
+      [{ kind: 'status', status: 99 }],
+      [{ kind: 'status', status: 429, times: -1 }],
+      [{ kind: 'skew', ms: 1.5 }],
+      [{ kind: 'explode' }],
+      [{ kind: 'reset', match: { pathPrefix: 'api' } }],
+    ])('refuses a malformed fault %j', (fault) => {
+      expect(() => emulator.faults.add(fault as unknown as Fault)).toThrow(FaultValidationError);
+      expect(emulator.faults.list()).toEqual([]);
+    });
+
+    it('lists and removes faults by id', () => {
+      const first = emulator.faults.add({ kind: 'reset', times: 2 });
+      const second = emulator.faults.add({ kind: 'latency', ms: 10 });
+
+      expect(emulator.faults.list()).toEqual([
+        { id: first.id, remaining: 2, fault: { kind: 'reset', times: 2 } },
+        { id: second.id, remaining: 1, fault: { kind: 'latency', ms: 10 } },
+      ]);
+      expect(emulator.faults.remove(first.id)).toBe(true);
+      expect(emulator.faults.remove(first.id)).toBe(false);
+      expect(emulator.faults.list().map((fault) => fault.id)).toEqual([second.id]);
+    });
+  });
+
+  describe('HTTP control endpoints', () => {
+    it('adds a fault with POST /__emulator/faults and clears faults with DELETE', async () => {
+      const added = await control('POST', '/faults', {
+        kind: 'status',
+        status: 429,
+        errorCode: '420',
+        times: 0,
+      });
+
+      expect(added.status).toBe(201);
+      expect(await json(added)).toMatchObject({
+        faults: [{ remaining: null, fault: { kind: 'status', status: 429 } }],
+      });
+      expect((await listJobs()).status).toBe(429);
+
+      const listed = (await json(await control('GET', '/faults'))) as { faults: unknown[] };
+      expect(listed.faults).toHaveLength(1);
+
+      expect((await control('DELETE', '/faults')).status).toBe(204);
+      expect((await listJobs()).status).toBe(200);
+    });
+
+    it('adds an array of faults at once', async () => {
+      const added = await control('POST', '/faults', [
+        { kind: 'status', status: 429, errorCode: '400' },
+        { kind: 'status', status: 429, errorCode: '410' },
+      ]);
+
+      expect(added.status).toBe(201);
+      expect(emulator.faults.list()).toHaveLength(2);
+    });
+
+    it('refuses a malformed fault with 400 and registers nothing from the batch', async () => {
+      const refused = await control('POST', '/faults', [{ kind: 'reset' }, { kind: 'latency' }]);
+
+      expect(refused.status).toBe(400);
+      expect(((await json(refused)) as { error: string }).error).toMatch(/ms/);
+      expect(emulator.faults.list()).toEqual([]);
+    });
+
+    it('refuses a body that is not JSON', async () => {
+      const refused = await fetch(`${emulator.url}/__emulator/faults`, {
+        method: 'POST',
+        body: 'kind=reset',
+      });
+
+      expect(refused.status).toBe(400);
+      await refused.text();
+    });
+
+    it('serves the request log with GET /__emulator/requests and clears it with DELETE', async () => {
+      await (await listJobs()).text();
+
+      const log = (await json(await control('GET', '/requests'))) as {
+        requests: { method: string; url: string }[];
+      };
+      expect(log.requests).toMatchObject([{ method: 'GET', url: LIST }]);
+
+      expect((await control('DELETE', '/requests')).status).toBe(204);
+      expect(emulator.requests).toEqual([]);
+    });
+
+    it('resets everything with POST /__emulator/reset', async () => {
+      emulator.faults.add({ kind: 'skew', ms: 1, times: 0 });
+      emulator.scanJobs.cancel('2810017');
+      await (await listJobs()).text();
+
+      expect((await control('POST', '/reset')).status).toBe(204);
+
+      expect(emulator.faults.list()).toEqual([]);
+      expect(emulator.requests).toEqual([]);
+      expect(emulator.scanJobs.get('2810017')?.status).toBe('Reservation');
+    });
+
+    it('lists and advances scan jobs', async () => {
+      const one = (await json(await control('POST', '/jobs/2810017/advance'))) as {
+        advanced: { status: string }[];
+      };
+      expect(one.advanced).toMatchObject([{ instanceNo: '2810017', status: 'Progress' }]);
+
+      const all = (await json(await control('POST', '/jobs/advance'))) as { advanced: unknown[] };
+      expect(all.advanced).toHaveLength(9 + 5);
+
+      const jobs = (await json(await control('GET', '/jobs'))) as { jobs: { status: string }[] };
+      expect(jobs.jobs.filter((job) => job.status === 'Reservation')).toHaveLength(0);
+      expect((await control('POST', '/jobs/9999999/advance')).status).toBe(404);
+    });
+
+    it('answers unknown control endpoints with 404 and wrong methods with 405', async () => {
+      expect((await control('GET', '/nothing')).status).toBe(404);
+      expect((await control('PUT', '/faults')).status).toBe(405);
+    });
+
+    it('answers health checks', async () => {
+      expect(await json(await control('GET', '/health'))).toEqual({ status: 'ok' });
+    });
+  });
+});

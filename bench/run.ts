@@ -229,7 +229,7 @@ function benchColdStart(): void {
   const bundles = zips.map((zip) => {
     const dir = path.join(unpacked, zip.replace(/\.zip$/, ''));
     execFileSync('unzip', ['-q', '-o', path.join(out, zip), '-d', dir]);
-    const files = execFileSync('find', [dir, '-name', '*.mjs'], { encoding: 'utf8' })
+    const files = execFileSync('find', [dir, '-name', '*.cjs'], { encoding: 'utf8' })
       .trim()
       .split('\n');
     const entry = files[0]!;

@@ -3,7 +3,7 @@
  * an invalid value fails at cold start with a message that names the variable, never its value.
  */
 import path from 'node:path';
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 
 export interface Config {
   readonly emulatorPort: number;
@@ -20,6 +20,17 @@ export interface Config {
   readonly secretId: string | undefined;
   readonly secretsTtlMs: number;
   readonly upstreamTimeoutMs: number;
+  /** DynamoDB table of the scan job watcher's last view; when set, the watcher keeps it there. */
+  readonly watcherStateTable: string | undefined;
+  /**
+   * JSON file of the watcher's last view when no table is set. Undefined when deployed: a
+   * Lambda's disk does not outlive its container, so a deployed watcher needs the table.
+   */
+  readonly watcherStateFile: string | undefined;
+  /** EventBridge bus the watcher publishes to; unset: it only logs each change. */
+  readonly eventBusName: string | undefined;
+  /** SQS FIFO queue of invocations; unset = run them in process (local). */
+  readonly invocationQueueUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -74,10 +85,21 @@ const environmentSchema = z.object({
     ),
   ),
   UPSTREAM_TIMEOUT_MS: z.optional(positiveInt),
+  WATCHER_STATE_TABLE: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
+  ),
+  WATCHER_STATE_FILE: z.optional(z.string().check(z.minLength(1))),
+  EVENT_BUS_NAME: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9/_.:-]{1,1600}$/, 'expected an event bus name or ARN')),
+  ),
+  INVOCATION_QUEUE_URL: z.optional(
+    z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' }),
+  ),
 });
 
 const DEFAULT_EMULATOR_PORT = 4010;
 const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';
+const DEFAULT_WATCHER_STATE_FILE = '.local/watcher-state.json';
 
 /** True inside a real Lambda container (serverless-offline sets IS_OFFLINE). */
 function runsOnAws(env: NodeJS.ProcessEnv): boolean {
@@ -119,5 +141,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretId: vars.SECRET_ID,
     secretsTtlMs: (vars.SECRETS_TTL_SECONDS ?? 300) * 1000,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS ?? 8000,
+    watcherStateTable: vars.WATCHER_STATE_TABLE,
+    watcherStateFile: vars.WATCHER_STATE_FILE
+      ? path.resolve(vars.WATCHER_STATE_FILE)
+      : runsOnAws(env)
+        ? undefined
+        : path.resolve(DEFAULT_WATCHER_STATE_FILE),
+    eventBusName: vars.EVENT_BUS_NAME,
+    invocationQueueUrl: vars.INVOCATION_QUEUE_URL,
   };
 }

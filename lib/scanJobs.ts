@@ -2,7 +2,7 @@
  * The scan job API (contract section 6): input schemas, the upstream calls, and the
  * cancel-reserved workflow. Upstream success bodies are returned unchanged by the handlers.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { toServiceError, UnexpectedError } from './errors.js';
 import type { SignedGateway } from './gateway.js';
 import type { CallBudget, UpstreamResponse } from './http/client.js';
@@ -46,12 +46,17 @@ export const cancelReservedBodySchema = z.strictObject({
 });
 export type CancelReservedBody = z.infer<typeof cancelReservedBodySchema>;
 
-/** The part of a list or search result the cancel-reserved workflow reads. */
+/** One job of a list or search page: the fields every walker needs; the others kept as sent. */
+const listedJobSchema = z.looseObject({
+  instanceNo: z.union([z.string(), z.number()]),
+  status: z.nullish(z.string()),
+});
+export type ListedJob = z.infer<typeof listedJobSchema>;
+
+/** The part of a list or search result the page walker reads. */
 const listResultSchema = z.object({
   resources: z.object({
-    record_data: z.array(
-      z.object({ instanceNo: z.union([z.string(), z.number()]), status: z.nullish(z.string()) }),
-    ),
+    record_data: z.array(listedJobSchema),
     total_page_cnt: z.optional(z.union([z.string(), z.number()])),
   }),
 });
@@ -98,20 +103,21 @@ export class ScanJobs {
     return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget);
   }
 
+  /** Every page of the job list, one array of jobs per page, in the platform's order. */
+  listEveryPage(budget: CallBudget): AsyncGenerator<ListedJob[]> {
+    return walkPages((page) => this.list({ page, limit: WALK_PAGE_SIZE }, budget));
+  }
+
   /** Every reserved job the search finds, across all pages, in the order found. */
   async findReserved(criteria: CancelReservedBody, budget: CallBudget): Promise<string[]> {
     const found = new Set<string>();
-    for (let page = 1; page <= MAX_WALK_PAGES; page++) {
-      const response = await this.search(
-        { ...criteria, statusCode: null, limit: WALK_PAGE_SIZE, page },
-        budget,
-      );
-      const result = parseListResult(response);
-      for (const record of result.resources.record_data) {
+    const pages = walkPages((page) =>
+      this.search({ ...criteria, statusCode: null, limit: WALK_PAGE_SIZE, page }, budget),
+    );
+    for await (const records of pages) {
+      for (const record of records) {
         if (record.status === RESERVED_STATUS) found.add(String(record.instanceNo));
       }
-      const pageCount = Number(result.resources.total_page_cnt ?? 0);
-      if (result.resources.record_data.length === 0 || !(page < pageCount)) break;
     }
     return [...found];
   }
@@ -143,6 +149,21 @@ function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): stri
   return `${API}/${encodeURIComponent(instanceId)}/${action}`;
 }
 
+/**
+ * The one page walker of lists and searches: fetches page 1, 2, ... and yields each page's
+ * jobs, until an empty page or the last page the answer announces (or MAX_WALK_PAGES).
+ */
+async function* walkPages(
+  fetchPage: (page: number) => Promise<UpstreamResponse>,
+): AsyncGenerator<ListedJob[]> {
+  for (let page = 1; page <= MAX_WALK_PAGES; page++) {
+    const result = parseListResult(await fetchPage(page));
+    yield result.resources.record_data;
+    const pageCount = Number(result.resources.total_page_cnt ?? 0);
+    if (result.resources.record_data.length === 0 || !(page < pageCount)) break;
+  }
+}
+
 function parseListResult(response: UpstreamResponse) {
   let json: unknown;
   try {
@@ -152,7 +173,7 @@ function parseListResult(response: UpstreamResponse) {
   }
   const parsed = listResultSchema.safeParse(json);
   if (!parsed.success) {
-    throw new UnexpectedError(new Error('The search answer is not a scan job list'));
+    throw new UnexpectedError(new Error('The list or search answer is not a scan job list'));
   }
   return parsed.data;
 }

@@ -33,7 +33,7 @@ for (const [logicalId, resource] of functions) {
     continue;
   }
   const entries = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).trim().split('\n');
-  const unexpected = entries.filter((entry) => !/\.mjs(\.map)?$/.test(entry) && !entry.endsWith('/'));
+  const unexpected = entries.filter((entry) => !/\.cjs(\.map)?$/.test(entry) && !entry.endsWith('/'));
   if (unexpected.length > 0) problems.push(`${zip}: unexpected files ${unexpected.join(', ')}`);
   console.log(`${logicalId.padEnd(40)} ${zip.padEnd(32)} ${(statSync(file).size / 1024).toFixed(1)} KB`);
 }

@@ -7,7 +7,7 @@
  * needs the gateway's errorCode from the body (429 `410`/`420` are retried, 429 `400`, quota
  * exhausted, is not) and because every wait must fit in the caller's deadline.
  */
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, request as dispatch } from './undici.js';
 import { fieldsOf } from '../errorCodec.js';
 import { UpstreamTimeoutError, UpstreamUnreachableError } from '../errors.js';
 
@@ -130,7 +130,7 @@ export class UpstreamClient {
     try {
       // undici's own timers bound the wait for the headers and for each body chunk: an
       // AbortSignal per attempt would cost about 10% of a loopback request (see README).
-      const answer = await this.options.dispatcher.request({
+      const answer = await dispatch(this.options.dispatcher, {
         origin: request.url.origin,
         path: request.url.pathname + request.url.search,
         method: request.method as Dispatcher.HttpMethod,

@@ -7,8 +7,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { z } from 'zod/mini';
-import { encodeError, type HeaderMap, negotiateErrorFormat } from '../errorCodec.js';
+import type * as z from 'zod/mini';
+import { encodeError, type HeaderMap, mediaType, negotiateErrorFormat } from '../errorCodec.js';
 import {
   CallerAuthError,
   InputError,
@@ -20,7 +20,7 @@ import {
 } from '../errors.js';
 import { createLogger, describeError, type Logger } from '../log.js';
 import type { CallBudget } from './client.js';
-import { bodyByteLength, headersOf, queryOf } from './request.js';
+import { bodyByteLength, bodyBytes, headersOf, queryOf } from './request.js';
 import type { HttpResult } from './responses.js';
 
 /** Contract section 9: bigger bodies are refused before anything is sent upstream. */
@@ -35,6 +35,12 @@ export interface HttpFunctionDefinition<B, Q, P> {
   readonly callerTokens?: () => Promise<readonly string[]>;
   /** A JSON body (Content-Type application/json) validated by this schema. */
   readonly body?: Schema<B>;
+  /**
+   * A raw body (bytes, such as audio) instead of JSON: its Content-Type must be one of these
+   * media types and it must not be empty. The handler receives it as a Buffer (declare B as
+   * Buffer). Ignored when `body` is set.
+   */
+  readonly rawBody?: { readonly contentTypes: readonly string[] };
   readonly query?: Schema<Q>;
   readonly path?: Schema<P>;
   readonly log?: Logger;
@@ -78,6 +84,7 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
     .use(bodyLimit());
   if (definition.callerTokens) stack.use(callerAuth(definition.callerTokens, baseLog));
   if (definition.body) stack.use(jsonBody());
+  else if (definition.rawBody) stack.use(rawBody(definition.rawBody.contentTypes, baseLog));
   stack.use(validation(definition, baseLog));
   return stack.handler(async (event, context) => {
     const state = stateOf(event, context, baseLog);
@@ -223,6 +230,26 @@ function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
   };
 }
 
+function rawBody(
+  contentTypes: readonly string[],
+  baseLog: Logger,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+  const accepted = new Set(contentTypes.map((type) => type.toLowerCase()));
+  return {
+    before: (request: MiddyRequest) => {
+      const headers = stateOf(request.event, request.context, baseLog).headers;
+      if (!accepted.has(mediaType(headers['content-type'] ?? ''))) {
+        throw new InputError([
+          { path: 'headers.content-type', issue: `expected ${[...accepted].join(' or ')}` },
+        ]);
+      }
+      if (bodyByteLength(request.event) === 0) {
+        throw new InputError([{ path: 'body', issue: 'a non-empty body is required' }]);
+      }
+    },
+  };
+}
+
 function validation<B, Q, P>(
   definition: HttpFunctionDefinition<B, Q, P>,
   baseLog: Logger,
@@ -248,7 +275,10 @@ function validation<B, Q, P>(
       const parsed = {
         path: check('path', definition.path, event.pathParameters ?? {}, {}),
         query: check('query', definition.query, queryOf(event), {}),
-        body: check('body', definition.body, event.body, undefined),
+        body:
+          definition.rawBody && !definition.body
+            ? bodyBytes(event)
+            : check('body', definition.body, event.body, undefined),
       };
       if (issues.length > 0) throw new InputError(issues);
       stateOf(request.event, request.context, baseLog).parsed = parsed;

@@ -2,7 +2,7 @@
  * The shape of the platform secret (contract section 3). Fields a function does not need may
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 
 const text = z.string().check(z.minLength(1, 'expected a non-empty string'));
 const name = z

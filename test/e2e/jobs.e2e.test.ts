@@ -1,0 +1,123 @@
+/**
+ * The scan job routes end to end: real `serverless offline` (API Gateway + Lambda emulation,
+ * esbuild bundles) in front of the embedded emulator, called over HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { DEMO_SECRETS_FILE } from '../../scripts/start.js';
+import { demoSecret } from '../helpers/platform.js';
+import { type RunningOffline, startOffline } from './offline.js';
+
+const BOOT_TIMEOUT_MS = 180_000;
+const TOKEN = { authorization: 'Bearer demo-caller-token' };
+
+describe('scan job routes through serverless offline', () => {
+  let emulator: Emulator;
+  let offline: RunningOffline;
+  const url = (path: string) => `${offline.baseUrl}${path}`;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, quiet: true });
+    offline = await startOffline({
+      SCAN_BASE_URL: emulator.url,
+      OPENAPI_BASE_URL: emulator.url,
+      SECRETS_SOURCE: 'file',
+      SECRETS_FILE: DEMO_SECRETS_FILE,
+    });
+  }, BOOT_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await offline?.stop();
+    await emulator?.close();
+  }, 30_000);
+
+  async function expectEnvelope(response: Response, status: number, code: string) {
+    expect(response.status, offline.output()).toBe(status);
+    const text = await response.text();
+    const body = JSON.parse(text) as { error: { errorCode: string } };
+    expect(body.error.errorCode).toBe(code);
+    expect(text).not.toMatch(/\bat .+:\d+:\d+/); // no stack frame
+    return body;
+  }
+
+  it('lists the demo jobs, signed upstream', async () => {
+    const response = await fetch(url('/jobs?page=1&limit=5'), { headers: TOKEN });
+    expect(response.status, offline.output()).toBe(200);
+    const body = (await response.json()) as { resources: { record_data: unknown[] } };
+    expect(body.resources.record_data).toHaveLength(5);
+    expect(emulator.requests.at(-1)?.url).toBe('/api/v1/jobs?page=1&limit=5');
+  });
+
+  it('refuses a caller without a token', async () => {
+    await expectEnvelope(await fetch(url('/jobs')), 401, '200');
+  });
+
+  it.each([
+    ['GET', '/jobs?page=0', undefined, undefined],
+    ['POST', '/jobs/search', '{"searchType":', 'application/json'],
+    ['POST', '/jobs/search', 'searchType=url', 'application/x-www-form-urlencoded'],
+    ['PATCH', '/jobs/a.b/cancel', undefined, undefined],
+    ['POST', '/jobs/cancel-reserved', '{"searchType":"url"}', 'application/json'],
+  ])('answers %s %s with bad input as 400/100', async (method, path, body, contentType) => {
+    const headers: Record<string, string> = { ...TOKEN };
+    if (contentType) headers['content-type'] = contentType;
+    await expectEnvelope(await fetch(url(path), { method, headers, body }), 400, '100');
+  });
+
+  it('cancels a reserved job, then passes the refusal of a second cancel through', async () => {
+    const first = await fetch(url('/jobs/2810019/cancel'), { method: 'PATCH', headers: TOKEN });
+    expect(first.status, offline.output()).toBe(200);
+    await expectEnvelope(
+      await fetch(url('/jobs/2810019/cancel'), { method: 'PATCH', headers: TOKEN }),
+      400,
+      '901',
+    );
+  });
+
+  it('returns the report byte for byte', async () => {
+    const response = await fetch(url('/jobs/2810005/report'), { headers: TOKEN });
+    expect(response.status, offline.output()).toBe(200);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.toString('utf8')).toContain('주간 점검');
+    const report = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    expect(report).toHaveProperty('Classify_byRisk_Level');
+  });
+
+  it('answers a known path with a wrong method as 405 with Allow', async () => {
+    const response = await fetch(url('/jobs'), { method: 'DELETE', headers: TOKEN });
+    expect(response.headers.get('allow')).toBe('GET');
+    await expectEnvelope(response, 405, '100');
+  });
+
+  it('answers errors in XML when asked', async () => {
+    const response = await fetch(url('/jobs'), { headers: { accept: 'text/xml' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect(await response.text()).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode><message>Authentication Failed</message></error></result>',
+    );
+  });
+
+  it.each([
+    ['over the 6 MB Lambda limit (refused by the function)', 7 * 1024 * 1024],
+    ['over 10 MB (refused by the local API Gateway)', 11 * 1024 * 1024],
+  ])('refuses a body %s with 413/430, sending nothing', async (_case, size) => {
+    const before = emulator.requests.length;
+    const body = JSON.stringify({ searchType: 'url', searchKeyword: 'x'.repeat(size) });
+    const response = await fetch(url('/jobs/search'), {
+      method: 'POST',
+      headers: { ...TOKEN, 'content-type': 'application/json' },
+      body,
+    });
+    await expectEnvelope(response, 413, '430');
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it('logs no token, key or stack trace', async () => {
+    const secret = await demoSecret();
+    const output = offline.output();
+    for (const value of ['demo-caller-token', secret.iam!.secretKey, secret.apiKey!]) {
+      expect(output).not.toContain(value);
+    }
+  });
+});

@@ -4,6 +4,8 @@
  * ships inside a function bundle.
  */
 import { setMaxListeners } from 'node:events';
+import { type ActionActivations, ActivationLog, actionModule } from './actions/index.js';
+import { type CatalogueControl, catalogueModule } from './catalogue/index.js';
 import { type ControlRoute, coreControlRoutes } from './core/control-api.js';
 import { type FaultController, FaultRegistry } from './core/faults.js';
 import { baseUrl, listen } from './core/http-server.js';
@@ -18,6 +20,8 @@ import { createRequestHandler } from './request-handler.js';
 import { scanJobModule } from './scan-jobs/module.js';
 import { createScanJobStore, type ScanJobStore } from './scan-jobs/store.js';
 
+export * from './actions/index.js';
+export type { CatalogueControl } from './catalogue/index.js';
 export type { ControlRoute } from './core/control-api.js';
 export { CONTROL_PREFIX } from './core/control-api.js';
 export type {
@@ -93,6 +97,10 @@ export interface Emulator {
   /** Every gateway request received (control requests excluded), oldest first. */
   readonly requests: RecordedRequest[];
   readonly scanJobs: ScanJobStore;
+  /** The open API catalogue: a live CAPTCHA key's answer, for tests. */
+  readonly catalogue: CatalogueControl;
+  /** Every action and trigger activation started (function execution). */
+  readonly actions: ActionActivations;
   /** Jobs back to the demo set, faults (skew included) cleared, request log cleared. */
   reset(): void;
   /** Closes the server and all its sockets (keep-alive included). */
@@ -131,8 +139,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultRegistry();
   const requests: RecordedRequest[] = [];
   const scanJobs = createScanJobStore({ now, phaseDurationMs: options.phaseDurationMs });
+  const actions = new ActivationLog();
+  const catalogue = catalogueModule({ headers, credentials });
   const modules: ApiModule[] = [
     scanJobModule({ store: scanJobs, authenticate: iamAuthenticator(headers, credentials) }),
+    catalogue,
+    actionModule({ log: actions, now, apiKeyHeader: headers.apiKey, credentials }),
   ];
   const reset = (): void => {
     for (const module of modules) module.reset();
@@ -166,6 +178,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     requests,
     scanJobs,
+    actions,
+    catalogue,
     reset,
     close: async () => {
       shutdown.abort();

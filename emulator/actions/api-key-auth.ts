@@ -1,0 +1,28 @@
+import type { EmulatorCredentials } from '../credentials.js';
+import { constantTimeEqual } from '../gateway/constant-time.js';
+import { gatewayError } from '../gateway/error-table.js';
+import { AUTH_DETAILS, type Authenticator } from '../gateway/iam-auth.js';
+
+/** A function execution URL needs no authentication by default (seed-spec, Authentication 4). */
+export const openAccess: Authenticator = () => undefined;
+
+/**
+ * A resource that requires an API key (seed-spec, Authentication 2): x-<vendor>-apigw-api-key
+ * must be an active primary or secondary key. `credentials` is read on every request, so a
+ * test may deactivate a key while the emulator runs.
+ */
+export function apiKeyAuthenticator(
+  apiKeyHeader: string,
+  credentials: EmulatorCredentials,
+): Authenticator {
+  return (request) => {
+    const apiKey = request.headers[apiKeyHeader];
+    if (apiKey === undefined || apiKey === '') {
+      return gatewayError('200', AUTH_DETAILS.missingApiKey);
+    }
+    const known = credentials.apiKeys.find((candidate) => constantTimeEqual(candidate.key, apiKey));
+    if (!known) return gatewayError('200', AUTH_DETAILS.unknownApiKey);
+    if (!known.active) return gatewayError('200', AUTH_DETAILS.inactiveApiKey);
+    return undefined;
+  };
+}

@@ -22,6 +22,36 @@ export const routes: readonly RouteDefinition[] = [
   { function: 'cancelJob', method: 'PATCH', path: '/jobs/{instanceId}/cancel', auth: true },
   { function: 'stopJob', method: 'PATCH', path: '/jobs/{instanceId}/stop', auth: true },
   { function: 'getJobReport', method: 'GET', path: '/jobs/{instanceId}/report', auth: true },
+  { function: 'invokeAction', method: 'ANY', path: '/actions/{name}', auth: true },
+  { function: 'fireTrigger', method: 'POST', path: '/triggers/{name}', auth: true },
+  // Authenticated by its Standard Webhooks signature instead of a caller token.
+  { function: 'receiveWebhook', method: 'POST', path: '/webhooks/{name}', auth: false },
+  // The open API catalogue (lib/catalogue/table.ts; a test keeps the two in step).
+  { function: 'catalogueLanguage', method: 'POST', path: '/translate', auth: true },
+  { function: 'catalogueLanguage', method: 'POST', path: '/tts', auth: true },
+  { function: 'catalogueLanguage', method: 'POST', path: '/stt', auth: true },
+  { function: 'catalogueMaps', method: 'GET', path: '/maps/static', auth: true },
+  // API Gateway path parameters are whole segments: {tile} is "{y}@{scale}x.{format}".
+  {
+    function: 'catalogueMaps',
+    method: 'GET',
+    path: '/maps/tiles/{mapType}/{z}/{x}/{tile}',
+    auth: true,
+  },
+  { function: 'catalogueMaps', method: 'GET', path: '/maps/directions', auth: true },
+  { function: 'catalogueMaps', method: 'GET', path: '/maps/places', auth: true },
+  { function: 'catalogueMaps', method: 'GET', path: '/maps/geocode', auth: true },
+  { function: 'catalogueMaps', method: 'GET', path: '/maps/reverse-geocode', auth: true },
+  { function: 'catalogueCaptcha', method: 'GET', path: '/captcha/image/key', auth: true },
+  { function: 'catalogueCaptcha', method: 'GET', path: '/captcha/image', auth: true },
+  { function: 'catalogueCaptcha', method: 'POST', path: '/captcha/image/verify', auth: true },
+  { function: 'catalogueCaptcha', method: 'GET', path: '/captcha/audio/key', auth: true },
+  { function: 'catalogueCaptcha', method: 'GET', path: '/captcha/audio', auth: true },
+  { function: 'catalogueCaptcha', method: 'POST', path: '/captcha/audio/verify', auth: true },
+  { function: 'catalogueUtility', method: 'GET', path: '/shorturl', auth: true },
+  { function: 'catalogueUtility', method: 'POST', path: '/shorturl', auth: true },
+  { function: 'catalogueUtility', method: 'POST', path: '/trends', auth: true },
+  { function: 'openapi', method: 'GET', path: '/openapi.json', auth: true },
 ];
 
 /** The methods a path accepts, or undefined when no route has that path. */

@@ -4,6 +4,8 @@
  * at cold start, so that a bad configuration fails the function's init with a clear message.
  */
 import type { Dispatcher } from 'undici';
+import { FunctionExecution } from './actions.js';
+import { CatalogueClient } from './catalogue/client.js';
 import { type Config, loadConfig } from './config.js';
 import { SignedGateway } from './gateway.js';
 import { ScanJobs } from './scanJobs.js';
@@ -21,6 +23,10 @@ export interface Runtime {
   readonly http: UpstreamClient;
   /** The scan job API under SCAN_BASE_URL, signed. */
   readonly scanJobs: ScanJobs;
+  /** Actions and triggers through their execution URLs (unsigned). */
+  readonly functions: FunctionExecution;
+  /** The open API catalogue under OPENAPI_BASE_URL (or OPENAPI_SERVICE_URLS), client id/secret. */
+  readonly catalogue: CatalogueClient;
 }
 
 export interface RuntimeOverrides {
@@ -55,7 +61,15 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     http,
     now: overrides.now,
   });
-  return { config, log, secrets, http, scanJobs: new ScanJobs(scanGateway) };
+  const functions = new FunctionExecution({ secrets, http, vendor: config.gatewayVendor });
+  const catalogue = new CatalogueClient({
+    baseUrl: config.openapiBaseUrl,
+    serviceUrls: config.openapiServiceUrls,
+    vendor: config.gatewayVendor,
+    secrets,
+    http,
+  });
+  return { config, log, secrets, http, scanJobs: new ScanJobs(scanGateway), functions, catalogue };
 }
 
 let shared: Runtime | undefined;

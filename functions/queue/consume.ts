@@ -1,0 +1,34 @@
+/**
+ * The invocation queue's consumer (contract section 8): an SQS-triggered function that runs
+ * queued invocations and reports partial batch failures (ReportBatchItemFailures), so that
+ * only the failed messages come back; after maxReceiveCount receives SQS moves a message to
+ * the dead-letter queue. The rules per message are in lib/invocations.ts.
+ */
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { consumeBatch } from '../../lib/invocations.js';
+import { getRuntime } from '../../lib/runtime.js';
+
+const runtime = getRuntime();
+const log = runtime.log.child({ function: 'consumeInvocations' });
+
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
+  // Each upstream call is bounded by the function's remaining time (lib/http/client.ts).
+  timeoutEarlyInMillis: 0,
+}).handler(async (event, context) => {
+  const batchLog = log.child({ requestId: context.awsRequestId });
+  const remainingMs =
+    typeof context.getRemainingTimeInMillis === 'function'
+      ? () => context.getRemainingTimeInMillis()
+      : undefined;
+  const result = await consumeBatch(
+    event,
+    { functions: runtime.functions, log: batchLog },
+    { remainingMs },
+  );
+  batchLog.info('batch', {
+    messages: event.Records.length,
+    failed: result.batchItemFailures.length,
+  });
+  return result;
+});

@@ -1,0 +1,8 @@
+/** POST /triggers/{name}: fires a trigger through its execution URL (contract section 7). */
+import { executeForCaller, executionPathSchema, executionQuerySchema } from '../../lib/actions.js';
+import { platformFunction } from '../../lib/runtime.js';
+
+export const handler = platformFunction(
+  { name: 'fireTrigger', path: executionPathSchema, query: executionQuerySchema },
+  (request, { functions }) => executeForCaller(functions, 'trigger', request),
+);

@@ -1,0 +1,43 @@
+/**
+ * POST /webhooks/{name}: a Standard Webhooks delivery (contract section 8). Authenticated by
+ * its signature, not by a caller token. The body is read raw (no JSON parser runs before the
+ * signature is verified); a verified delivery is handed to the invocation queue and answered
+ * 202 at once. The queue makes a delivery sent twice (same webhook-id) run its action once.
+ */
+import { bodyBytes } from '../../lib/http/request.js';
+import { json } from '../../lib/http/responses.js';
+import { httpFunction } from '../../lib/http/stack.js';
+import { getInvocationQueue } from '../../lib/invocationQueue.js';
+import { getRuntime } from '../../lib/runtime.js';
+import {
+  deliveryKey,
+  verifyDelivery,
+  webhookEntry,
+  webhookPathSchema,
+} from '../../lib/webhooks.js';
+
+const runtime = getRuntime();
+const queue = getInvocationQueue(runtime);
+
+export const handler = httpFunction(
+  {
+    name: 'receiveWebhook',
+    log: runtime.log.child({ function: 'receiveWebhook' }),
+    path: webhookPathSchema,
+  },
+  async (request) => {
+    const name = request.path.name;
+    const entry = webhookEntry(await runtime.secrets.get(), name);
+    const delivery = verifyDelivery(entry, bodyBytes(request.event), request.headers);
+    const { duplicate } = await queue.enqueue(
+      {
+        action: entry.action,
+        params: delivery.payload,
+        source: { webhook: name, id: delivery.id },
+      },
+      { deduplicationId: deliveryKey(name, delivery.id), groupId: name },
+    );
+    request.log.info('webhook accepted', { webhook: name, webhookId: delivery.id, duplicate });
+    return json(202, { accepted: true, id: delivery.id });
+  },
+);

@@ -1,0 +1,256 @@
+/**
+ * POST /webhooks/{name} with the real middy stack: deliveries signed by the standardwebhooks
+ * library's own signer, handed in process (no INVOCATION_QUEUE_URL) to the consumer's code,
+ * which runs the webhook's action on the emulator.
+ */
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { demoSecretFor, type Emulator } from '../../../emulator/index.js';
+import type { InProcessInvocationQueue } from '../../../lib/invocationQueue.js';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
+import {
+  emulatorEnv,
+  loadHandlers,
+  secretFile,
+  startTestEmulator,
+} from '../../helpers/platform.js';
+
+type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
+
+const DEMO_SECRET = demoSecretFor('http://127.0.0.1:1') as {
+  webhooks: Record<string, { secret: string; action: string }>;
+};
+const SECRET = DEMO_SECRET.webhooks.demo!.secret;
+const OTHER_SECRET = `whsec_${Buffer.from('integration-other-webhook-0001').toString('base64')}`;
+
+let counter = 0;
+const newId = () => `msg_it${Date.now()}${counter++}`;
+
+interface Delivery {
+  name?: string;
+  id?: string;
+  payload?: string;
+  at?: Date;
+  secret?: string;
+  headers?: Record<string, string | undefined>;
+  base64?: boolean;
+}
+
+/** A delivery as a Standard Webhooks sender makes it, signed by the library. */
+function delivery(options: Delivery = {}) {
+  const name = options.name ?? 'demo';
+  const id = options.id ?? newId();
+  const payload = options.payload ?? '{"name":"Webhook"}';
+  const at = options.at ?? new Date();
+  const signature = new Webhook(options.secret ?? SECRET).sign(id, at, payload);
+  return httpEvent('webhooks-receive.json', {
+    path: `/webhooks/${name}`,
+    pathParameters: { name },
+    body: options.base64 ? Buffer.from(payload).toString('base64') : payload,
+    isBase64Encoded: options.base64 ?? false,
+    headers: {
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signature,
+      ...options.headers,
+    },
+  });
+}
+
+describe('webhook receiver, locally (in process)', () => {
+  let emulator: Emulator;
+  let receive: HttpHandler;
+  let queue: InProcessInvocationQueue;
+  let logLines: string[];
+
+  const activations = () => emulator.actions.activations().filter((a) => a.kind === 'action');
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    const secret = demoSecretFor(emulator.url);
+    secret.webhooks = {
+      ...(secret.webhooks as object),
+      failing: { secret: OTHER_SECRET, action: 'fail' },
+      orphan: { secret: OTHER_SECRET, action: 'no-such-action' },
+    };
+    const file = await secretFile(secret);
+    ({ receive } = await loadHandlers(
+      emulatorEnv(emulator, { SECRETS_FILE: file, INVOCATION_QUEUE_URL: '' }),
+      { receive: 'functions/webhooks/receive.ts' },
+    ));
+    // The same module graph as the handler: its container's queue.
+    const { getInvocationQueue } = await import('../../../lib/invocationQueue.js');
+    const { getRuntime } = await import('../../../lib/runtime.js');
+    queue = getInvocationQueue(getRuntime()) as InProcessInvocationQueue;
+  });
+  beforeEach(() => {
+    emulator.reset();
+    logLines = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      logLines.push(String(line));
+    });
+  });
+  afterEach(async () => {
+    await queue.idle();
+    vi.restoreAllMocks();
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  it('answers 202 at once and runs the action with the body as its params', async () => {
+    const event = delivery({ id: 'msg_first', payload: '{"name":"Webhook","n":1}' });
+    const result = await receive(event, lambdaContext());
+    expect(result.statusCode).toBe(202);
+    expect(jsonBody(result)).toEqual({ accepted: true, id: 'msg_first' });
+    // The action runs after the answer, not before it.
+    expect(activations()).toHaveLength(0);
+    await queue.idle();
+    expect(activations()).toEqual([
+      expect.objectContaining({ name: 'hello', method: 'POST', params: { name: 'Webhook', n: 1 } }),
+    ]);
+  });
+
+  it('needs no caller token: the signature is the authentication', async () => {
+    const result = await receive(
+      delivery({ headers: { authorization: undefined } }),
+      lambdaContext(),
+    );
+    expect(result.statusCode).toBe(202);
+  });
+
+  it('runs the action once when the same webhook-id is delivered again', async () => {
+    const id = newId();
+    const first = await receive(delivery({ id }), lambdaContext());
+    await queue.idle();
+    // A replay: the same delivery, signed again a moment later, as senders retry.
+    const again = await receive(delivery({ id, at: new Date(Date.now() + 1000) }), lambdaContext());
+    const concurrent = await Promise.all([
+      receive(delivery({ id }), lambdaContext()),
+      receive(delivery({ id }), lambdaContext()),
+    ]);
+    await queue.idle();
+    expect([first, again, ...concurrent].map((r) => r.statusCode)).toEqual([202, 202, 202, 202]);
+    expect(activations()).toHaveLength(1);
+  });
+
+  it('keeps the ids of different webhooks apart', async () => {
+    const id = newId();
+    await receive(delivery({ id }), lambdaContext());
+    await receive(delivery({ id, name: 'failing', secret: OTHER_SECRET }), lambdaContext());
+    await queue.idle();
+    expect(
+      activations()
+        .map((a) => a.name)
+        .sort(),
+    ).toEqual(['fail', 'hello']);
+  });
+
+  it('verifies a body API Gateway handed over base64-encoded, on its decoded bytes', async () => {
+    const payload = '{"name":"Zoë 🎉"}';
+    const result = await receive(delivery({ payload, base64: true }), lambdaContext());
+    expect(result.statusCode).toBe(202);
+    await queue.idle();
+    expect(activations()[0]?.params).toEqual({ name: 'Zoë 🎉' });
+  });
+
+  describe('refusals', () => {
+    const refused = async (event: ReturnType<typeof delivery>, status: number, code: string) => {
+      const result = await receive(event, lambdaContext());
+      expect(result.statusCode).toBe(status);
+      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe(code);
+      await queue.idle();
+      expect(emulator.requests).toHaveLength(0);
+      return jsonBody(result) as ErrorBody;
+    };
+
+    it('refuses a tampered body with 401/200', async () => {
+      const event = delivery({ payload: '{"name":"Webhook","amount":1}' });
+      event.body = '{"name":"Webhook","amount":9}';
+      await refused(event, 401, '200');
+    });
+
+    it('refuses a body that is not JSON only after the signature, and with 401 when unsigned', async () => {
+      await refused(delivery({ payload: 'not json' }), 400, '100');
+      const unsigned = delivery({ payload: 'not json' });
+      unsigned.headers['webhook-signature'] = 'v1,AAAA';
+      await refused(unsigned, 401, '200');
+    });
+
+    it.each([
+      ['over 5 minutes old', -(5 * 60 + 30)],
+      ['over 5 minutes ahead', 5 * 60 + 30],
+    ])('refuses a timestamp %s with 401/200', async (_case, seconds) => {
+      const body = await refused(
+        delivery({ at: new Date(Date.now() + seconds * 1000) }),
+        401,
+        '200',
+      );
+      expect(body.error.details).toMatch(/timestamp/);
+    });
+
+    it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])(
+      'refuses a delivery without %s with 401/200',
+      async (header) => {
+        await refused(delivery({ headers: { [header]: undefined } }), 401, '200');
+      },
+    );
+
+    it('refuses a signature made with another secret', async () => {
+      await refused(delivery({ secret: OTHER_SECRET }), 401, '200');
+    });
+
+    it('refuses a replayed signature for another id', async () => {
+      const event = delivery({ id: 'msg_signed' });
+      event.headers['webhook-id'] = 'msg_other';
+      await refused(event, 401, '200');
+    });
+
+    it('answers 404/300 for an unknown webhook', async () => {
+      await refused(delivery({ name: 'nope' }), 404, '300');
+    });
+
+    it('answers in XML when the sender asks for it', async () => {
+      const result = await receive(
+        delivery({ headers: { 'webhook-signature': 'v1,AAAA', accept: 'text/xml' } }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(401);
+      expect(result.body).toContain('<errorCode>200</errorCode>');
+    });
+  });
+
+  it('accepts a delivery whose action then fails, logs the failure, and runs it once', async () => {
+    const id = newId();
+    const event = () => delivery({ id, name: 'failing', secret: OTHER_SECRET });
+    expect((await receive(event(), lambdaContext())).statusCode).toBe(202);
+    await queue.idle();
+    expect((await receive(event(), lambdaContext())).statusCode).toBe(202);
+    await queue.idle();
+    expect(activations().map((a) => a.name)).toEqual(['fail']);
+    const failures = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.message === 'invocation');
+    expect(failures).toEqual([
+      expect.objectContaining({ level: 'error', action: 'fail', outcome: 'failed', status: 502 }),
+    ]);
+  });
+
+  it('logs an unknown action as a failed invocation, not as a crash', async () => {
+    await receive(delivery({ name: 'orphan', secret: OTHER_SECRET }), lambdaContext());
+    await queue.idle();
+    const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(
+      expect.objectContaining({ action: 'no-such-action', outcome: 'failed', status: 404 }),
+    );
+  });
+
+  it('logs no secret and no signature', async () => {
+    const event = delivery();
+    await receive(event, lambdaContext());
+    await queue.idle();
+    const logged = logLines.join('\n');
+    expect(logged).not.toContain(SECRET.slice(6));
+    expect(logged).not.toContain(event.headers['webhook-signature']!.slice(3));
+  });
+});

@@ -104,8 +104,8 @@ export class ScanJobs {
   }
 
   /** Every page of the job list, one array of jobs per page, in the platform's order. */
-  listEveryPage(budget: CallBudget): AsyncGenerator<ListedJob[]> {
-    return walkPages((page) => this.list({ page, limit: WALK_PAGE_SIZE }, budget));
+  listEveryPage(budget: CallBudget, pageSize = WALK_PAGE_SIZE): AsyncGenerator<ListedJob[]> {
+    return walkPages((page) => this.list({ page, limit: pageSize }, budget));
   }
 
   /** Every reserved job the search finds, across all pages, in the order found. */

@@ -1,0 +1,46 @@
+/**
+ * The scheduled scan job watcher (contract section 8): every run lists every page of scan jobs
+ * and announces each change of a job's status. Triggered by an EventBridge schedule; a failed
+ * run throws, so that Lambda reports it, and the next run catches up.
+ */
+import middy from '@middy/core';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { describeError } from '../../lib/log.js';
+import { getRuntime } from '../../lib/runtime.js';
+import { createScanJobWatcher } from '../../lib/watcher/setup.js';
+import type { WatchSummary } from '../../lib/watcher/watcher.js';
+
+// Built at cold start, so that a bad configuration fails the function's init.
+const runtime = getRuntime();
+const watcher = createScanJobWatcher(runtime);
+
+/** What reaches Lambda's own error log line: the name and message, no stack. */
+class WatchFailed extends Error {
+  override readonly name = 'WatchFailed';
+  constructor(message: string) {
+    super(message);
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
+  // Upstream calls are already bounded by the remaining time (lib/http/client.ts).
+  timeoutEarlyInMillis: 0,
+}).handler(async (event, context) => {
+  const log = runtime.log.child({
+    function: 'watchScanJobs',
+    requestId: context.awsRequestId,
+    scheduledAt: event.time,
+  });
+  try {
+    const summary = await watcher.run(
+      { remainingMs: () => context.getRemainingTimeInMillis() },
+      log,
+    );
+    log.info('scan job watch done', { ...summary });
+    return summary;
+  } catch (error) {
+    log.error('scan job watch failed', describeError(error));
+    throw new WatchFailed(`The scan job watch failed: ${(error as Error).message}`);
+  }
+});

@@ -1,0 +1,35 @@
+/**
+ * The watcher of a container, assembled from the configuration: state in DynamoDB when
+ * WATCHER_STATE_TABLE is set, else in a local file; changes to the EventBridge bus when
+ * EVENT_BUS_NAME is set, else to the log.
+ */
+import { ConfigError } from '../config.js';
+import type { Runtime } from '../runtime.js';
+import { dynamoDbStateStore } from './dynamoStateStore.js';
+import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.js';
+import { fileStateStore, type WatcherStateStore } from './stateStore.js';
+import { ScanJobWatcher } from './watcher.js';
+
+export function createScanJobWatcher(runtime: Runtime): ScanJobWatcher {
+  const log = runtime.log.child({ function: 'watchScanJobs' });
+  return new ScanJobWatcher({
+    scanJobs: runtime.scanJobs,
+    store: stateStoreOf(runtime),
+    emitter: emitterOf(runtime, log),
+    log,
+  });
+}
+
+function stateStoreOf({ config }: Runtime): WatcherStateStore {
+  if (config.watcherStateTable) return dynamoDbStateStore({ tableName: config.watcherStateTable });
+  if (config.watcherStateFile) return fileStateStore(config.watcherStateFile);
+  throw new ConfigError(
+    'Invalid configuration: WATCHER_STATE_TABLE: required when deployed (a Lambda disk does not keep state)',
+  );
+}
+
+function emitterOf({ config }: Runtime, log: Runtime['log']): ChangeEmitter {
+  return config.eventBusName
+    ? eventBridgeEmitter({ busName: config.eventBusName })
+    : logEmitter(log);
+}

@@ -1,0 +1,146 @@
+import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../../lib/log.js';
+import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
+import {
+  EVENT_DETAIL_TYPE,
+  EVENT_SOURCE,
+  eventBridgeEmitter,
+  logEmitter,
+} from '../../../../lib/watcher/emitters.js';
+import {
+  type EventBridgeServer,
+  startEventBridgeServer,
+} from '../../../helpers/eventBridgeServer.js';
+
+const detail = (n: number): StatusChangeDetail => ({
+  changeId: `${n}:Complete`,
+  instanceNo: String(n),
+  previousStatus: 'Progress',
+  status: 'Complete',
+  memo: 'nightly scan',
+  start_url: 'https://demo.example.com/',
+  observedAt: '2026-11-21T05:35:00.000Z',
+  reportPath: `/jobs/${n}/report`,
+});
+const details = (count: number) => Array.from({ length: count }, (_, i) => detail(i + 1));
+
+type Entry = { Detail?: string };
+type Answer = { FailedEntryCount: number; Entries: { EventId?: string; ErrorCode?: string }[] };
+
+/** A stand-in for the SDK client: records each PutEvents input and answers as scripted. */
+function fakeClient(answer: (entries: Entry[], call: number) => Answer | Error) {
+  const calls: Entry[][] = [];
+  const client = {
+    send: async (command: PutEventsCommand) => {
+      const entries = (command.input.Entries ?? []) as Entry[];
+      calls.push(entries);
+      const result = answer(entries, calls.length);
+      if (result instanceof Error) throw result;
+      return result;
+    },
+  } as unknown as EventBridgeClient;
+  return { client, calls };
+}
+const idOf = (entry: Entry) => (JSON.parse(entry.Detail ?? '{}') as { changeId: string }).changeId;
+const accepted = (entries: Entry[]): Answer => ({
+  FailedEntryCount: 0,
+  Entries: entries.map((_e, i) => ({ EventId: `e${i}` })),
+});
+
+describe('eventBridgeEmitter batching', () => {
+  it('sends 23 changes as PutEvents of 10, 10 and 3, in order', async () => {
+    const { client, calls } = fakeClient(accepted);
+    const emitter = eventBridgeEmitter({ busName: 'bus', client, retryDelayMs: 0 });
+    expect(await emitter.emit(details(23))).toEqual([]);
+    expect(calls.map((c) => c.length)).toEqual([10, 10, 3]);
+    expect(calls.flat().map(idOf)).toEqual(details(23).map((d) => d.changeId));
+  });
+
+  it('sends only the refused entries again, and reports those refused every time', async () => {
+    // Entry 2 is refused once (throttled), entry 4 always.
+    const { client, calls } = fakeClient((entries, call) => ({
+      FailedEntryCount: 0,
+      Entries: entries.map((entry) => {
+        const id = idOf(entry);
+        if (id === '4:Complete' || (id === '2:Complete' && call === 1))
+          return { ErrorCode: 'ThrottlingException' };
+        return { EventId: `${id}@${call}` };
+      }),
+    }));
+    const emitter = eventBridgeEmitter({ busName: 'bus', client, maxAttempts: 3, retryDelayMs: 0 });
+    const failures = await emitter.emit(details(5));
+    expect(calls.map((c) => c.map(idOf))).toEqual([
+      ['1:Complete', '2:Complete', '3:Complete', '4:Complete', '5:Complete'],
+      ['2:Complete', '4:Complete'],
+      ['4:Complete'],
+    ]);
+    expect(failures).toEqual([{ detail: detail(4), reason: 'ThrottlingException' }]);
+  });
+
+  it('reports a whole batch whose call failed by the error name, and goes on with the next', async () => {
+    const failure = Object.assign(new Error('Service unavailable'), { name: 'InternalException' });
+    const { client, calls } = fakeClient((entries, call) =>
+      call === 1 ? failure : accepted(entries),
+    );
+    const emitter = eventBridgeEmitter({ busName: 'bus', client, maxAttempts: 1 });
+    const failures = await emitter.emit(details(12));
+    expect(failures.map((f) => [f.detail.instanceNo, f.reason])).toEqual(
+      details(10).map((d) => [d.instanceNo, 'InternalException']),
+    );
+    expect(calls.map((c) => c.length)).toEqual([10, 2]);
+  });
+});
+
+describe('eventBridgeEmitter with the real client against a loopback PutEvents', () => {
+  let server: EventBridgeServer;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    server = await startEventBridgeServer();
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_EVENTBRIDGE: server.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'AKIDLOOPBACKTEST',
+      AWS_SECRET_ACCESS_KEY: 'loopback-secret-access-key',
+    });
+    delete process.env.AWS_PROFILE;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await server.close();
+  });
+
+  it('puts signed events with the source, detail type, bus and detail of each change', async () => {
+    server.refuse = (entry) =>
+      entry.Detail?.includes('"instanceNo":"3"') ? 'InternalFailure' : undefined;
+    const emitter = eventBridgeEmitter({ busName: 'scan-events', maxAttempts: 2, retryDelayMs: 0 });
+    const failures = await emitter.emit(details(11));
+    expect(failures).toEqual([{ detail: detail(3), reason: 'InternalFailure' }]);
+    expect(server.calls.map((c) => c.entries.length)).toEqual([10, 1, 1]);
+    expect(server.calls[0]?.target).toBe('AWSEvents.PutEvents');
+    expect(server.calls[0]?.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/events\/aws4_request/,
+    );
+    expect(server.accepted).toHaveLength(10);
+    const first = server.accepted[0]!;
+    expect(first).toMatchObject({
+      EventBusName: 'scan-events',
+      Source: EVENT_SOURCE,
+      DetailType: EVENT_DETAIL_TYPE,
+    });
+    expect(JSON.parse(first.Detail ?? '')).toEqual(detail(1));
+  });
+});
+
+describe('logEmitter', () => {
+  it('writes one structured line per change', async () => {
+    const lines: string[] = [];
+    const emitter = logEmitter(createLogger({ function: 'w' }, (line) => lines.push(line)));
+    expect(await emitter.emit(details(2))).toEqual([]);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { level: 'info', message: 'scan job status changed', function: 'w', ...detail(1) },
+      { level: 'info', message: 'scan job status changed', function: 'w', ...detail(2) },
+    ]);
+  });
+});

@@ -1,0 +1,162 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../../lib/log.js';
+import type { ListedJob } from '../../../../lib/scanJobs.js';
+import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
+import type { ChangeEmitter, EmitFailure } from '../../../../lib/watcher/emitters.js';
+import { fileStateStore, type WatcherStateStore } from '../../../../lib/watcher/stateStore.js';
+import { ScanJobWatcher, WatchRunError } from '../../../../lib/watcher/watcher.js';
+
+/** The platform's list: jobs by instanceNo, served in pages of `pageSize`. */
+class FakeList {
+  readonly jobs = new Map<string, string>();
+  pageSize = 2;
+  failOnPage: number | undefined;
+  async *listEveryPage(): AsyncGenerator<ListedJob[]> {
+    const all = [...this.jobs].map(([instanceNo, status]) => ({ instanceNo, status, memo: 'm' }));
+    for (let page = 1; (page - 1) * this.pageSize < all.length; page++) {
+      if (page === this.failOnPage) throw new Error('upstream failed');
+      yield all.slice((page - 1) * this.pageSize, page * this.pageSize);
+    }
+  }
+}
+
+/** Keeps every change it announced; can refuse some, or throw. */
+class RecordingEmitter implements ChangeEmitter {
+  readonly description = 'test';
+  readonly sent: StatusChangeDetail[] = [];
+  refuse: (detail: StatusChangeDetail) => boolean = () => false;
+  throwError = false;
+  async emit(details: readonly StatusChangeDetail[]): Promise<EmitFailure[]> {
+    if (this.throwError) throw new Error('emitter down');
+    const failures: EmitFailure[] = [];
+    for (const detail of details) {
+      if (this.refuse(detail)) failures.push({ detail, reason: 'Refused' });
+      else this.sent.push(detail);
+    }
+    return failures;
+  }
+}
+
+const log = createLogger({}, () => {});
+const ids = (details: readonly StatusChangeDetail[]) => details.map((d) => d.changeId).sort();
+
+describe('ScanJobWatcher', () => {
+  let list: FakeList;
+  let emitter: RecordingEmitter;
+  let file: string;
+  let store: WatcherStateStore;
+  const watcher = (options: { baseline?: boolean; store?: WatcherStateStore } = {}) =>
+    new ScanJobWatcher({ scanJobs: list, store: options.store ?? store, emitter, log, ...options });
+
+  beforeEach(async () => {
+    list = new FakeList();
+    emitter = new RecordingEmitter();
+    file = path.join(await mkdtemp(path.join(tmpdir(), 'watcher-')), 'state.json');
+    store = fileStateStore(file);
+    for (const [id, status] of [
+      ['1', 'Complete'],
+      ['2', 'Progress'],
+      ['3', 'Reservation'],
+    ] as const)
+      list.jobs.set(id, status);
+  });
+
+  it('records a baseline on its first run, then announces only what changed', async () => {
+    expect(await watcher().run()).toEqual({
+      pages: 2,
+      jobs: 3,
+      changes: 0,
+      emitted: 0,
+      skipped: 0,
+      baselined: 3,
+    });
+    expect(emitter.sent).toEqual([]);
+    list.jobs.set('2', 'Complete');
+    list.jobs.set('4', 'Reservation');
+    list.jobs.delete('1'); // a job that leaves the list is neither a change nor forgotten
+    const summary = await watcher().run();
+    expect(summary).toMatchObject({ jobs: 3, changes: 2, emitted: 2 });
+    expect(emitter.sent.map((d) => [d.changeId, d.previousStatus])).toEqual([
+      ['2:Complete', 'Progress'],
+      ['4:Reservation', null],
+    ]);
+    expect(emitter.sent[0]?.reportPath).toBe('/jobs/2/report');
+    expect(await watcher().run()).toMatchObject({ changes: 0, emitted: 0 });
+    expect(emitter.sent).toHaveLength(2);
+  });
+
+  it('announces every job as new when baseline is off', async () => {
+    const summary = await watcher({ baseline: false }).run();
+    expect(summary).toMatchObject({ changes: 3, emitted: 3, baselined: 0 });
+    expect(ids(emitter.sent)).toEqual(['1:Complete', '2:Progress', '3:Reservation']);
+  });
+
+  it('announces nothing and records nothing when the list fails on page 2; the next run catches up', async () => {
+    await watcher().run();
+    list.jobs.set('3', 'Cancel');
+    list.failOnPage = 2;
+    await expect(watcher().run()).rejects.toThrow('upstream failed');
+    expect(emitter.sent).toEqual([]);
+    list.failOnPage = undefined;
+    await watcher().run();
+    expect(ids(emitter.sent)).toEqual(['3:Cancel']);
+  });
+
+  it('records what went out when some changes are refused, throws, and retries only the rest', async () => {
+    await watcher().run();
+    for (const id of ['1', '2', '3']) list.jobs.set(id, 'Stop');
+    emitter.refuse = (detail) => detail.instanceNo === '2';
+    await expect(watcher().run()).rejects.toThrow(WatchRunError);
+    expect(ids(emitter.sent)).toEqual(['1:Stop', '3:Stop']);
+    emitter.refuse = () => false;
+    expect(await watcher().run()).toMatchObject({ changes: 1, emitted: 1 });
+    expect(ids(emitter.sent)).toEqual(['1:Stop', '2:Stop', '3:Stop']);
+  });
+
+  it('records nothing of a chunk whose emitter throws; the next run announces it', async () => {
+    await watcher().run();
+    list.jobs.set('2', 'Complete');
+    emitter.throwError = true;
+    await expect(watcher().run()).rejects.toThrow('emitter down');
+    emitter.throwError = false;
+    await watcher().run();
+    expect(ids(emitter.sent)).toEqual(['2:Complete']);
+  });
+
+  it('repeats a change, with the same changeId, after a run failed between announcing and recording', async () => {
+    await watcher().run();
+    list.jobs.set('2', 'Complete');
+    list.jobs.set('3', 'Progress');
+    const failingRecord: WatcherStateStore = {
+      ...store,
+      record: async () => {
+        throw new Error('state store down');
+      },
+    };
+    await expect(watcher({ store: failingRecord }).run()).rejects.toThrow('state store down');
+    expect(ids(emitter.sent)).toEqual(['2:Complete', '3:Progress']);
+    await watcher().run();
+    // At least once: both went out twice, under the same ids, and nothing else did.
+    expect(ids(emitter.sent)).toEqual(['2:Complete', '2:Complete', '3:Progress', '3:Progress']);
+    expect(await watcher().run()).toMatchObject({ changes: 0 });
+  });
+
+  it('skips the changes it cannot claim', async () => {
+    await watcher().run();
+    list.jobs.set('1', 'Gone');
+    list.jobs.set('2', 'Complete');
+    const busy: WatcherStateStore = {
+      ...store,
+      claim: async (changes) => changes.filter((c) => c.job.instanceNo !== '1'),
+    };
+    expect(await watcher({ store: busy }).run()).toMatchObject({
+      changes: 2,
+      emitted: 1,
+      skipped: 1,
+    });
+    expect(ids(emitter.sent)).toEqual(['2:Complete']);
+  });
+});

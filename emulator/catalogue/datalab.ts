@@ -35,7 +35,9 @@ interface TrendRequest {
 function dayOf(text: unknown): number | undefined {
   if (typeof text !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
   const time = Date.parse(`${text}T00:00:00Z`);
-  return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== text ? undefined : time;
+  return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== text
+    ? undefined
+    : time;
 }
 
 const isNonEmptyString = (value: unknown): value is string =>
@@ -77,16 +79,19 @@ function checkSegment(body: Record<string, unknown>): string | { segment: string
 }
 
 function parseTrendRequest(body: unknown): TrendRequest | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'The body must be a JSON object';
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return 'The body must be a JSON object';
   const fields = body as Record<string, unknown>;
   const start = dayOf(fields['startDate']);
   const end = dayOf(fields['endDate']);
   if (start === undefined) return 'startDate must be a yyyy-MM-dd date';
   if (end === undefined) return 'endDate must be a yyyy-MM-dd date';
-  if (start < (dayOf(DATALAB_EARLIEST_DATE) ?? 0)) return `startDate must be ${DATALAB_EARLIEST_DATE} or later`;
+  if (start < (dayOf(DATALAB_EARLIEST_DATE) ?? 0))
+    return `startDate must be ${DATALAB_EARLIEST_DATE} or later`;
   if (end < start) return 'endDate must not be before startDate';
   const timeUnit = fields['timeUnit'];
-  if (!(TIME_UNITS as readonly unknown[]).includes(timeUnit)) return 'timeUnit must be date, week or month';
+  if (!(TIME_UNITS as readonly unknown[]).includes(timeUnit))
+    return 'timeUnit must be date, week or month';
   const keywordGroups = checkGroups(fields['keywordGroups']);
   if (typeof keywordGroups === 'string') return keywordGroups;
   const segment = checkSegment(fields);
@@ -116,7 +121,12 @@ function nextUnit(day: number, unit: TimeUnit): number {
 }
 
 /** Period labels: each unit's first day, the first one clipped to startDate. */
-export function periodsOf(startDate: string, endDate: string, unit: TimeUnit, today: number): string[] {
+export function periodsOf(
+  startDate: string,
+  endDate: string,
+  unit: TimeUnit,
+  today: number,
+): string[] {
   const start = dayOf(startDate) ?? 0;
   const end = Math.min(dayOf(endDate) ?? 0, today);
   const periods: string[] = [];

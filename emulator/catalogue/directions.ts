@@ -82,7 +82,10 @@ function parseDirections(query: URLSearchParams): DirectionsRequest | string {
   const fuelType = query.get('fueltype') ?? 'gasoline';
   if (!(FUEL_TYPES as readonly string[]).includes(fuelType)) return 'fueltype is invalid';
   const cartype = query.get('cartype');
-  if (cartype !== null && !((parseInteger(cartype) ?? 0) >= 1 && (parseInteger(cartype) ?? 0) <= 6)) {
+  if (
+    cartype !== null &&
+    !((parseInteger(cartype) ?? 0) >= 1 && (parseInteger(cartype) ?? 0) <= 6)
+  ) {
     return 'cartype must be 1 to 6';
   }
   const mileageText = query.get('mileage');
@@ -94,7 +97,10 @@ function parseDirections(query: URLSearchParams): DirectionsRequest | string {
 }
 
 const nearRoad = ([lon, lat]: LonLat): boolean =>
-  lon >= ROAD_AREA.minLon && lon <= ROAD_AREA.maxLon && lat >= ROAD_AREA.minLat && lat <= ROAD_AREA.maxLat;
+  lon >= ROAD_AREA.minLon &&
+  lon <= ROAD_AREA.maxLon &&
+  lat >= ROAD_AREA.minLat &&
+  lat <= ROAD_AREA.maxLat;
 
 function failure(code: 1 | 2 | 4): GatewayResponse {
   return endpointJson(200, { code, message: DIRECTION_MESSAGES[code] });
@@ -149,7 +155,14 @@ function routeFor(request: DirectionsRequest, option: DirectionOption, departure
     fuelPrice: Math.round((km / request.mileage) * FUEL_PRICE_PER_L[request.fuelType]),
   };
   const section = [
-    { pointIndex: 0, pointCount: path.length, distance, name: '경로', congestion: 1, speed: SPEED_KMH[option] },
+    {
+      pointIndex: 0,
+      pointCount: path.length,
+      distance,
+      name: '경로',
+      congestion: 1,
+      speed: SPEED_KMH[option],
+    },
   ];
   const guide = legs.map((_, index) => ({
     pointIndex: (index + 1) * POINTS_PER_LEG,

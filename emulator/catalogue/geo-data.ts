@@ -198,7 +198,13 @@ export const SIDO_CENTRES: Readonly<Record<string, LonLat>> = {
 const joined = (...parts: string[]): string => parts.filter((part) => part !== '').join(' ');
 
 export function roadAddressOf(entry: GazetteerEntry): string {
-  return joined(entry.sido, entry.sigugun, entry.roadName, entry.buildingNumber, entry.buildingName);
+  return joined(
+    entry.sido,
+    entry.sigugun,
+    entry.roadName,
+    entry.buildingNumber,
+    entry.buildingName,
+  );
 }
 
 export function jibunAddressOf(entry: GazetteerEntry): string {

@@ -50,7 +50,10 @@ function matchesAddress(entry: GazetteerEntry, query: string): boolean {
   const haystacks = [roadAddressOf(entry), jibunAddressOf(entry), entry.englishAddress].map(
     (text) => text.toLowerCase(),
   );
-  const words = query.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const words = query
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   return haystacks.some((haystack) => words.every((word) => haystack.includes(word)));
 }
 
@@ -59,7 +62,8 @@ function parseFilter(filter: string): ((entry: GazetteerEntry) => boolean) | und
   const match = /^(HCODE|BCODE)@(\d{1,10}(?:;\d{1,10})*)$/.exec(filter);
   if (!match) return undefined;
   const codes = (match[2] ?? '').split(';');
-  const codeOf = (entry: GazetteerEntry) => (match[1] === 'HCODE' ? entry.admCode : entry.legalCode);
+  const codeOf = (entry: GazetteerEntry) =>
+    match[1] === 'HCODE' ? entry.admCode : entry.legalCode;
   return (entry) => codes.some((code) => codeOf(entry).startsWith(code));
 }
 
@@ -92,7 +96,9 @@ function parseGeocodeQuery(query: URLSearchParams): GeocodeQuery | GatewayRespon
 function geocode(request: GatewayRequest): GatewayResponse {
   const parsed = parseGeocodeQuery(request.query);
   if (!('query' in parsed)) return parsed;
-  const found = GAZETTEER.filter((entry) => parsed.filter(entry) && matchesAddress(entry, parsed.query));
+  const found = GAZETTEER.filter(
+    (entry) => parsed.filter(entry) && matchesAddress(entry, parsed.query),
+  );
   const pageEntries = found.slice((parsed.page - 1) * parsed.count, parsed.page * parsed.count);
   const addresses = pageEntries.map((entry) => ({
     roadAddress: roadAddressOf(entry),
@@ -122,7 +128,8 @@ function searchPlaces(request: GatewayRequest): GatewayResponse {
   const coordinate = request.query.get('coordinate');
   const centre = coordinate ? parseLonLat(coordinate) : undefined;
   if (coordinate && !centre) return invalidRequest('coordinate');
-  const distanceOf = (entry: GazetteerEntry) => (centre ? distanceMetres(centre, entry.location) : 0);
+  const distanceOf = (entry: GazetteerEntry) =>
+    centre ? distanceMetres(centre, entry.location) : 0;
   const found = GAZETTEER.filter((entry) => matchesPlace(entry, query)).sort(
     (a, b) => distanceOf(a) - distanceOf(b),
   );

@@ -51,8 +51,10 @@ function imageResponse(raster: Raster, format: ImageFormat, jpegType: string): G
 /** A street grid, so the image is a map of sorts and not a flat colour. */
 function drawGrid(raster: Raster, mapType: MapType, spacing: number): void {
   const { road } = BACKGROUNDS[mapType];
-  for (let x = spacing / 2; x < raster.width; x += spacing) fillRect(raster, x, 0, 2, raster.height, road);
-  for (let y = spacing / 2; y < raster.height; y += spacing) fillRect(raster, 0, y, raster.width, 2, road);
+  for (let x = spacing / 2; x < raster.width; x += spacing)
+    fillRect(raster, x, 0, 2, raster.height, road);
+  for (let y = spacing / 2; y < raster.height; y += spacing)
+    fillRect(raster, 0, y, raster.width, 2, road);
 }
 
 // ---- static map ----
@@ -105,7 +107,8 @@ function inRange(value: number | undefined | 'bad', min: number, max: number): b
 function parseStaticMap(query: URLSearchParams): StaticMapRequest | undefined {
   const width = optionalInteger(query, 'w');
   const height = optionalInteger(query, 'h');
-  if (!inRange(width, 1, STATIC_MAX_WIDTH) || !inRange(height, 1, STATIC_MAX_HEIGHT)) return undefined;
+  if (!inRange(width, 1, STATIC_MAX_WIDTH) || !inRange(height, 1, STATIC_MAX_HEIGHT))
+    return undefined;
   const level = optionalInteger(query, 'level');
   const scale = optionalInteger(query, 'scale') ?? 1;
   if (level !== undefined && !inRange(level, 0, MAX_LEVEL)) return undefined;
@@ -139,7 +142,10 @@ function parseStaticMap(query: URLSearchParams): StaticMapRequest | undefined {
 function worldPixel([lon, lat]: LonLat, level: number): [number, number] {
   const size = 256 * 2 ** level;
   const sin = Math.sin((Math.max(-85, Math.min(85, lat)) * Math.PI) / 180);
-  return [((lon + 180) / 360) * size, (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size];
+  return [
+    ((lon + 180) / 360) * size,
+    (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size,
+  ];
 }
 
 function renderStaticMap(map: StaticMapRequest): Raster {
@@ -202,15 +208,25 @@ function renderTile(tile: TileRequest): Raster {
   const { land, road } = BACKGROUNDS[tile.mapType];
   const raster = createRaster(size, size, land);
   drawGrid(raster, tile.mapType, 64 * tile.scale);
-  const edge: Rgb = [Math.round(road[0] * 0.6), Math.round(road[1] * 0.6), Math.round(road[2] * 0.6)];
+  const edge: Rgb = [
+    Math.round(road[0] * 0.6),
+    Math.round(road[1] * 0.6),
+    Math.round(road[2] * 0.6),
+  ];
   drawLine(raster, [0, 0], [size - 1, 0], edge);
   drawLine(raster, [0, 0], [0, size - 1], edge);
   // The tile's own address, readable when tiles are laid out side by side.
-  drawText(raster, `${tile.z}/${tile.x}/${tile.y}`, 8, 8, { color: [60, 60, 60], scale: 2 * tile.scale });
+  drawText(raster, `${tile.z}/${tile.x}/${tile.y}`, 8, 8, {
+    color: [60, 60, 60],
+    scale: 2 * tile.scale,
+  });
   return raster;
 }
 
-function tileImage(params: Readonly<Record<string, string>>, query: URLSearchParams): GatewayResponse {
+function tileImage(
+  params: Readonly<Record<string, string>>,
+  query: URLSearchParams,
+): GatewayResponse {
   const tile = parseTile(params, query);
   if (!tile) return forbidden();
   return imageResponse(renderTile(tile), tile.format, 'image/jpeg');

@@ -1,6 +1,6 @@
 /** Answers of the catalogue's backends, in the shapes the platform's products use. */
 import type { GatewayResponse } from '../core/types.js';
-import { endpointJson, JSON_CONTENT_TYPE } from '../gateway/envelope.js';
+import { endpointJson } from '../gateway/envelope.js';
 import { gatewayError } from '../gateway/error-table.js';
 
 /** The AI products' own error shape (Papago, CLOVA): `{"errorMessage","errorCode"}`. */
@@ -36,4 +36,4 @@ export function xmlResponse(status: number, body: string): GatewayResponse {
   };
 }
 
-export { endpointJson, JSON_CONTENT_TYPE };
+export { endpointJson };

@@ -25,9 +25,7 @@ function invalid(output: Output, message: string): GatewayResponse {
 }
 
 const centre = (location: LonLat | undefined) =>
-  location
-    ? { crs: 'EPSG:4326', x: location[0], y: location[1] }
-    : { crs: '', x: 0.0, y: 0.0 };
+  location ? { crs: 'EPSG:4326', x: location[0], y: location[1] } : { crs: '', x: 0.0, y: 0.0 };
 
 function area(name: string, location: LonLat | undefined) {
   return { name, coords: { center: centre(name === '' ? undefined : location) } };
@@ -80,8 +78,14 @@ function land(entry: GazetteerEntry, order: Order) {
 function resultFor(entry: GazetteerEntry, order: Order) {
   const id = order === 'admcode' ? entry.admCode : entry.legalCode;
   const type = order === 'legalcode' ? 'L' : order === 'admcode' ? 'A' : 'S';
-  const result = { name: order, code: { id, type, mappingId: id.slice(0, 8) }, region: region(entry, order) };
-  return order === 'addr' || order === 'roadaddr' ? { ...result, land: land(entry, order) } : result;
+  const result = {
+    name: order,
+    code: { id, type, mappingId: id.slice(0, 8) },
+    region: region(entry, order),
+  };
+  return order === 'addr' || order === 'roadaddr'
+    ? { ...result, land: land(entry, order) }
+    : result;
 }
 
 function nearest(location: LonLat): GazetteerEntry | undefined {
@@ -100,7 +104,8 @@ function nearest(location: LonLat): GazetteerEntry | undefined {
 function parseOrders(text: string | null): Order[] | undefined {
   if (text === null || text.trim() === '') return [...DEFAULT_ORDERS];
   const names = text.split(',').map((name) => name.trim());
-  const known = (name: string): name is Order => (REVERSE_GEOCODE_ORDERS as readonly string[]).includes(name);
+  const known = (name: string): name is Order =>
+    (REVERSE_GEOCODE_ORDERS as readonly string[]).includes(name);
   return names.every(known) ? names : undefined;
 }
 

@@ -5,12 +5,11 @@
 import { createHash } from 'node:crypto';
 import type { GatewayRequest, GatewayResponse } from '../core/types.js';
 import type { ApiRoute } from '../gateway/api-module.js';
-import { wantsXml } from '../gateway/envelope.js';
+import { wantsXml, XML_CONTENT_TYPE } from '../gateway/envelope.js';
 import type { Authenticator } from '../gateway/iam-auth.js';
 import { bodyParams } from './params.js';
 import { badRequest, endpointJson } from './responses.js';
 import { toXmlDocument } from './xml.js';
-import { XML_CONTENT_TYPE } from '../gateway/envelope.js';
 
 export const SHORT_URL_BASE = 'https://me2.do/';
 export const SHORT_HASH_LENGTH = 8;

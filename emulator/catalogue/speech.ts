@@ -9,7 +9,7 @@ import { mediaType } from '../gateway/envelope.js';
 import type { Authenticator } from '../gateway/iam-auth.js';
 import { silentMp3 } from '../media/mp3.js';
 import { encodeWav, parseWav, renderSegments } from '../media/wav.js';
-import { isForm, formParams, type Parameters, parseInteger } from './params.js';
+import { formParams, isForm, type Parameters } from './params.js';
 import { binary, endpointJson, legacyError } from './responses.js';
 
 /** The legacy synthesis voices (platform-facts 1.3, "Legacy POST /voice/v1/tts"). */
@@ -47,7 +47,8 @@ function validateTts(params: Parameters): TtsRequest | GatewayResponse {
     return legacyError(400, 'VS02', 'Unsupported speaker.');
   }
   // The legacy engine always takes a speed; its clients always send one.
-  if (speed === undefined || speed === '') return legacyError(400, 'VS03', 'Speed parameter is needed.');
+  if (speed === undefined || speed === '')
+    return legacyError(400, 'VS03', 'Speed parameter is needed.');
   if (!LEVEL.test(speed)) return legacyError(400, 'VS04', 'Unsupported speed.');
   if (!text) return legacyError(400, 'VS05', 'text parameter is needed.');
   if ([...text].length > MAX_TTS_CHARS) {
@@ -56,7 +57,8 @@ function validateTts(params: Parameters): TtsRequest | GatewayResponse {
   if (volume !== undefined && !LEVEL.test(volume)) {
     return legacyError(400, 'VS07', 'Unsupported volume.');
   }
-  if (pitch !== undefined && !LEVEL.test(pitch)) return legacyError(400, 'VS08', 'Unsupported pitch.');
+  if (pitch !== undefined && !LEVEL.test(pitch))
+    return legacyError(400, 'VS08', 'Unsupported pitch.');
   if (format !== 'mp3' && format !== 'wav') return legacyError(400, 'VS09', 'Unsupported format.');
   return { text, speed: Number(speed), format };
 }
@@ -73,7 +75,10 @@ function synthesise(request: GatewayRequest): GatewayResponse {
   if (!('text' in checked)) return checked;
   const durationMs = speechDurationMs(checked.text, checked.speed);
   if (checked.format === 'mp3') return binary('audio/mpeg', silentMp3(durationMs));
-  const tone = renderSegments([{ frequencies: [440], durationMs, amplitude: 0.2 }], TTS_WAV_SAMPLE_RATE);
+  const tone = renderSegments(
+    [{ frequencies: [440], durationMs, amplitude: 0.2 }],
+    TTS_WAV_SAMPLE_RATE,
+  );
   return binary('audio/wav', encodeWav(tone, TTS_WAV_SAMPLE_RATE));
 }
 

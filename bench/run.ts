@@ -6,7 +6,9 @@
  *  2. cold start: for every function's deployable bundle (from `serverless package`), its size
  *     and the time to import it in a fresh Node process (median of several runs).
  *
- * Options: --skip-package (reuse .serverless/), --only=overhead|cold, --runs=N (cold imports).
+ * Options: --skip-package (reuse .serverless/), --only=overhead|cold, --runs=N (cold imports),
+ * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
+ * a comma-separated list).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -241,23 +243,28 @@ function benchColdStart(): void {
       times: [] as number[],
     };
   });
-  const nodes = [process.execPath];
-  // Interleaved rounds so that machine noise spreads over every bundle alike.
-  for (let round = 0; round < runs; round++) {
-    for (const bundle of bundles) bundle.times.push(importOnce(nodes[0]!, bundle.entry));
-  }
-  console.info(
-    `\n2. Cold start (Node ${process.version}; import of the packaged bundle in a fresh process, median of ${runs})`,
-  );
-  console.info('   function              bundle KB   zip KB   import ms (median)   min');
-  for (const b of bundles.sort((x, y) => x.name.localeCompare(y.name))) {
+  const nodes = [process.execPath, ...(args.get('node')?.split(',') ?? [])];
+  for (const node of nodes) {
+    const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    for (const bundle of bundles) bundle.times = [];
+    // Interleaved rounds so that machine noise spreads over every bundle alike.
+    for (let round = 0; round < runs; round++) {
+      for (const bundle of bundles) bundle.times.push(importOnce(node, bundle.entry));
+    }
     console.info(
-      `   ${b.name.padEnd(22)}${(b.bundleBytes / 1024).toFixed(1).padStart(9)}${(b.zipBytes / 1024).toFixed(1).padStart(9)}` +
-        `${median(b.times).toFixed(1).padStart(21)}${Math.min(...b.times)
-          .toFixed(1)
-          .padStart(7)}`,
+      `\n2. Cold start (Node ${version}; import of the packaged bundle in a fresh process, median of ${runs})`,
     );
+    console.info('   function              bundle KB   zip KB   import ms (median)   min');
+    for (const b of bundles.sort((x, y) => x.name.localeCompare(y.name))) {
+      const sizes = `${kb(b.bundleBytes).padStart(9)}${kb(b.zipBytes).padStart(9)}`;
+      const times = `${median(b.times).toFixed(1).padStart(21)}${Math.min(...b.times).toFixed(1).padStart(7)}`;
+      console.info(`   ${b.name.padEnd(22)}${sizes}${times}`);
+    }
   }
+}
+
+function kb(bytes: number): string {
+  return (bytes / 1024).toFixed(1);
 }
 
 const only = args.get('only');

@@ -1,0 +1,95 @@
+/**
+ * The shape of one catalogue entry: everything the service knows about one open API route,
+ * as data. The functions, the routes, the OpenAPI document and the tests all read entries of
+ * this shape (lib/catalogue/table.ts), so that adding an API is adding one entry.
+ */
+import type * as z from 'zod/mini';
+import type { UpstreamError } from '../errors.js';
+import type { UpstreamResponse } from '../http/client.js';
+
+/** Name/value pairs in the order they are sent. */
+export type Pairs = ReadonlyArray<readonly [string, string]>;
+
+/** The Lambda function that serves a group of routes (sls/functions/catalogue.yml). */
+export type CatalogueFunctionName =
+  | 'catalogueLanguage'
+  | 'catalogueMaps'
+  | 'catalogueCaptcha'
+  | 'catalogueUtility';
+
+/**
+ * How the input goes upstream: `query` (GET parameters), `form` (POST body,
+ * application/x-www-form-urlencoded in UTF-8), `json` (POST body), `raw` (the caller's bytes
+ * as application/octet-stream, parameters in the query).
+ */
+export type SendsAs = 'query' | 'form' | 'json' | 'raw';
+
+/** What the API answers on success. */
+export interface Answer {
+  readonly kind: 'json' | 'json-or-xml' | 'binary';
+  /** Content types the upstream may answer with (documentation and tests). */
+  readonly contentTypes: readonly string[];
+}
+
+/** The validated input of one call. */
+export interface CatalogueInput<B, Q, P> {
+  readonly body: B;
+  readonly query: Q;
+  readonly path: P;
+}
+
+/** What a route sends: the upstream path (when it varies) and the parameters or body. */
+export interface UpstreamPayload {
+  /** Percent-encoded path; defaults to the entry's only upstream path. */
+  readonly path?: string;
+  /** Query parameters, or form fields when the entry sends a form. */
+  readonly params?: Pairs;
+  readonly json?: unknown;
+  readonly raw?: Uint8Array;
+}
+
+type Schema<T> = z.ZodMiniType<T>;
+
+export interface CatalogueApi<B = unknown, Q = unknown, P = unknown> {
+  /** Short stable name, used in logs and operation ids. */
+  readonly id: string;
+  readonly function: CatalogueFunctionName;
+  /** The service's route (API Gateway path template). */
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly upstream: {
+    readonly method: 'GET' | 'POST';
+    /** Every upstream path template this route may call (`{Name}` for a variable part). */
+    readonly paths: readonly [string, ...string[]];
+  };
+  readonly sends: SendsAs;
+  readonly answers: Answer;
+  /**
+   * Whether the upstream call may be repeated after it may have reached the platform. False
+   * for metered calls (translation, speech) and for single-use ones (CAPTCHA comparison).
+   */
+  readonly idempotent: boolean;
+  readonly body?: Schema<B>;
+  readonly query?: Schema<Q>;
+  readonly pathParams?: Schema<P>;
+  /** Raw body media types (the `raw` sender). */
+  readonly rawBody?: readonly string[];
+  readonly toUpstream: (input: CatalogueInput<B, Q, P>) => UpstreamPayload;
+  /** A failure the platform reports inside a 200 body, as the error to answer with. */
+  readonly failureIn200?: (response: UpstreamResponse) => UpstreamError | undefined;
+  /** Decodes a non-2xx answer when the generic codec would miss the API's own code. */
+  readonly decodeError?: (response: UpstreamResponse) => UpstreamError;
+}
+
+/** An entry with its input types checked, stored in the table with them erased. */
+export function defineApi<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
+  api: CatalogueApi<B, Q, P>,
+): CatalogueApi {
+  return api as unknown as CatalogueApi;
+}
+
+export function routeKeyOf(api: Pick<CatalogueApi, 'method' | 'path'>): string {
+  return `${api.method} ${api.path}`;
+}

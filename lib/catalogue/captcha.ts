@@ -1,0 +1,99 @@
+/**
+ * CAPTCHA APIs (function `catalogueCaptcha`): issue a key, fetch its image or audio, compare
+ * the user's answer. Facts: reference/platform-facts.md sections 1.10 and 1.11.
+ *
+ * The audio key path is the spec's `/scaptcha/v1/nkey`; the platform's public docs show
+ * `/scaptcha/v1/skey` (contract section 7a keeps the spec's path as the default).
+ */
+import type * as z from 'zod/mini';
+import type { CatalogueApi } from './api.js';
+import { defineApi } from './api.js';
+import { strictInput, text, token } from './fields.js';
+
+export const AUDIO_CAPTCHA_KEY_PATH = '/scaptcha/v1/nkey';
+
+export const captchaKeyQuerySchema = strictInput({});
+export const captchaImageQuerySchema = strictInput({ key: token(64) });
+export type CaptchaImageQuery = z.infer<typeof captchaImageQuerySchema>;
+export const captchaVerifyBodySchema = strictInput({ key: token(64), value: text(1, 100) });
+export type CaptchaVerifyBody = z.infer<typeof captchaVerifyBodySchema>;
+
+interface CaptchaKind {
+  readonly name: 'image' | 'audio';
+  readonly keyPath: string;
+  readonly binPath: string;
+  readonly contentType: string;
+}
+
+const KINDS: readonly CaptchaKind[] = [
+  {
+    name: 'image',
+    keyPath: '/captcha/v1/nkey',
+    binPath: '/captcha-bin/v1/ncaptcha',
+    contentType: 'image/jpeg',
+  },
+  {
+    name: 'audio',
+    keyPath: AUDIO_CAPTCHA_KEY_PATH,
+    binPath: '/scaptcha-bin/v1/scaptcha',
+    contentType: 'audio/wav',
+  },
+];
+
+const JSON_ANSWER = { kind: 'json', contentTypes: ['application/json'] } as const;
+
+function apisOf(kind: CaptchaKind): CatalogueApi[] {
+  const label = kind.name === 'image' ? 'Image' : 'Audio';
+  return [
+    defineApi<undefined, Record<string, never>>({
+      id: `${kind.name}CaptchaKey`,
+      function: 'catalogueCaptcha',
+      method: 'GET',
+      path: `/captcha/${kind.name}/key`,
+      summary: `${label} CAPTCHA: issue a key`,
+      upstream: { method: 'GET', paths: [kind.keyPath] },
+      sends: 'query',
+      answers: JSON_ANSWER,
+      // Repeating only issues another key, which nobody has seen.
+      idempotent: true,
+      query: captchaKeyQuerySchema,
+      toUpstream: () => ({ params: [['code', '0']] }),
+    }),
+    defineApi<undefined, CaptchaImageQuery>({
+      id: `${kind.name}Captcha`,
+      function: 'catalogueCaptcha',
+      method: 'GET',
+      path: `/captcha/${kind.name}`,
+      summary: `${label} CAPTCHA: the ${kind.name} of a key`,
+      upstream: { method: 'GET', paths: [kind.binPath] },
+      sends: 'query',
+      answers: { kind: 'binary', contentTypes: [kind.contentType] },
+      idempotent: true,
+      query: captchaImageQuerySchema,
+      toUpstream: ({ query }) => ({ params: [['key', query.key]] }),
+    }),
+    defineApi<CaptchaVerifyBody>({
+      id: `${kind.name}CaptchaVerify`,
+      function: 'catalogueCaptcha',
+      method: 'POST',
+      path: `/captcha/${kind.name}/verify`,
+      summary: `${label} CAPTCHA: compare the user's answer with the key`,
+      upstream: { method: 'GET', paths: [kind.keyPath] },
+      sends: 'query',
+      answers: JSON_ANSWER,
+      // A GET upstream, but a key can be compared once: a repeat would report "Invalid key."
+      // for an answer that was right.
+      idempotent: false,
+      body: captchaVerifyBodySchema,
+      toUpstream: ({ body }) => ({
+        params: [
+          ['code', '1'],
+          ['key', body.key],
+          ['value', body.value],
+        ],
+      }),
+    }),
+  ];
+}
+
+export const captchaApis: CatalogueApi[] = KINDS.flatMap(apisOf);

@@ -1,0 +1,172 @@
+/**
+ * Calls to the open API catalogue (contract section 7a): builds the URL under
+ * OPENAPI_BASE_URL, or under the host OPENAPI_SERVICE_URLS names for the path's first segment,
+ * authenticates with the application's client id and secret, sends the input as the table
+ * says (query, UTF-8 form, JSON or raw bytes), and turns failures into the error taxonomy:
+ * error answers through the error codec, failures inside a 200 body through the entry's own
+ * decoder.
+ */
+import { decodeUpstreamError } from '../errorCodec.js';
+import { UnexpectedError } from '../errors.js';
+import type { CallBudget, UpstreamClient, UpstreamResponse } from '../http/client.js';
+import type { PlatformSecret } from '../secrets/schema.js';
+import type { SecretStore } from '../secrets/store.js';
+import { gatewayHeaderNames } from '../signer.js';
+import type { CatalogueApi, CatalogueInput, Pairs } from './api.js';
+
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded; charset=UTF-8';
+export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
+export const RAW_CONTENT_TYPE = 'application/octet-stream';
+
+export interface CatalogueClientOptions {
+  readonly baseUrl: URL;
+  /** First path segment (`nmt`, `map-geocode`, ...) to the base URL that serves it. */
+  readonly serviceUrls: ReadonlyMap<string, URL>;
+  readonly vendor: string;
+  readonly secrets: SecretStore;
+  readonly http: UpstreamClient;
+}
+
+/** What the caller sent that goes upstream besides the input: only Accept. */
+export interface CallerHeaders {
+  readonly accept?: string | undefined;
+}
+
+interface WireRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: URL;
+  readonly contentType?: string;
+  readonly body?: string | Uint8Array;
+  readonly idempotent: boolean;
+}
+
+export class CatalogueClient {
+  private readonly names: ReturnType<typeof gatewayHeaderNames>;
+
+  constructor(private readonly options: CatalogueClientOptions) {
+    this.names = gatewayHeaderNames(options.vendor);
+  }
+
+  /** The base URL that serves an upstream path (its first segment picks the service). */
+  baseFor(path: string): URL {
+    const service = path.split('/')[1] ?? '';
+    return this.options.serviceUrls.get(service) ?? this.options.baseUrl;
+  }
+
+  /** The URL of an upstream path: the base URL's own path prefix is kept. */
+  urlFor(path: string, query: Pairs = []): URL {
+    const base = this.baseFor(path);
+    const url = new URL(base.origin);
+    url.pathname = base.pathname.replace(/\/+$/, '') + path;
+    if (query.length > 0) url.search = encodePairs(query);
+    return url;
+  }
+
+  /**
+   * Calls the API of a table entry with validated input. Answers the upstream's success
+   * response; throws the decoded UpstreamError for an error answer or a failure in a 200 body.
+   */
+  async call<B, Q, P>(
+    api: CatalogueApi<B, Q, P>,
+    input: CatalogueInput<B, Q, P>,
+    caller: CallerHeaders,
+    budget: CallBudget = {},
+  ): Promise<UpstreamResponse> {
+    const request = this.wireRequest(api, input);
+    const secret = await this.options.secrets.get();
+    let response = await this.send(request, secret, caller, budget);
+    if (isAuthFailure(response)) {
+      // The application's secret may have been rotated: fetch it again, and repeat once with
+      // new credentials. A 401 is the gateway's refusal, so the API itself never saw the call.
+      const fresh = await this.options.secrets.refresh(secret);
+      if (credentialsChanged(secret, fresh)) {
+        response = await this.send(request, fresh, caller, budget);
+      }
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw (api.decodeError ?? decodeUpstreamError)(response);
+    }
+    const failure = api.failureIn200?.(response);
+    if (failure) throw failure;
+    return response;
+  }
+
+  /** The request on the wire for an entry and its input (exposed for tests). */
+  wireRequest<B, Q, P>(api: CatalogueApi<B, Q, P>, input: CatalogueInput<B, Q, P>): WireRequest {
+    const payload = api.toUpstream(input);
+    const path = payload.path ?? api.upstream.paths[0];
+    const params = payload.params ?? [];
+    const common = { method: api.upstream.method, idempotent: api.idempotent };
+    switch (api.sends) {
+      case 'query':
+        return { ...common, url: this.urlFor(path, params) };
+      case 'form':
+        return {
+          ...common,
+          url: this.urlFor(path),
+          contentType: FORM_CONTENT_TYPE,
+          body: encodePairs(params),
+        };
+      case 'json':
+        return {
+          ...common,
+          url: this.urlFor(path, params),
+          contentType: JSON_CONTENT_TYPE,
+          body: JSON.stringify(payload.json ?? {}),
+        };
+      case 'raw':
+        return {
+          ...common,
+          url: this.urlFor(path, params),
+          contentType: RAW_CONTENT_TYPE,
+          body: payload.raw ?? new Uint8Array(),
+        };
+    }
+  }
+
+  private send(
+    request: WireRequest,
+    secret: PlatformSecret,
+    caller: CallerHeaders,
+    budget: CallBudget,
+  ): Promise<UpstreamResponse> {
+    const app = secret.openapi;
+    if (!app) throw new UnexpectedError(new Error('The secret has no openapi credentials'));
+    const headers: Record<string, string> = {
+      [this.names.clientId]: app.clientId,
+      [this.names.apiKey]: app.clientSecret,
+    };
+    if (caller.accept) headers.accept = caller.accept;
+    if (request.contentType) headers['content-type'] = request.contentType;
+    return this.options.http.send(
+      {
+        method: request.method,
+        url: request.url,
+        headers,
+        body: request.body,
+        idempotent: request.idempotent,
+      },
+      budget,
+    );
+  }
+}
+
+/**
+ * application/x-www-form-urlencoded, UTF-8: what URLSearchParams writes (space as `+`,
+ * everything else outside the unreserved set percent-encoded from its UTF-8 bytes).
+ */
+export function encodePairs(pairs: Pairs): string {
+  return new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
+}
+
+/** 401 with the gateway's `200` (Authentication Failed): the credentials were refused. */
+function isAuthFailure(response: UpstreamResponse): boolean {
+  return response.status === 401 && decodeUpstreamError(response).code === '200';
+}
+
+function credentialsChanged(before: PlatformSecret, after: PlatformSecret): boolean {
+  return (
+    before.openapi?.clientId !== after.openapi?.clientId ||
+    before.openapi?.clientSecret !== after.openapi?.clientSecret
+  );
+}

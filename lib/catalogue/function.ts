@@ -1,0 +1,46 @@
+/**
+ * One Lambda function for a group of catalogue routes. API Gateway names the route in
+ * `event.routeKey`; each route has its own instance of the one middy stack (platformFunction),
+ * built at cold start with that route's schemas, and its handler is the same three steps for
+ * every API: validated input -> CatalogueClient.call -> the upstream answer byte for byte.
+ */
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { NotFoundError } from '../errors.js';
+import { type HttpResult, passThrough } from '../http/responses.js';
+import { httpFunction } from '../http/stack.js';
+import { platformFunction } from '../runtime.js';
+import { type CatalogueApi, routeKeyOf } from './api.js';
+
+export type RouteHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
+
+/** The stack of one route: its schemas, caller auth, and the pass-through of the answer. */
+export function catalogueRoute(api: CatalogueApi): RouteHandler {
+  return platformFunction<unknown, unknown, unknown>(
+    {
+      name: api.id,
+      body: api.body,
+      query: api.query,
+      path: api.pathParams,
+      rawBody: api.rawBody ? { contentTypes: api.rawBody } : undefined,
+    },
+    async (request, { catalogue }) => {
+      const response = await catalogue.call(
+        api,
+        { body: request.body, query: request.query, path: request.path },
+        { accept: request.headers.accept },
+        request.budget,
+      );
+      return passThrough(response, 200);
+    },
+  );
+}
+
+/** The handler of a grouped function: dispatches on the route key to the route's stack. */
+export function catalogueFunction(name: string, apis: readonly CatalogueApi[]): RouteHandler {
+  const stacks = new Map(apis.map((api) => [routeKeyOf(api), catalogueRoute(api)] as const));
+  // Only reachable when serverless.yml sends a route this group does not serve.
+  const notServed = httpFunction({ name }, async () => {
+    throw new NotFoundError('URL not found.');
+  });
+  return (event, context) => (stacks.get(event.routeKey) ?? notServed)(event, context);
+}

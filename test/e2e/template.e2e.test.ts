@@ -170,7 +170,7 @@ describe('serverless package and its CloudFormation template', () => {
 
   it('hands webhooks to the queue when deployed', () => {
     const env = (
-      resources.ReceiveWebhookLambdaFunction?.Properties.Environment as {
+      resources.ReceiveWebhookLambdaFunction!.Properties.Environment as {
         Variables: Record<string, unknown>;
       }
     ).Variables;
@@ -184,7 +184,7 @@ describe('serverless package and its CloudFormation template', () => {
     expect(rules[0]!.Properties.ScheduleExpression).toMatch(/^rate\(/);
     expect(JSON.stringify(rules[0]!.Properties.Targets)).toContain('WatchScanJobsLambdaFunction');
     const env = (
-      resources.WatchScanJobsLambdaFunction?.Properties.Environment as {
+      resources.WatchScanJobsLambdaFunction!.Properties.Environment as {
         Variables: Record<string, unknown>;
       }
     ).Variables;

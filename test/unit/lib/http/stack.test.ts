@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { ServiceError } from '../../../../lib/errors.js';
 import { json } from '../../../../lib/http/responses.js';
 import { httpFunction, MAX_BODY_BYTES, tokenMatches } from '../../../../lib/http/stack.js';

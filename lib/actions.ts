@@ -14,6 +14,7 @@ import { InputError, MethodNotAllowedError, NotFoundError } from './errors.js';
 import type { CallBudget, UpstreamClient, UpstreamResponse } from './http/client.js';
 import { bodyBytes } from './http/request.js';
 import { type HttpResult, passThrough } from './http/responses.js';
+import { perRuntime } from './runtime.js';
 import type { PlatformSecret } from './secrets/schema.js';
 import type { SecretStore } from './secrets/store.js';
 import { gatewayHeaderNames } from './signer.js';
@@ -276,3 +277,13 @@ export async function executeForCaller(
   if (activationId) result.headers = { ...result.headers, [ACTIVATION_ID_HEADER]: activationId };
   return result;
 }
+
+/** The container's function-execution client (execution URLs come from the secret). */
+export const functionExecutionOf = perRuntime(
+  (runtime) =>
+    new FunctionExecution({
+      secrets: runtime.secrets,
+      http: runtime.http,
+      vendor: runtime.config.gatewayVendor,
+    }),
+);

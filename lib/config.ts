@@ -7,10 +7,13 @@ import * as z from 'zod/mini';
 
 export interface Config {
   readonly emulatorPort: number;
-  /** `{base_url}` of the scan job API, without `/api/v1`. */
-  readonly scanBaseUrl: URL;
+  /**
+   * `{base_url}` of the scan job API, without `/api/v1`. Locally it defaults to the emulator;
+   * deployed it has no default (see requiredSetting).
+   */
+  readonly scanBaseUrl: URL | undefined;
   /** `{openapi_url}` of the open API catalogue. */
-  readonly openapiBaseUrl: URL;
+  readonly openapiBaseUrl: URL | undefined;
   /** Catalogue service (first path segment) to the base URL that serves it. */
   readonly openapiServiceUrls: ReadonlyMap<string, URL>;
   /** The vendor word in gateway header names, lower case. */
@@ -132,8 +135,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     emulatorPort,
-    scanBaseUrl: vars.SCAN_BASE_URL ?? emulatorUrl,
-    openapiBaseUrl: vars.OPENAPI_BASE_URL ?? emulatorUrl,
+    // Deployed, an unset URL must not fall back to a local emulator address.
+    scanBaseUrl: vars.SCAN_BASE_URL ?? (runsOnAws(env) ? undefined : emulatorUrl),
+    openapiBaseUrl: vars.OPENAPI_BASE_URL ?? (runsOnAws(env) ? undefined : emulatorUrl),
     openapiServiceUrls: new Map(Object.entries(vars.OPENAPI_SERVICE_URLS ?? {})),
     gatewayVendor: (vars.GATEWAY_VENDOR ?? 'platform').toLowerCase(),
     secretsSource,
@@ -150,4 +154,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventBusName: vars.EVENT_BUS_NAME,
     invocationQueueUrl: vars.INVOCATION_QUEUE_URL,
   };
+}
+
+/**
+ * A setting only some functions need (a base URL), checked when the function that needs it
+ * starts: a deployed function fails its init with the variable's name.
+ */
+export function requiredSetting<T>(value: T | undefined, name: string): T {
+  if (value === undefined) {
+    throw new ConfigError(`Invalid configuration: ${name}: required when deployed`);
+  }
+  return value;
 }

@@ -14,6 +14,7 @@
  *   needs the queue.)
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { functionExecutionOf } from './actions.js';
 import { UnexpectedError } from './errors.js';
 import { type Invocation, type InvocationOutcome, processMessage } from './invocations.js';
 import { describeError, type Logger } from './log.js';
@@ -132,7 +133,7 @@ export function createInvocationQueue(runtime: Runtime): InvocationQueue {
   const log = runtime.log.child({ function: 'invocationQueue' });
   return new InProcessInvocationQueue({
     log,
-    run: (body) => processMessage(body, { functions: runtime.functions, log }),
+    run: (body) => processMessage(body, { functions: functionExecutionOf(runtime), log }),
   });
 }
 

@@ -1,17 +1,15 @@
 /**
  * What a platform-calling function shares across invocations of one container: the parsed
- * configuration, the secret store, one undici dispatcher and the gateway clients. Built once,
- * at cold start, so that a bad configuration fails the function's init with a clear message.
+ * configuration, the secret store and one undici dispatcher. Built once, at cold start, so
+ * that a bad configuration fails the function's init with a clear message. Each area's client
+ * (scan jobs, function execution, the catalogue) is derived from it where it is used, with
+ * `perRuntime`, so that a function bundles and builds only the area it serves.
  */
 import type { Dispatcher } from 'undici';
-import { FunctionExecution } from './actions.js';
-import { CatalogueClient } from './catalogue/client.js';
 import { type Config, loadConfig } from './config.js';
-import { SignedGateway } from './gateway.js';
-import { ScanJobs } from './scanJobs.js';
 import { createDispatcher, UpstreamClient } from './http/client.js';
-import { type HttpFunctionDefinition, type HttpRequest, httpFunction } from './http/stack.js';
 import type { HttpResult } from './http/responses.js';
+import { type HttpFunctionDefinition, type HttpRequest, httpFunction } from './http/stack.js';
 import { createLogger, describeError, type Logger } from './log.js';
 import { awsSecretSource, fileSecretSource, type SecretSource } from './secrets/sources.js';
 import { SecretStore } from './secrets/store.js';
@@ -21,12 +19,8 @@ export interface Runtime {
   readonly log: Logger;
   readonly secrets: SecretStore;
   readonly http: UpstreamClient;
-  /** The scan job API under SCAN_BASE_URL, signed. */
-  readonly scanJobs: ScanJobs;
-  /** Actions and triggers through their execution URLs (unsigned). */
-  readonly functions: FunctionExecution;
-  /** The open API catalogue under OPENAPI_BASE_URL (or OPENAPI_SERVICE_URLS), client id/secret. */
-  readonly catalogue: CatalogueClient;
+  /** For clients of the runtime: the same clock as the store's and the HTTP client's. */
+  readonly now: () => number;
 }
 
 export interface RuntimeOverrides {
@@ -54,22 +48,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     timeoutMs: config.upstreamTimeoutMs,
     now: overrides.now,
   });
-  const scanGateway = new SignedGateway({
-    baseUrl: config.scanBaseUrl,
-    vendor: config.gatewayVendor,
-    secrets,
-    http,
-    now: overrides.now,
-  });
-  const functions = new FunctionExecution({ secrets, http, vendor: config.gatewayVendor });
-  const catalogue = new CatalogueClient({
-    baseUrl: config.openapiBaseUrl,
-    serviceUrls: config.openapiServiceUrls,
-    vendor: config.gatewayVendor,
-    secrets,
-    http,
-  });
-  return { config, log, secrets, http, scanJobs: new ScanJobs(scanGateway), functions, catalogue };
+  return { config, log, secrets, http, now: overrides.now ?? Date.now };
 }
 
 let shared: Runtime | undefined;
@@ -82,6 +61,22 @@ export function getRuntime(): Runtime {
     if (shared.config.secretsSource === 'aws') shared.secrets.prefetch();
   }
   return shared;
+}
+
+/**
+ * A client derived from a runtime, built once per runtime on first use: e.g.
+ * `export const scanJobsOf = perRuntime((runtime) => new ScanJobs(...))`.
+ */
+export function perRuntime<T>(build: (runtime: Runtime) => T): (runtime: Runtime) => T {
+  const built = new WeakMap<Runtime, T>();
+  return (runtime) => {
+    let client = built.get(runtime);
+    if (client === undefined) {
+      client = build(runtime);
+      built.set(runtime, client);
+    }
+    return client;
+  };
 }
 
 /** Test seam: replace (or forget) the container's runtime. */

@@ -3,9 +3,11 @@
  * cancel-reserved workflow. Upstream success bodies are returned unchanged by the handlers.
  */
 import * as z from 'zod/mini';
+import { requiredSetting } from './config.js';
 import { toServiceError, UnexpectedError } from './errors.js';
-import type { SignedGateway } from './gateway.js';
+import { SignedGateway } from './gateway.js';
 import type { CallBudget, UpstreamResponse } from './http/client.js';
+import { perRuntime } from './runtime.js';
 
 const API = '/api/v1/jobs';
 
@@ -177,3 +179,17 @@ function parseListResult(response: UpstreamResponse) {
   }
   return parsed.data;
 }
+
+/** The container's scan job client: signed calls under SCAN_BASE_URL. */
+export const scanJobsOf = perRuntime(
+  (runtime) =>
+    new ScanJobs(
+      new SignedGateway({
+        baseUrl: requiredSetting(runtime.config.scanBaseUrl, 'SCAN_BASE_URL'),
+        vendor: runtime.config.gatewayVendor,
+        secrets: runtime.secrets,
+        http: runtime.http,
+        now: runtime.now,
+      }),
+    ),
+);

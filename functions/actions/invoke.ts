@@ -1,8 +1,15 @@
 /** ANY /actions/{name}: runs an action through its execution URL (contract section 7). */
-import { executeForCaller, executionPathSchema, executionQuerySchema } from '../../lib/actions.js';
-import { platformFunction } from '../../lib/runtime.js';
+import {
+  executeForCaller,
+  executionPathSchema,
+  executionQuerySchema,
+  functionExecutionOf,
+} from '../../lib/actions.js';
+import { getRuntime, platformFunction } from '../../lib/runtime.js';
+
+const functions = functionExecutionOf(getRuntime());
 
 export const handler = platformFunction(
   { name: 'invokeAction', path: executionPathSchema, query: executionQuerySchema },
-  (request, { functions }) => executeForCaller(functions, 'action', request),
+  (request) => executeForCaller(functions, 'action', request),
 );

@@ -1,10 +1,11 @@
 /** GET /jobs?page=&limit= */
 import { passThrough } from '../../lib/http/responses.js';
-import { platformFunction } from '../../lib/runtime.js';
-import { listQuerySchema } from '../../lib/scanJobs.js';
+import { getRuntime, platformFunction } from '../../lib/runtime.js';
+import { listQuerySchema, scanJobsOf } from '../../lib/scanJobs.js';
+
+const scanJobs = scanJobsOf(getRuntime());
 
 export const handler = platformFunction(
   { name: 'listJobs', query: listQuerySchema },
-  async (request, { scanJobs }) =>
-    passThrough(await scanJobs.list(request.query, request.budget), 200),
+  async (request) => passThrough(await scanJobs.list(request.query, request.budget), 200),
 );

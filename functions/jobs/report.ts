@@ -1,10 +1,12 @@
 /** GET /jobs/{instanceId}/report */
 import { passThrough } from '../../lib/http/responses.js';
-import { platformFunction } from '../../lib/runtime.js';
-import { instancePathSchema } from '../../lib/scanJobs.js';
+import { getRuntime, platformFunction } from '../../lib/runtime.js';
+import { instancePathSchema, scanJobsOf } from '../../lib/scanJobs.js';
+
+const scanJobs = scanJobsOf(getRuntime());
 
 export const handler = platformFunction(
   { name: 'getJobReport', path: instancePathSchema },
-  async (request, { scanJobs }) =>
+  async (request) =>
     passThrough(await scanJobs.report(request.path.instanceId, request.budget), 200),
 );

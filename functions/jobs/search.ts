@@ -1,10 +1,11 @@
 /** POST /jobs/search */
 import { passThrough } from '../../lib/http/responses.js';
-import { platformFunction } from '../../lib/runtime.js';
-import { searchBodySchema } from '../../lib/scanJobs.js';
+import { getRuntime, platformFunction } from '../../lib/runtime.js';
+import { scanJobsOf, searchBodySchema } from '../../lib/scanJobs.js';
+
+const scanJobs = scanJobsOf(getRuntime());
 
 export const handler = platformFunction(
   { name: 'searchJobs', body: searchBodySchema },
-  async (request, { scanJobs }) =>
-    passThrough(await scanJobs.search(request.body, request.budget), 200),
+  async (request) => passThrough(await scanJobs.search(request.body, request.budget), 200),
 );

@@ -6,6 +6,7 @@
  */
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { functionExecutionOf } from '../../lib/actions.js';
 import { consumeBatch } from '../../lib/invocations.js';
 import { getRuntime } from '../../lib/runtime.js';
 
@@ -23,7 +24,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
       : undefined;
   const result = await consumeBatch(
     event,
-    { functions: runtime.functions, log: batchLog },
+    { functions: functionExecutionOf(runtime), log: batchLog },
     { remainingMs },
   );
   batchLog.info('batch', {

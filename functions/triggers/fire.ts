@@ -1,8 +1,15 @@
 /** POST /triggers/{name}: fires a trigger through its execution URL (contract section 7). */
-import { executeForCaller, executionPathSchema, executionQuerySchema } from '../../lib/actions.js';
-import { platformFunction } from '../../lib/runtime.js';
+import {
+  executeForCaller,
+  executionPathSchema,
+  executionQuerySchema,
+  functionExecutionOf,
+} from '../../lib/actions.js';
+import { getRuntime, platformFunction } from '../../lib/runtime.js';
+
+const functions = functionExecutionOf(getRuntime());
 
 export const handler = platformFunction(
   { name: 'fireTrigger', path: executionPathSchema, query: executionQuerySchema },
-  (request, { functions }) => executeForCaller(functions, 'trigger', request),
+  (request) => executeForCaller(functions, 'trigger', request),
 );

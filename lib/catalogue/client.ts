@@ -6,9 +6,11 @@
  * error answers through the error codec, failures inside a 200 body through the entry's own
  * decoder.
  */
+import { requiredSetting } from '../config.js';
 import { decodeUpstreamError } from '../errorCodec.js';
 import { UnexpectedError } from '../errors.js';
 import type { CallBudget, UpstreamClient, UpstreamResponse } from '../http/client.js';
+import { perRuntime } from '../runtime.js';
 import type { PlatformSecret } from '../secrets/schema.js';
 import type { SecretStore } from '../secrets/store.js';
 import { gatewayHeaderNames } from '../signer.js';
@@ -170,3 +172,15 @@ function credentialsChanged(before: PlatformSecret, after: PlatformSecret): bool
     before.openapi?.clientSecret !== after.openapi?.clientSecret
   );
 }
+
+/** The container's catalogue client: OPENAPI_BASE_URL, or a service's own host. */
+export const catalogueOf = perRuntime(
+  (runtime) =>
+    new CatalogueClient({
+      baseUrl: requiredSetting(runtime.config.openapiBaseUrl, 'OPENAPI_BASE_URL'),
+      serviceUrls: runtime.config.openapiServiceUrls,
+      vendor: runtime.config.gatewayVendor,
+      secrets: runtime.secrets,
+      http: runtime.http,
+    }),
+);

@@ -8,8 +8,9 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { NotFoundError } from '../errors.js';
 import { type HttpResult, passThrough } from '../http/responses.js';
 import { httpFunction } from '../http/stack.js';
-import { platformFunction } from '../runtime.js';
+import { getRuntime, platformFunction } from '../runtime.js';
 import { type CatalogueApi, routeKeyOf } from './api.js';
+import { catalogueOf } from './client.js';
 
 export type RouteHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
 
@@ -23,8 +24,8 @@ export function catalogueRoute(api: CatalogueApi): RouteHandler {
       path: api.pathParams,
       rawBody: api.rawBody ? { contentTypes: api.rawBody } : undefined,
     },
-    async (request, { catalogue }) => {
-      const response = await catalogue.call(
+    async (request, runtime) => {
+      const response = await catalogueOf(runtime).call(
         api,
         { body: request.body, query: request.query, path: request.path },
         { accept: request.headers.accept },
@@ -37,6 +38,8 @@ export function catalogueRoute(api: CatalogueApi): RouteHandler {
 
 /** The handler of a grouped function: dispatches on the route key to the route's stack. */
 export function catalogueFunction(name: string, apis: readonly CatalogueApi[]): RouteHandler {
+  // Built now, at cold start: a deployed function without OPENAPI_BASE_URL fails its init.
+  catalogueOf(getRuntime());
   const stacks = new Map(apis.map((api) => [routeKeyOf(api), catalogueRoute(api)] as const));
   // Only reachable when serverless.yml sends a route this group does not serve.
   const notServed = httpFunction({ name }, async () => {

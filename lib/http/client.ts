@@ -7,9 +7,10 @@
  * needs the gateway's errorCode from the body (429 `410`/`420` are retried, 429 `400`, quota
  * exhausted, is not) and because every wait must fit in the caller's deadline.
  */
-import { Agent, type Dispatcher, request as dispatch } from './undici.js';
+
 import { fieldsOf } from '../errorCodec.js';
 import { UpstreamTimeoutError, UpstreamUnreachableError } from '../errors.js';
+import { Agent, type Dispatcher, request as dispatch } from './undici.js';
 
 export interface UpstreamRequest {
   readonly method: string;

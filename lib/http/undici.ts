@@ -4,8 +4,8 @@
  * every bundle and about 60 ms to every cold start (README, Benchmarks).
  */
 import type { Dispatcher } from 'undici';
-import AgentModule from 'undici/lib/dispatcher/agent.js';
 import requestModule from 'undici/lib/api/api-request.js';
+import AgentModule from 'undici/lib/dispatcher/agent.js';
 
 export type { Dispatcher };
 

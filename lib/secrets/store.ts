@@ -3,7 +3,7 @@
  * however many invocations wait for it, and fetched again on demand when the platform says
  * the credentials no longer work (they may have been rotated).
  */
-import { platformSecretSchema, type PlatformSecret } from './schema.js';
+import { type PlatformSecret, platformSecretSchema } from './schema.js';
 import type { SecretSource } from './sources.js';
 
 export class SecretError extends Error {

@@ -5,6 +5,7 @@
  */
 import { ConfigError } from '../config.js';
 import type { Runtime } from '../runtime.js';
+import { scanJobsOf } from '../scanJobs.js';
 import { dynamoDbStateStore } from './dynamoStateStore.js';
 import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.js';
 import { fileStateStore, type WatcherStateStore } from './stateStore.js';
@@ -13,7 +14,7 @@ import { ScanJobWatcher } from './watcher.js';
 export function createScanJobWatcher(runtime: Runtime): ScanJobWatcher {
   const log = runtime.log.child({ function: 'watchScanJobs' });
   return new ScanJobWatcher({
-    scanJobs: runtime.scanJobs,
+    scanJobs: scanJobsOf(runtime),
     store: stateStoreOf(runtime),
     emitter: emitterOf(runtime, log),
     log,

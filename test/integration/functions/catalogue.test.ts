@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator, Fault } from '../../../emulator/index.js';
 import { Agent, request } from '../../../lib/http/undici.js';
-import { httpEvent, type HttpHandler, jsonBody, lambdaContext } from '../../helpers/lambda.js';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import {
   demoSecret,
   emulatorEnv,

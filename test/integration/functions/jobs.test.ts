@@ -9,7 +9,7 @@ import {
   INACTIVE_ACCESS_KEY,
   INACTIVE_SECRET_KEY,
 } from '../../../emulator/index.js';
-import { httpEvent, type HttpHandler, jsonBody, lambdaContext } from '../../helpers/lambda.js';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import {
   DEMO_TOKEN,
   demoSecret,
@@ -457,6 +457,18 @@ describe('scan job functions with other credentials', () => {
     expect(result.statusCode).toBe(504);
     expect(jsonBody(result)).toEqual({ error: { errorCode: '510', message: 'Endpoint Timeout' } });
     emulator.faults.clear();
+  });
+
+  it('fail their init, naming SCAN_BASE_URL, when deployed without it', async () => {
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'listJobs';
+    try {
+      const { SCAN_BASE_URL: _unset, ...env } = emulatorEnv(emulator);
+      await expect(loadHandlers(env, { list: SCAN_FUNCTIONS.list })).rejects.toThrow(
+        /SCAN_BASE_URL: required when deployed/,
+      );
+    } finally {
+      delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+    }
   });
 
   it('answer 503/500 when the upstream is unreachable', async () => {

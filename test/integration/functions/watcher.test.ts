@@ -15,9 +15,10 @@ import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
-import { createRuntime } from '../../../lib/runtime.js';
 import { loadConfig } from '../../../lib/config.js';
 import { createLogger } from '../../../lib/log.js';
+import { createRuntime } from '../../../lib/runtime.js';
+import { scanJobsOf } from '../../../lib/scanJobs.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
 import { fileStateStore } from '../../../lib/watcher/stateStore.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
@@ -259,7 +260,7 @@ describe('the watcher walking several pages of the real list', () => {
     const scanJobs = {
       async *listEveryPage() {
         let page = 0;
-        for await (const jobs of runtime.scanJobs.listEveryPage({}, 10)) {
+        for await (const jobs of scanJobsOf(runtime).listEveryPage({}, 10)) {
           yield jobs;
           // From page 2 on, every request of the list is reset by the emulator.
           if (++page === 1 && failPage2) emulator.faults.add({ kind: 'reset', times: 0 });

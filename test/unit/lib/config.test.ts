@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../lib/config.js';
+import { ConfigError, loadConfig, requiredSetting } from '../../../lib/config.js';
 
 describe('loadConfig', () => {
   it('has defaults that point at the local emulator and the demo secret', () => {
     const config = loadConfig({});
-    expect(config.scanBaseUrl.href).toBe('http://127.0.0.1:4010/');
-    expect(config.openapiBaseUrl.href).toBe('http://127.0.0.1:4010/');
+    expect(config.scanBaseUrl?.href).toBe('http://127.0.0.1:4010/');
+    expect(config.openapiBaseUrl?.href).toBe('http://127.0.0.1:4010/');
     expect(config.gatewayVendor).toBe('platform');
     expect(config.secretsSource).toBe('file');
     expect(config.secretsFile.endsWith('emulator/demo-secret.json')).toBe(true);
@@ -14,7 +14,7 @@ describe('loadConfig', () => {
   });
 
   it('derives the emulator URL from EMULATOR_PORT', () => {
-    expect(loadConfig({ EMULATOR_PORT: '5999' }).scanBaseUrl.href).toBe('http://127.0.0.1:5999/');
+    expect(loadConfig({ EMULATOR_PORT: "5999" }).scanBaseUrl?.href).toBe('http://127.0.0.1:5999/');
   });
 
   it('reads every variable', () => {
@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       SECRETS_TTL_SECONDS: '0',
       UPSTREAM_TIMEOUT_MS: '1500',
     });
-    expect(config.scanBaseUrl.href).toBe('https://wsc.example.com/prefix');
+    expect(config.scanBaseUrl?.href).toBe('https://wsc.example.com/prefix');
     expect(config.openapiServiceUrls.get('nmt')?.href).toBe('https://papago.example.com/');
     expect(config.gatewayVendor).toBe('ncp');
     expect(config.secretsSource).toBe('aws');
@@ -68,6 +68,15 @@ describe('loadConfig', () => {
     const message = (error as Error).message;
     expect(message).toContain(name);
     expect(message).not.toContain(value);
+  });
+
+  it('has no base URL default when deployed, and says so when a function needs one', () => {
+    const deployed = loadConfig({ AWS_LAMBDA_FUNCTION_NAME: 'fn', SECRET_ID: 'id' });
+    expect(deployed.scanBaseUrl).toBeUndefined();
+    expect(deployed.openapiBaseUrl).toBeUndefined();
+    expect(() => requiredSetting(deployed.scanBaseUrl, 'SCAN_BASE_URL')).toThrow(
+      /SCAN_BASE_URL: required when deployed/,
+    );
   });
 
   it('needs SECRET_ID for the aws source', () => {

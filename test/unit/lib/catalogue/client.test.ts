@@ -1,10 +1,10 @@
-import { Agent } from '../../../../lib/http/undici.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CatalogueApi, defineApi } from '../../../../lib/catalogue/api.js';
 import { CatalogueClient } from '../../../../lib/catalogue/client.js';
 import { catalogueApi } from '../../../../lib/catalogue/table.js';
 import { UpstreamError } from '../../../../lib/errors.js';
 import { UpstreamClient } from '../../../../lib/http/client.js';
+import { Agent } from '../../../../lib/http/undici.js';
 import type { SecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
 import {

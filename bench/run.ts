@@ -207,19 +207,26 @@ function packageArtifacts(): string {
   return out;
 }
 
+/**
+ * Loads a bundle the way Lambda's Node.js runtime does (require() for .cjs, import() for
+ * .mjs) in a fresh process, and returns how long that took.
+ */
 function importOnce(node: string, file: string): number {
-  const script =
-    'const t = performance.now(); await import(process.argv[1]); ' +
-    'process.stdout.write(String(performance.now() - t));';
-  const output = execFileSync(node, ['--input-type=module', '-e', script, file], {
-    env: {
-      PATH: process.env.PATH,
-      SECRETS_SOURCE: 'file',
-      SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
-      NODE_OPTIONS: '--enable-source-maps',
+  const load = file.endsWith('.cjs') ? 'require(process.argv[1])' : 'await import(process.argv[1])';
+  const script = `const t = performance.now(); ${load}; process.stdout.write(String(performance.now() - t));`;
+  const output = execFileSync(
+    node,
+    [...(file.endsWith('.cjs') ? [] : ['--input-type=module']), '-e', script, file],
+    {
+      env: {
+        PATH: process.env.PATH,
+        SECRETS_SOURCE: 'file',
+        SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      encoding: 'utf8',
     },
-    encoding: 'utf8',
-  });
+  );
   return Number(output);
 }
 
@@ -257,7 +264,9 @@ function benchColdStart(): void {
     console.info('   function              bundle KB   zip KB   import ms (median)   min');
     for (const b of bundles.sort((x, y) => x.name.localeCompare(y.name))) {
       const sizes = `${kb(b.bundleBytes).padStart(9)}${kb(b.zipBytes).padStart(9)}`;
-      const times = `${median(b.times).toFixed(1).padStart(21)}${Math.min(...b.times).toFixed(1).padStart(7)}`;
+      const times = `${median(b.times).toFixed(1).padStart(21)}${Math.min(...b.times)
+        .toFixed(1)
+        .padStart(7)}`;
       console.info(`   ${b.name.padEnd(22)}${sizes}${times}`);
     }
   }

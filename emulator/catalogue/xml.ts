@@ -4,14 +4,7 @@
  * element.
  */
 
-function escapeXml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;');
-}
+import { escapeXml } from '../gateway/envelope.js';
 
 function element(name: string, value: unknown): string {
   if (Array.isArray(value)) return value.map((item) => element(name, item)).join('');

@@ -16,7 +16,7 @@ export function wantsXml(headers: RequestHeaders): boolean {
   return mediaType(headers['content-type']) === 'application/xml';
 }
 
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   return text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

@@ -33,9 +33,13 @@ for (const [logicalId, resource] of functions) {
     continue;
   }
   const entries = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).trim().split('\n');
-  const unexpected = entries.filter((entry) => !/\.cjs(\.map)?$/.test(entry) && !entry.endsWith('/'));
+  const unexpected = entries.filter(
+    (entry) => !/\.cjs(\.map)?$/.test(entry) && !entry.endsWith('/'),
+  );
   if (unexpected.length > 0) problems.push(`${zip}: unexpected files ${unexpected.join(', ')}`);
-  console.log(`${logicalId.padEnd(40)} ${zip.padEnd(32)} ${(statSync(file).size / 1024).toFixed(1)} KB`);
+  console.log(
+    `${logicalId.padEnd(40)} ${zip.padEnd(32)} ${(statSync(file).size / 1024).toFixed(1)} KB`,
+  );
 }
 if (functions.length === 0) problems.push('the template declares no Lambda function');
 if (problems.length > 0) {

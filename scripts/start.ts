@@ -7,11 +7,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmulator } from '../emulator/index.js';
+import { demoSecretFor, startEmulator } from '../emulator/index.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_SECRETS_FILE = resolve(PROJECT_ROOT, 'emulator/demo-secret.json');
@@ -215,6 +215,13 @@ function portFromEnv(name: string, fallback: number): number {
   return port;
 }
 
+function positiveIntFromEnv(name: string): number {
+  const raw = process.env[name] ?? '';
+  if (!/^[1-9][0-9]*$/.test(raw))
+    throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
 /** A URL without credentials, query or fragment, fit for the console. */
 function shown(url: string | undefined): string {
   if (!url) return '(unset)';
@@ -227,9 +234,9 @@ function shown(url: string | undefined): string {
 }
 
 /** The demo caller token when the bundled demo secret is in use; never any other secret. */
-async function callerTokenHint(secretsSource: string, secretsFile: string): Promise<string> {
+async function callerTokenHint(usesDemoSecret: boolean): Promise<string> {
   const placeholder = '<your caller token>';
-  if (secretsSource !== 'file' || secretsFile !== DEMO_SECRETS_FILE) return placeholder;
+  if (!usesDemoSecret) return placeholder;
   try {
     const secret = JSON.parse(await readFile(DEMO_SECRETS_FILE, 'utf8')) as {
       callerTokens?: unknown;
@@ -269,9 +276,12 @@ async function main(): Promise<void> {
     const env: NodeJS.ProcessEnv = { ...process.env, EMULATOR_PORT: String(emulatorPort) };
     let emulatorUrl: string | undefined;
     if (!given('SCAN_BASE_URL') || !given('OPENAPI_BASE_URL')) {
+      const phase = given('EMULATOR_PHASE_MS');
       const emulator = await startEmulator({
         port: emulatorPort,
         vendor: given('GATEWAY_VENDOR') ?? 'platform',
+        // Scan jobs move Reservation -> Progress -> Complete every this many ms (the watcher's demo).
+        phaseDurationMs: phase ? positiveIntFromEnv('EMULATOR_PHASE_MS') : undefined,
       });
       cleanups.push(() => emulator.close());
       emulatorUrl = emulator.url;
@@ -280,6 +290,11 @@ async function main(): Promise<void> {
     }
     env.SECRETS_SOURCE = given('SECRETS_SOURCE') ?? 'file';
     env.SECRETS_FILE = resolve(given('SECRETS_FILE') ?? DEMO_SECRETS_FILE);
+    const usesDemoSecret = env.SECRETS_SOURCE === 'file' && env.SECRETS_FILE === DEMO_SECRETS_FILE;
+    if (emulatorUrl && usesDemoSecret && emulatorPort !== 4010) {
+      // The demo secret's action URLs name port 4010: use a copy that names this emulator.
+      env.SECRETS_FILE = await writeRebasedDemoSecret(emulatorUrl, emulatorPort);
+    }
 
     console.log(
       emulatorUrl
@@ -300,7 +315,7 @@ async function main(): Promise<void> {
       void shutdown(1, `serverless offline stopped unexpectedly (${code}); shutting down.`);
     });
 
-    const token = await callerTokenHint(env.SECRETS_SOURCE, env.SECRETS_FILE);
+    const token = await callerTokenHint(usesDemoSecret);
     console.log(
       [
         '',
@@ -320,6 +335,13 @@ async function main(): Promise<void> {
       `npm start failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+async function writeRebasedDemoSecret(emulatorUrl: string, emulatorPort: number): Promise<string> {
+  const file = resolve(PROJECT_ROOT, `.local/demo-secret-${emulatorPort}.json`);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(demoSecretFor(emulatorUrl), null, 2)}\n`);
+  return file;
 }
 
 const invokedPath = process.argv[1] === undefined ? undefined : resolve(process.argv[1]);

@@ -26,7 +26,10 @@ class OfflineEnvelope {
       const body = wantsXml
         ? `<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>430</errorCode><message>${message}</message></error></result>`
         : JSON.stringify({ error: { errorCode: '430', message } });
-      return h.response(body).code(413).type(wantsXml ? 'text/xml' : 'application/json');
+      return h
+        .response(body)
+        .code(413)
+        .type(wantsXml ? 'text/xml' : 'application/json');
     });
   }
 }

@@ -65,7 +65,8 @@ const listResultSchema = z.object({
 
 export const RESERVED_STATUS = 'Reservation';
 /** Page size used when walking every page of a search. */
-const WALK_PAGE_SIZE = 50;
+// 20 is the platform's documented default page size, so any gateway following it accepts it.
+const WALK_PAGE_SIZE = 20;
 /** A guard against an upstream whose page count never ends. */
 const MAX_WALK_PAGES = 1000;
 

@@ -99,7 +99,7 @@ describe('the scan job watcher function', () => {
 
     // 1. First run: every job is history, recorded and not announced.
     expect(await run()).toEqual({
-      pages: 1,
+      pages: 2, // 25 jobs, 20 per page
       jobs: 25,
       changes: 0,
       emitted: 0,

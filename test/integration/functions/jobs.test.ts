@@ -10,6 +10,7 @@ import {
   INACTIVE_SECRET_KEY,
 } from '../../../emulator/index.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
+import { captureLogLines } from '../../helpers/logs.js';
 import {
   DEMO_TOKEN,
   demoSecret,
@@ -37,10 +38,7 @@ describe('scan job functions against the emulator', () => {
   });
   beforeEach(() => {
     emulator.reset();
-    logLines = [];
-    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-      logLines.push(String(line));
-    });
+    logLines = captureLogLines();
   });
   afterEach(() => {
     vi.restoreAllMocks();

@@ -36,6 +36,7 @@ import {
   lambdaContext,
   sampleEvent,
 } from '../../helpers/lambda.js';
+import { captureLogLines } from '../../helpers/logs.js';
 import {
   emulatorEnv,
   loadHandlers,
@@ -88,10 +89,7 @@ describe('invocation queue', () => {
   });
   beforeEach(() => {
     emulator.reset();
-    logLines = [];
-    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-      logLines.push(String(line));
-    });
+    logLines = captureLogLines();
   });
   afterEach(() => {
     vi.restoreAllMocks();

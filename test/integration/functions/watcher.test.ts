@@ -24,6 +24,7 @@ import { fileStateStore } from '../../../lib/watcher/stateStore.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
 import { type EventBridgeServer, startEventBridgeServer } from '../../helpers/eventBridgeServer.js';
 import { lambdaContext } from '../../helpers/lambda.js';
+import { captureLogLines } from '../../helpers/logs.js';
 import {
   demoSecret,
   emulatorEnv,
@@ -75,10 +76,7 @@ describe('the scan job watcher function', () => {
   });
   beforeEach(() => {
     emulator.reset();
-    logLines = [];
-    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-      logLines.push(String(line));
-    });
+    logLines = captureLogLines();
   });
   afterEach(() => {
     vi.restoreAllMocks();

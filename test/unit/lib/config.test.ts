@@ -14,7 +14,7 @@ describe('loadConfig', () => {
   });
 
   it('derives the emulator URL from EMULATOR_PORT', () => {
-    expect(loadConfig({ EMULATOR_PORT: "5999" }).scanBaseUrl?.href).toBe('http://127.0.0.1:5999/');
+    expect(loadConfig({ EMULATOR_PORT: '5999' }).scanBaseUrl?.href).toBe('http://127.0.0.1:5999/');
   });
 
   it('reads every variable', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awsSecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretError, SecretStore } from '../../../../lib/secrets/store.js';
+import { pointAwsSdkAt } from '../../../helpers/aws.js';
 import {
   type SecretsManagerServer,
   startSecretsManagerServer,
@@ -12,21 +13,15 @@ import {
  */
 describe('awsSecretSource against a loopback Secrets Manager', () => {
   let server: SecretsManagerServer;
-  const saved = { ...process.env };
+  let restoreEnv: () => void;
 
   beforeAll(async () => {
     server = await startSecretsManagerServer();
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: server.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'AKIDLOOPBACKTEST',
-      AWS_SECRET_ACCESS_KEY: 'loopback-secret-access-key',
-    });
-    delete process.env.AWS_PROFILE;
+    restoreEnv = pointAwsSdkAt('AWS_ENDPOINT_URL_SECRETS_MANAGER', server.endpoint);
   });
 
   afterAll(async () => {
-    process.env = saved;
+    restoreEnv();
     await server.close();
   });
 

@@ -8,6 +8,7 @@ import {
   eventBridgeEmitter,
   logEmitter,
 } from '../../../../lib/watcher/emitters.js';
+import { pointAwsSdkAt } from '../../../helpers/aws.js';
 import {
   type EventBridgeServer,
   startEventBridgeServer,
@@ -94,20 +95,14 @@ describe('eventBridgeEmitter batching', () => {
 
 describe('eventBridgeEmitter with the real client against a loopback PutEvents', () => {
   let server: EventBridgeServer;
-  const saved = { ...process.env };
+  let restoreEnv: () => void;
 
   beforeAll(async () => {
     server = await startEventBridgeServer();
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_EVENTBRIDGE: server.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'AKIDLOOPBACKTEST',
-      AWS_SECRET_ACCESS_KEY: 'loopback-secret-access-key',
-    });
-    delete process.env.AWS_PROFILE;
+    restoreEnv = pointAwsSdkAt('AWS_ENDPOINT_URL_EVENTBRIDGE', server.endpoint);
   });
   afterAll(async () => {
-    process.env = saved;
+    restoreEnv();
     await server.close();
   });
 

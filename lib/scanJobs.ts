@@ -17,7 +17,8 @@ const positiveIntText = z.pipe(
 );
 const positiveInt = z.int().check(z.positive('expected a positive integer'), z.lte(999_999_999));
 
-export const listQuerySchema = z.object({
+// Strict: `pages` (a spelling in the platform's own sample) is refused, not silently ignored.
+export const listQuerySchema = z.strictObject({
   page: z._default(positiveIntText, 1),
   limit: z._default(positiveIntText, 10),
 });

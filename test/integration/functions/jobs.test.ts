@@ -70,7 +70,7 @@ describe('scan job functions against the emulator', () => {
       expect(gatewayRequests(emulator)[0]?.url).toBe('/api/v1/jobs?page=3&limit=5');
     });
 
-    it.each(['page=0', 'page=-1', 'page=abc', 'limit=1.5', 'page=', 'page=1&page=2'])(
+    it.each(['page=0', 'page=-1', 'page=abc', 'limit=1.5', 'page=', 'page=1&page=2', 'pages=2'])(
       'refuses %s with 400/100 and sends nothing',
       async (query) => {
         const result = await fn.list(httpEvent('jobs-list.json', { query }), lambdaContext());

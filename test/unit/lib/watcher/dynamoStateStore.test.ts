@@ -7,24 +7,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ObservedJob, StatusChange } from '../../../../lib/watcher/changes.js';
 import { dynamoDbStateStore } from '../../../../lib/watcher/dynamoStateStore.js';
 import { startDynalite } from './dynalite.js';
-
-const observed = (instanceNo: string, status: string): ObservedJob => ({
-  instanceNo,
-  status,
-  memo: null,
-  startUrl: null,
-});
-const change = (
-  instanceNo: string,
-  previousStatus: string | null,
-  status: string,
-): StatusChange => ({
-  job: observed(instanceNo, status),
-  previousStatus,
-});
+import { change, observed } from './fixtures.js';
 
 describe('dynamoDbStateStore against dynalite', () => {
   let server: Server;

@@ -2,28 +2,14 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ObservedJob, StatusChange } from '../../../../lib/watcher/changes.js';
 import {
   fileStateStore,
   WatcherStateError,
   writeFileAtomically,
 } from '../../../../lib/watcher/stateStore.js';
+import { change, observed } from './fixtures.js';
 
 const lease = { token: 't', expiresAt: Number.MAX_SAFE_INTEGER };
-const observed = (instanceNo: string, status: string): ObservedJob => ({
-  instanceNo,
-  status,
-  memo: null,
-  startUrl: null,
-});
-const change = (
-  instanceNo: string,
-  previousStatus: string | null,
-  status: string,
-): StatusChange => ({
-  job: observed(instanceNo, status),
-  previousStatus,
-});
 
 let dir: string;
 beforeEach(async () => {

@@ -11,6 +11,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { decodeUpstreamError, type HeaderMap, mediaType } from './errorCodec.js';
 import { InputError, MethodNotAllowedError, NotFoundError } from './errors.js';
+import { identifyAnswer, originHeaderName } from './http/answerOrigin.js';
 import type { CallBudget, UpstreamClient, UpstreamResponse } from './http/client.js';
 import { bodyBytes } from './http/request.js';
 import { type HttpResult, passThrough } from './http/responses.js';
@@ -54,21 +55,6 @@ const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** OpenWhisk names the activation of an answer in this header (platform-facts section 5). */
 export const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';
-
-/** The gateway's own error table (platform-facts section 2): errorCode -> HTTP status. */
-export const GATEWAY_ERROR_STATUS: Readonly<Record<string, number>> = {
-  '100': 400,
-  '200': 401,
-  '210': 401,
-  '300': 404,
-  '400': 429,
-  '410': 429,
-  '420': 429,
-  '430': 413,
-  '500': 503,
-  '510': 504,
-  '900': 500,
-};
 
 const nameSchema = z
   .string()
@@ -162,36 +148,15 @@ export function executionBody(
 }
 
 /**
- * True when the gateway answered instead of the action: it says so in
- * `x-<vendor>-apigw-response-origin`, or, where that header is absent, the body is exactly the
- * gateway's JSON envelope with a code of its table and that code's status. An action that
- * answers with a body of its own, even an `{"error":...}` one, is passed through.
+ * True when the gateway answered instead of the action (answerOrigin.ts). An action that answers
+ * with a body of its own, even an `{"error":...}` one, is passed through.
  */
 export function isGatewayAnswer(response: UpstreamResponse, vendor: string): boolean {
-  const origin = response.headers[`x-${vendor.toLowerCase()}-apigw-response-origin`];
-  if (origin !== undefined) return origin.trim().toUpperCase() === 'APIGW';
-  if (response.status < 400) return false;
-  return isGatewayEnvelope(response.status, response.body);
-}
-
-const envelopeSchema = z.strictObject({
-  error: z.strictObject({
-    errorCode: z.union([z.string(), z.number()]),
-    message: z.string(),
-    details: z.optional(z.string()),
-  }),
-});
-
-function isGatewayEnvelope(status: number, body: Buffer): boolean {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
+  if (response.status < 400 && response.headers[originHeaderName(vendor)] === undefined) {
     return false;
   }
-  const envelope = envelopeSchema.safeParse(parsed);
-  if (!envelope.success) return false;
-  return GATEWAY_ERROR_STATUS[String(envelope.data.error.errorCode)] === status;
+  const { origin } = identifyAnswer(response.status, response.headers, response.body, vendor);
+  return origin !== 'endpoint';
 }
 
 export interface FunctionExecutionOptions {
@@ -230,8 +195,10 @@ export class FunctionExecution {
         url: executionUrl(target.url, request.result),
         headers,
         body: request.body,
-        // Never repeated once it may have reached the action (contract section 7).
+        // Never repeated once it may have reached the action.
         idempotent: REPEATABLE_METHODS.has(request.method),
+        // The action's own error answers go back to the caller whole.
+        passesErrors: true,
       },
       budget,
     );

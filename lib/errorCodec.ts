@@ -10,6 +10,8 @@ import { type ServiceError, UpstreamError } from './errors.js';
 
 /** Upstream text is bounded so that a hostile or broken upstream cannot flood a response. */
 const MAX_TEXT = 1000;
+/** An error envelope is a few hundred bytes: more than this is never parsed. */
+export const MAX_DECODED_ERROR_BYTES = 64 * 1024;
 
 export type HeaderMap = Readonly<Record<string, string | undefined>>;
 
@@ -26,9 +28,11 @@ interface DecodedFields {
 
 /** Decodes an upstream error answer. `status` becomes the caller's status unchanged. */
 export function decodeUpstreamError(source: UpstreamErrorSource): UpstreamError {
-  const text = (
-    typeof source.body === 'string' ? source.body : Buffer.from(source.body).toString('utf8')
-  ).trim();
+  const raw =
+    typeof source.body === 'string'
+      ? source.body.slice(0, MAX_DECODED_ERROR_BYTES)
+      : Buffer.from(source.body.subarray(0, MAX_DECODED_ERROR_BYTES)).toString('utf8');
+  const text = raw.trim();
   const fields = text.startsWith('<') ? fromXml(text) : text.startsWith('{') ? fromJson(text) : {};
   return new UpstreamError({
     status: source.status,

@@ -99,6 +99,40 @@ export class UpstreamTimeoutError extends ServiceError {
   }
 }
 
+/**
+ * The upstream's answer is larger than a Lambda function can return (its synchronous response
+ * payload is at most 6 MB, serialized). Nothing of it is sent: half an answer is worse than none.
+ */
+export class UpstreamResponseTooLargeError extends ServiceError {
+  override name = 'UpstreamResponseTooLargeError';
+  constructor(limitBytes: number) {
+    super({
+      status: 502,
+      code: '520',
+      message: 'Response Too Large',
+      details: `The upstream answer is over ${limitBytes} bytes, the most a Lambda function can return.`,
+    });
+  }
+}
+
+/**
+ * No valid platform credentials are available yet (the secret could not be read, or is
+ * invalid, and no good copy is cached). The caller may come back after `retryAfterSeconds`.
+ */
+export class CredentialsUnavailableError extends ServiceError {
+  override name = 'CredentialsUnavailableError';
+  constructor(retryAfterSeconds: number, cause?: unknown) {
+    super({
+      status: 503,
+      code: '500',
+      message: 'Service Unavailable',
+      details: 'The platform credentials are not available; try again later.',
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+      cause,
+    });
+  }
+}
+
 /** The upstream answered with an error; status, code and message are the upstream's own. */
 export class UpstreamError extends ServiceError {
   override name = 'UpstreamError';

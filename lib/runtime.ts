@@ -46,6 +46,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   const http = new UpstreamClient({
     dispatcher: overrides.dispatcher ?? createDispatcher(),
     timeoutMs: config.upstreamTimeoutMs,
+    vendor: config.gatewayVendor,
     now: overrides.now,
   });
   return { config, log, secrets, http, now: overrides.now ?? Date.now };

@@ -1,15 +1,22 @@
 /**
- * The upstream HTTP client: undici over one keep-alive dispatcher per container, a deadline
- * per call (retries included), failures mapped to the error taxonomy, and safe retries with
- * full-jitter backoff inside the deadline.
+ * The upstream HTTP client: undici over one keep-alive dispatcher per container, one deadline
+ * per call that covers every attempt whole (connect, headers, body, backoff), answers read only
+ * as far as they can be used, and retries decided by one table (retryPolicy.ts).
  *
- * Retries are decided here rather than by undici's retry interceptor because the decision
- * needs the gateway's errorCode from the body (429 `410`/`420` are retried, 429 `400`, quota
- * exhausted, is not) and because every wait must fit in the caller's deadline.
+ * Retries are decided here rather than by undici's retry interceptor because the decision needs
+ * who answered and the gateway's errorCode from the body (429 `410`/`420` from the gateway are
+ * retried; the same from an action is its own answer), and because every wait must fit in the
+ * caller's deadline.
  */
 
-import { fieldsOf } from '../errorCodec.js';
-import { UpstreamTimeoutError, UpstreamUnreachableError } from '../errors.js';
+import { MAX_DECODED_ERROR_BYTES } from '../errorCodec.js';
+import {
+  UpstreamResponseTooLargeError,
+  UpstreamTimeoutError,
+  UpstreamUnreachableError,
+} from '../errors.js';
+import { identifyAnswer } from './answerOrigin.js';
+import { type AttemptOutcome, mayRetry, type TransportFailure } from './retryPolicy.js';
 import { Agent, type Dispatcher, request as dispatch } from './undici.js';
 
 export interface UpstreamRequest {
@@ -20,9 +27,15 @@ export interface UpstreamRequest {
   /**
    * Safe to send twice. Defaults to true for GET, HEAD, OPTIONS, PUT and DELETE; a POST that
    * only reads (a search) may say so. A non-idempotent call is repeated only when it cannot
-   * have reached the upstream (connection refused, throttled by the gateway).
+   * have reached the endpoint (retryPolicy.ts).
    */
   readonly idempotent?: boolean;
+  /**
+   * The caller hands error answers back unchanged (an action's own answer), so they are read
+   * whole, up to the response limit. Otherwise an error answer is only decoded, and at most
+   * MAX_ERROR_BODY_BYTES of it is read.
+   */
+  readonly passesErrors?: boolean;
 }
 
 export interface UpstreamResponse {
@@ -36,8 +49,6 @@ export interface UpstreamResponse {
 export interface CallBudget {
   /** Milliseconds the function has left (Lambda's `getRemainingTimeInMillis`). */
   readonly remainingMs?: () => number;
-  /** Aborts the call, e.g. middy's signal shortly before the function times out. */
-  readonly signal?: AbortSignal | undefined;
 }
 
 export interface RetryPolicy {
@@ -49,12 +60,30 @@ export interface RetryPolicy {
 export interface UpstreamClientOptions {
   readonly dispatcher: Dispatcher;
   readonly timeoutMs: number;
+  /** The vendor word of the gateway's headers (`x-<vendor>-apigw-response-origin`). */
+  readonly vendor?: string;
   readonly retry?: Partial<RetryPolicy>;
-  /** Time kept back from the function's remaining time to build the response. */
+  /** Time kept back from the function's remaining time (DEFAULT_RESERVE_MS). */
   readonly reserveMs?: number;
+  /** Largest body read from an answer that is passed on (MAX_UPSTREAM_BODY_BYTES). */
+  readonly maxBodyBytes?: number;
   readonly now?: () => number;
   readonly random?: () => number;
 }
+
+/**
+ * A Lambda function returns at most 6 MB (its serialized synchronous response), so an upstream
+ * body larger than this can never be passed on: reading stops here.
+ */
+export const MAX_UPSTREAM_BODY_BYTES = 6 * 1024 * 1024;
+/** What an error answer that is only decoded needs: the codec reads no further. */
+export const MAX_ERROR_BODY_BYTES = MAX_DECODED_ERROR_BYTES;
+/**
+ * Kept back from the function's remaining time: the deadline's timer may fire late on a busy
+ * event loop (tens of ms), then the error envelope is built and logged, and the runtime has
+ * to ship the answer. 250 ms leaves room for all of it on a 10 s function.
+ */
+export const DEFAULT_RESERVE_MS = 250;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** Errors raised before any byte of the request can have reached the upstream. */
@@ -64,11 +93,11 @@ const NOT_SENT_CODES = new Set([
   'EAI_AGAIN',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
-/** The upstream accepted the connection but did not answer in time. */
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-/** Gateway throttling (429 with these codes) is refused before the endpoint is called. */
-const THROTTLE_CODES = new Set(['410', '420']);
+/** undici's own stall timers: only a backstop behind the deadline. */
+const STALL_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
+/** The reason a call is aborted at its deadline (recognised by identity). */
+const DEADLINE = new Error('upstream deadline');
 
 /** One dispatcher per container: connections are reused across invocations. */
 export function createDispatcher(): Dispatcher {
@@ -80,121 +109,161 @@ export function createDispatcher(): Dispatcher {
   });
 }
 
+type Attempt =
+  | { readonly response: UpstreamResponse; readonly outcome: AttemptOutcome }
+  | { readonly error: Error; readonly outcome: AttemptOutcome };
+
 export class UpstreamClient {
   private readonly retry: RetryPolicy;
   private readonly now: () => number;
   private readonly random: () => number;
+  private readonly vendor: string;
+  private readonly maxBodyBytes: number;
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.vendor = options.vendor ?? 'platform';
+    this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BODY_BYTES;
   }
 
   async send(request: UpstreamRequest, budget: CallBudget = {}): Promise<UpstreamResponse> {
-    const deadline = this.deadline(budget);
+    const allowedMs = this.allowedMs(budget);
+    if (allowedMs <= 0) throw new UpstreamTimeoutError();
+    const deadline = this.now() + allowedMs;
     const idempotent = request.idempotent ?? IDEMPOTENT_METHODS.has(request.method.toUpperCase());
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(request, deadline, budget.signal, attempt);
-      const retryable =
-        attempt < this.retry.maxAttempts &&
-        ('response' in outcome
-          ? shouldRetryResponse(outcome.response, idempotent)
-          : shouldRetryError(outcome.error, idempotent));
-      const delay = retryable ? this.backoff(attempt, outcome) : undefined;
-      if (delay === undefined || this.now() + delay >= deadline) {
-        if ('response' in outcome) return outcome.response;
-        throw outcome.error;
+    // One native timer and one controller per call, whatever the number of attempts: undici's
+    // timers above 1 s tick every ~0.5 s, and its body timeout restarts at every chunk.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(DEADLINE), allowedMs);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const result = await this.attempt(request, controller.signal, attempt, allowedMs);
+        const delay =
+          attempt < this.retry.maxAttempts && mayRetry(result.outcome, idempotent)
+            ? this.backoff(attempt, result)
+            : undefined;
+        if (delay === undefined || this.now() + delay >= deadline) {
+          if ('response' in result) return result.response;
+          throw result.error;
+        }
+        await sleep(delay, controller.signal);
       }
-      await sleep(delay, budget.signal);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  private deadline(budget: CallBudget): number {
+  private allowedMs(budget: CallBudget): number {
     const remaining = budget.remainingMs?.();
-    const reserve = this.options.reserveMs ?? 250;
-    const allowed =
-      remaining === undefined
-        ? this.options.timeoutMs
-        : Math.min(this.options.timeoutMs, remaining - reserve);
-    return this.now() + Math.max(allowed, 0);
+    const reserve = this.options.reserveMs ?? DEFAULT_RESERVE_MS;
+    return remaining === undefined
+      ? this.options.timeoutMs
+      : Math.min(this.options.timeoutMs, remaining - reserve);
   }
 
   private async attempt(
     request: UpstreamRequest,
-    deadline: number,
-    callerSignal: AbortSignal | undefined,
+    signal: AbortSignal,
     attempt: number,
-  ): Promise<{ response: UpstreamResponse } | { error: Error }> {
-    const timeLeft = deadline - this.now();
-    if (timeLeft <= 0) return { error: new UpstreamTimeoutError() };
+    backstopMs: number,
+  ): Promise<Attempt> {
+    if (signal.aborted) return failed(new UpstreamTimeoutError(), 'deadline');
+    let answered = false;
     try {
-      // undici's own timers bound the wait for the headers and for each body chunk: an
-      // AbortSignal per attempt would cost about 10% of a loopback request (see README).
       const answer = await dispatch(this.options.dispatcher, {
         origin: request.url.origin,
         path: request.url.pathname + request.url.search,
         method: request.method as Dispatcher.HttpMethod,
         headers: request.headers,
         body: request.body,
-        signal: callerSignal,
-        headersTimeout: timeLeft,
-        bodyTimeout: timeLeft,
+        signal,
+        // Backstops only: the deadline above ends the call first.
+        headersTimeout: backstopMs + 1000,
+        bodyTimeout: backstopMs + 1000,
       });
-      const body = Buffer.from(await answer.body.arrayBuffer());
-      return {
-        response: {
-          status: answer.statusCode,
-          headers: flatten(answer.headers),
-          body,
-          attempts: attempt,
-        },
-      };
+      answered = true;
+      const status = answer.statusCode;
+      const headers = flatten(answer.headers);
+      const decodedOnly = status >= 400 && !request.passesErrors;
+      const body = decodedOnly
+        ? await readBody(answer.body, headers, MAX_ERROR_BODY_BYTES, 'truncate')
+        : await readBody(answer.body, headers, this.maxBodyBytes, 'refuse');
+      const response = { status, headers, body, attempts: attempt };
+      if (status < 400)
+        return { response, outcome: { kind: 'answer', status, origin: 'endpoint' } };
+      const identity = identifyAnswer(status, headers, body, this.vendor);
+      return { response, outcome: { kind: 'answer', status, ...identity } };
     } catch (error) {
-      return { error: classifyFailure(error, callerSignal) };
+      if (signal.reason === DEADLINE && signal.aborted) {
+        return failed(new UpstreamTimeoutError(error), 'deadline');
+      }
+      if (error instanceof UpstreamResponseTooLargeError) return failed(error, 'too-large');
+      const code = codeOf(error);
+      if (code !== undefined && STALL_CODES.has(code)) {
+        return failed(new UpstreamTimeoutError(error), 'deadline');
+      }
+      const failure: TransportFailure = answered
+        ? 'during-body'
+        : code !== undefined && NOT_SENT_CODES.has(code)
+          ? 'not-sent'
+          : 'before-answer';
+      return failed(new UpstreamUnreachableError(error), failure);
     }
   }
 
   /** Full jitter, raised to the upstream's Retry-After when it sends one. */
-  private backoff(attempt: number, outcome: { response: UpstreamResponse } | { error: Error }) {
+  private backoff(attempt: number, result: Attempt): number {
     const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
     const jittered = this.random() * ceiling;
     const retryAfter =
-      'response' in outcome ? retryAfterMs(outcome.response.headers['retry-after']) : 0;
+      'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
     return Math.max(jittered, retryAfter);
   }
 }
 
-function shouldRetryResponse(response: UpstreamResponse, idempotent: boolean): boolean {
-  if (response.status === 429) return THROTTLE_CODES.has(errorCodeOf(response.body) ?? '');
-  return idempotent && (response.status === 503 || response.status === 504);
+function failed(error: Error, failure: TransportFailure): Attempt {
+  return { error, outcome: { kind: 'transport', failure } };
 }
 
-function shouldRetryError(error: Error, idempotent: boolean): boolean {
-  if (error instanceof UpstreamTimeoutError) return false; // the deadline is spent
-  if (!(error instanceof UpstreamUnreachableError)) return false;
-  return idempotent || NOT_SENT_CODES.has(codeOf(error.cause) ?? '');
-}
-
-function errorCodeOf(body: Buffer): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null) {
-      return fieldsOf(parsed as Record<string, unknown>).code;
+/**
+ * Reads a body up to `limit` bytes. Over the limit, `refuse` throws (the answer cannot be passed
+ * on) and `truncate` keeps the first `limit` bytes (enough to decode an error); either way the
+ * rest is not read and the connection is dropped.
+ */
+async function readBody(
+  body: Dispatcher.ResponseData['body'],
+  headers: Readonly<Record<string, string>>,
+  limit: number,
+  overLimit: 'refuse' | 'truncate',
+): Promise<Buffer> {
+  const declared = Number(headers['content-length']);
+  // The common case: a declared length within the limit (undici holds the server to it).
+  if (headers['content-length'] !== undefined && declared <= limit) {
+    return Buffer.from(await body.arrayBuffer());
+  }
+  if (overLimit === 'refuse' && declared > limit) {
+    body.destroy();
+    throw new UpstreamResponseTooLargeError(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (size + chunk.length > limit) {
+      if (overLimit === 'refuse') {
+        body.destroy();
+        throw new UpstreamResponseTooLargeError(limit);
+      }
+      chunks.push(chunk.subarray(0, limit - size));
+      size = limit;
+      body.destroy();
+      break;
     }
-  } catch {
-    // An unreadable 429 body is not a gateway throttle we know how to wait for.
+    chunks.push(chunk);
+    size += chunk.length;
   }
-  return undefined;
-}
-
-/** Maps a failed request to the taxonomy: our deadline or a stall is a timeout, the rest unreachable. */
-function classifyFailure(error: unknown, signal: AbortSignal | undefined): Error {
-  const code = codeOf(error);
-  if (signal?.aborted || (code !== undefined && TIMEOUT_CODES.has(code))) {
-    return new UpstreamTimeoutError(error);
-  }
-  return new UpstreamUnreachableError(error);
+  return Buffer.concat(chunks, size);
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -225,14 +294,15 @@ function flatten(headers: Record<string, string | string[] | undefined>): Record
   return flat;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when the call's deadline passes first. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      signal.removeEventListener('abort', done);
       resolve();
     }
-    signal?.addEventListener('abort', done, { once: true });
+    signal.addEventListener('abort', done, { once: true });
   });
 }

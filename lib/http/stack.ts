@@ -79,8 +79,7 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
   handler: (request: HttpRequest<B, Q, P>) => Promise<HttpResult>,
 ) {
   const baseLog = definition.log ?? createLogger({ function: definition.name });
-  // middy's own early-timeout timer is off: every upstream call is already bounded by the
-  // function's remaining time (see http/client.ts), and the timer costs each invocation.
+  // middy's own early-timeout timer is off: answerInTime (below) covers the whole invocation.
   const stack = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>({
     timeoutEarlyInMillis: 0,
   })
@@ -91,7 +90,7 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
   if (definition.body) stack.use(jsonBody());
   else if (definition.rawBody) stack.use(rawBody(definition.rawBody.contentTypes, baseLog));
   stack.use(validation(definition, baseLog));
-  return stack.handler(async (event, context) => {
+  const handle = stack.handler(async (event, context) => {
     const state = stateOf(event, context, baseLog);
     const parsed = state.parsed ?? { body: undefined, query: {}, path: {} };
     return handler({
@@ -105,6 +104,39 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
       log: state.log,
     });
   });
+  return (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> =>
+    answerInTime(handle(event, context), event, context, baseLog);
+}
+
+/**
+ * Kept back from the function's remaining time by the last-resort guard below. Smaller than the
+ * upstream client's reserve, so that an upstream call's own deadline normally answers first.
+ */
+export const GUARD_RESERVE_MS = 100;
+
+/**
+ * Whatever hangs (an upstream call, a slow secret fetch in the caller check), the caller gets
+ * the 504/`510` envelope before the function's own timeout, never the runtime's timeout error.
+ * middy's own early timeout races only the handler, not the middlewares before it.
+ */
+function answerInTime(
+  work: Promise<HttpResult>,
+  event: APIGatewayProxyEventV2,
+  context: Context,
+  log: Logger,
+): Promise<HttpResult> {
+  if (typeof context.getRemainingTimeInMillis !== 'function') return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<HttpResult>((resolve) => {
+    timer = setTimeout(
+      () => {
+        log.error('no answer before the function timeout', { requestId: context.awsRequestId });
+        resolve(encodeError(new UpstreamTimeoutError(), negotiateErrorFormat(headersOf(event))));
+      },
+      Math.max(context.getRemainingTimeInMillis() - GUARD_RESERVE_MS, 0),
+    );
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 function remainingTimeOf(context: Context): (() => number) | undefined {

@@ -54,7 +54,33 @@ export async function startScriptedServer(
   };
 }
 
-export function gatewayError(res: ServerResponse, status: number, code: string, message = 'error') {
-  res.writeHead(status, { 'content-type': 'application/json' });
+/**
+ * Answers with the gateway's envelope. `origin` sets `x-platform-apigw-response-origin`, as the
+ * platform's gateway does; without it only the body tells who answered.
+ */
+export function gatewayError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message = 'error',
+  origin?: 'APIGW' | 'ENDPOINT',
+) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (origin) headers['x-platform-apigw-response-origin'] = origin;
+  res.writeHead(status, headers);
   res.end(JSON.stringify({ error: { errorCode: code, message } }));
+}
+
+/** Writes `text` one byte every `intervalMs` to a raw socket, until it is done or closed. */
+export async function drip(
+  write: (chunk: string) => boolean,
+  text: string,
+  intervalMs: number,
+  isClosed: () => boolean,
+): Promise<void> {
+  for (const char of text) {
+    if (isClosed()) return;
+    write(char);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

@@ -1,8 +1,19 @@
+import type { ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamTimeoutError, UpstreamUnreachableError } from '../../../../lib/errors.js';
-import { UpstreamClient } from '../../../../lib/http/client.js';
+import { decodeUpstreamError } from '../../../../lib/errorCodec.js';
 import {
+  UpstreamResponseTooLargeError,
+  UpstreamTimeoutError,
+  UpstreamUnreachableError,
+} from '../../../../lib/errors.js';
+import {
+  MAX_ERROR_BODY_BYTES,
+  MAX_UPSTREAM_BODY_BYTES,
+  UpstreamClient,
+} from '../../../../lib/http/client.js';
+import {
+  drip,
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
@@ -73,12 +84,41 @@ describe('UpstreamClient', () => {
     expect(server.received).toHaveLength(2);
   });
 
-  it.each(['410', '420'])('retries gateway throttling 429/%s, even for a POST', async (code) => {
-    server.script = (_req, res, index) =>
-      index < 2 ? gatewayError(res, 429, code) : res.end('{}');
-    const response = await client().send({ method: 'POST', url: url(), body: '{}' });
-    expect(response.status).toBe(200);
-    expect(server.received).toHaveLength(3);
+  it.each(['410', '420'])(
+    'retries gateway throttling 429/%s, even for a POST, when the gateway says it answered',
+    async (code) => {
+      server.script = (_req, res, index) =>
+        index < 2 ? gatewayError(res, 429, code, 'Throttled', 'APIGW') : res.end('{}');
+      const response = await client().send({ method: 'POST', url: url(), body: '{}' });
+      expect(response.status).toBe(200);
+      expect(server.received).toHaveLength(3);
+    },
+  );
+
+  it.each(['410', '420'])(
+    "never repeats a POST answered 429/%s by the endpoint: it is the endpoint's answer",
+    async (code) => {
+      server.script = (_req, res) => gatewayError(res, 429, code, 'Throttled', 'ENDPOINT');
+      const response = await client().send({ method: 'POST', url: url(), body: '{}' });
+      expect(response.status).toBe(429);
+      expect(server.received).toHaveLength(1);
+    },
+  );
+
+  it('repeats a POST throttled without an origin header only when it is idempotent', async () => {
+    server.script = (_req, res) => gatewayError(res, 429, '410', 'Throttle Limited');
+    const post = await client().send({ method: 'POST', url: url(), body: '{}' });
+    expect(post.status).toBe(429);
+    expect(server.received).toHaveLength(1);
+    server.received.length = 0;
+    const search = await client().send({
+      method: 'POST',
+      url: url(),
+      body: '{}',
+      idempotent: true,
+    });
+    expect(search.status).toBe(429);
+    expect(server.received).toHaveLength(4);
   });
 
   it('does not retry an exhausted quota (429/400)', async () => {
@@ -152,15 +192,189 @@ describe('UpstreamClient', () => {
     await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
     expect(server.received).toHaveLength(0);
   });
+});
 
-  it("stops when the caller's signal aborts", async () => {
+describe('UpstreamClient deadline: one deadline for the whole exchange', () => {
+  let server: ScriptedServer;
+  let dispatcher: Agent;
+  const client = (timeoutMs: number) =>
+    new UpstreamClient({ dispatcher, timeoutMs, random: () => 0 });
+  const url = () => new URL('/slow', server.url);
+
+  beforeAll(async () => {
+    server = await startScriptedServer();
+    dispatcher = new Agent();
+  });
+  afterEach(() => {
+    server.received.length = 0;
+  });
+  afterAll(async () => {
+    await dispatcher.close();
+    await server.close();
+  });
+
+  it('ends a call whose headers drip in, one byte at a time', async () => {
+    server.script = (_req, res) => {
+      const socket = res.socket!;
+      void drip(
+        (c) => socket.write(c),
+        'HTTP/1.1 200 OK\r\nX-Slow: abcdefghijklmnopqrstuvwxyz\r\n',
+        100,
+        () => socket.destroyed,
+      );
+    };
+    const attempt = client(800).send({ method: 'GET', url: url() });
+    await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('ends a call whose body drips in, however often a byte arrives', async () => {
+    server.script = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      void drip(
+        (c) => res.write(c),
+        '{"page":"'.padEnd(200, 'x'),
+        100,
+        () => res.destroyed,
+      );
+    };
+    const attempt = client(800).send({ method: 'PATCH', url: url() });
+    await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
+    // A PATCH is never repeated; the deadline is not a reason to try again anyway.
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('answers in time when the upstream answers just before the deadline', async () => {
+    server.script = (_req, res) => setTimeout(() => res.end('{"ok":true}'), 900);
+    const response = await client(1000).send({ method: 'GET', url: url() });
+    expect(response.status).toBe(200);
+  });
+
+  it('gives up when the upstream answers just after the deadline', async () => {
+    server.script = (_req, res) => setTimeout(() => res.end('{"ok":true}'), 1100);
+    const attempt = client(1000).send({ method: 'GET', url: url() });
+    await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
+  });
+
+  it('counts the whole call, retries included, against one deadline', async () => {
+    server.script = (_req, res) => setTimeout(() => gatewayError(res, 503, '500'), 300);
+    const attempt = client(800).send({ method: 'GET', url: url() });
+    await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
+    // 300 ms per attempt in an 800 ms deadline: the third attempt is cut short.
+    expect(server.received.length).toBeLessThanOrEqual(3);
+  });
+
+  it('maps a reset after the headers to 503/500 and repeats only an idempotent call', async () => {
+    server.script = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"partial":');
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    const patch = client(5000).send({ method: 'PATCH', url: url() });
+    await expect(patch).rejects.toMatchObject({ status: 503, code: '500' });
+    expect(server.received).toHaveLength(1);
+    server.received.length = 0;
+    const get = client(5000).send({ method: 'GET', url: url() });
+    await expect(get).rejects.toMatchObject({ status: 503, code: '500' });
+    expect(server.received).toHaveLength(4);
+  });
+
+  it("never goes past the function's remaining time, with a bigger timeout", async () => {
     server.script = () => {};
-    const controller = new AbortController();
-    const attempt = client(60_000).send(
-      { method: 'GET', url: url() },
-      { signal: controller.signal },
-    );
-    setTimeout(() => controller.abort(), 50);
+    const attempt = client(60_000).send({ method: 'GET', url: url() }, { remainingMs: () => 600 });
     await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
+  });
+});
+
+describe('UpstreamClient body limits', () => {
+  let server: ScriptedServer;
+  let dispatcher: Agent;
+  let written = 0;
+  const client = () => new UpstreamClient({ dispatcher, timeoutMs: 20_000, random: () => 0 });
+  const url = () => new URL('/big', server.url);
+
+  /** Streams `total` bytes in 64 KB chunks (chunked encoding), counting what the socket took. */
+  function stream(res: ServerResponse, status: number, type: string, total: number, head = '') {
+    res.writeHead(status, { 'content-type': type });
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    written = 0;
+    if (head) {
+      res.write(head);
+      written += head.length;
+    }
+    const pump = () => {
+      while (written < total && !res.destroyed) {
+        written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    res.on('error', () => {});
+    pump();
+  }
+
+  beforeAll(async () => {
+    server = await startScriptedServer();
+    dispatcher = new Agent();
+  });
+  afterEach(() => {
+    server.received.length = 0;
+  });
+  afterAll(async () => {
+    await dispatcher.close();
+    await server.close();
+  });
+
+  it.each([7, 50])('refuses a %d MB success body with 502/520 and stops reading it', async (mb) => {
+    server.script = (_req, res) => stream(res, 200, 'application/octet-stream', mb * 1024 * 1024);
+    const attempt = client().send({ method: 'GET', url: url() });
+    await expect(attempt).rejects.toBeInstanceOf(UpstreamResponseTooLargeError);
+    await expect(attempt).rejects.toMatchObject({ status: 502, code: '520' });
+    expect(server.received).toHaveLength(1);
+    // The server could not push the whole body: the client dropped the connection.
+    if (mb === 50) expect(written).toBeLessThan(mb * 1024 * 1024);
+  });
+
+  it('refuses a declared Content-Length over the limit without reading it', async () => {
+    server.script = (_req, res) => {
+      res.writeHead(200, { 'content-length': String(MAX_UPSTREAM_BODY_BYTES + 1) });
+      res.write('x');
+    };
+    await expect(client().send({ method: 'GET', url: url() })).rejects.toMatchObject({
+      status: 502,
+      code: '520',
+    });
+  });
+
+  it('passes a body just under the limit', async () => {
+    const size = MAX_UPSTREAM_BODY_BYTES - 1024;
+    server.script = (_req, res) => stream(res, 200, 'application/octet-stream', size);
+    const response = await client().send({ method: 'GET', url: url() });
+    expect(response.body.length).toBeGreaterThanOrEqual(size);
+    expect(response.body.length).toBeLessThanOrEqual(MAX_UPSTREAM_BODY_BYTES);
+  });
+
+  it('reads only the first 64 KB of a 50 MB error body that is decoded', async () => {
+    const head =
+      '<?xml version="1.0"?><Message><error><errorCode>900</errorCode><message>Broken</message></error>';
+    server.script = (_req, res) => stream(res, 500, 'text/xml', 50 * 1024 * 1024, head);
+    const response = await client().send({ method: 'POST', url: url(), body: '{}' });
+    expect(response.status).toBe(500);
+    expect(response.body.length).toBe(MAX_ERROR_BODY_BYTES);
+    expect(written).toBeLessThan(50 * 1024 * 1024);
+    const decoded = decodeUpstreamError(response);
+    // The parser reads what arrived: the envelope at the start of the body.
+    expect(decoded).toMatchObject({ status: 500, code: '900', message: 'Broken' });
+  });
+
+  it('reads an error body whole when the caller passes errors through (an action)', async () => {
+    server.script = (_req, res) => stream(res, 500, 'text/plain', 1024 * 1024);
+    const response = await client().send({
+      method: 'POST',
+      url: url(),
+      body: '{}',
+      passesErrors: true,
+    });
+    expect(response.body.length).toBeGreaterThanOrEqual(1024 * 1024);
   });
 });

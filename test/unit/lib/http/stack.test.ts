@@ -204,3 +204,27 @@ describe('tokenMatches', () => {
     expect(tokenMatches('abc', [])).toBe(false);
   });
 });
+
+describe('httpFunction answers before the function times out', () => {
+  it('answers 504/510 when the caller check hangs (a slow secret fetch)', async () => {
+    const { log, lines } = capturedLog();
+    const handler = httpFunction(
+      { name: 'stuck', log, callerTokens: () => new Promise(() => {}) },
+      async () => json(200, {}),
+    );
+    const result = await handler(
+      validEvent({ headers: { accept: 'text/xml' } }),
+      lambdaContext(400),
+    );
+    expect(result.statusCode).toBe(504);
+    expect(result.body).toContain('<errorCode>510</errorCode>');
+    expect(lines.some((line) => line.includes('no answer before the function timeout'))).toBe(true);
+  });
+
+  it('answers 504/510 when the handler hangs', async () => {
+    const handler = httpFunction({ name: 'stuck' }, () => new Promise(() => {}));
+    const result = await handler(validEvent(), lambdaContext(300));
+    expect(result.statusCode).toBe(504);
+    expect(jsonBody(result)).toMatchObject({ error: { errorCode: '510' } });
+  });
+});

@@ -40,8 +40,16 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   const secrets = new SecretStore(source, {
     ttlMs: config.secretsTtlMs,
     now: overrides.now,
-    onStale: (error) =>
-      log.warn('secret refresh failed; using the cached secret', describeError(error)),
+    onFailure: (error, failure) =>
+      failure.servingCached
+        ? log.warn('secret fetch failed; the last good secret keeps serving', {
+            ...describeError(error),
+            retryInMs: failure.retryInMs,
+          })
+        : log.error('secret fetch failed; no good secret yet', {
+            ...describeError(error),
+            retryInMs: failure.retryInMs,
+          }),
   });
   const http = new UpstreamClient({
     dispatcher: overrides.dispatcher ?? createDispatcher(),

@@ -2,7 +2,12 @@
  * The secret store: one validated secret, cached for a TTL, fetched by one request at a time
  * however many invocations wait for it, and fetched again on demand when the platform says
  * the credentials no longer work (they may have been rotated).
+ *
+ * A bad secret cannot take the service down: a fetch that fails, or brings a document that
+ * does not validate, leaves the last good secret in service, and further fetches back off.
+ * With no good secret at all, callers get CredentialsUnavailableError (503, Retry-After).
  */
+import { CredentialsUnavailableError } from '../errors.js';
 import { type PlatformSecret, platformSecretSchema } from './schema.js';
 import type { SecretSource } from './sources.js';
 
@@ -10,12 +15,23 @@ export class SecretError extends Error {
   override readonly name = 'SecretError';
 }
 
+export interface FetchFailure {
+  /** True when the last good secret keeps serving. */
+  readonly servingCached: boolean;
+  /** When the next fetch may start, in ms from now. */
+  readonly retryInMs: number;
+}
+
 export interface SecretStoreOptions {
   readonly ttlMs: number;
   /** Forced refreshes closer together than this reuse the last fetch (no refresh storms). */
   readonly minRefreshIntervalMs?: number;
+  /** First wait after a failed fetch; it doubles with each failure, up to maxBackoffMs. */
+  readonly backoffMs?: number;
+  readonly maxBackoffMs?: number;
   readonly now?: () => number;
-  readonly onStale?: (error: unknown) => void;
+  /** A fetch failed (unreadable source or invalid document); the error names fields only. */
+  readonly onFailure?: (error: unknown, failure: FetchFailure) => void;
 }
 
 interface Cached {
@@ -23,9 +39,16 @@ interface Cached {
   readonly fetchedAt: number;
 }
 
+/** A few seconds: a broken secret costs one fetch per container every few seconds at most. */
+const DEFAULT_BACKOFF_MS = 3000;
+const DEFAULT_MAX_BACKOFF_MS = 60_000;
+
 export class SecretStore {
   private cached: Cached | undefined;
   private inflight: Promise<PlatformSecret> | undefined;
+  private failures = 0;
+  private nextAttemptAt = 0;
+  private lastFailure: unknown;
   private readonly now: () => number;
   private readonly minRefreshIntervalMs: number;
 
@@ -37,7 +60,7 @@ export class SecretStore {
     this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? 5000;
   }
 
-  /** The cached secret while it is fresh; otherwise one shared fetch. */
+  /** The cached secret while it is fresh; otherwise one shared fetch (unless backing off). */
   get(): Promise<PlatformSecret> {
     const cached = this.cached;
     if (cached && this.now() - cached.fetchedAt < this.options.ttlMs) {
@@ -62,38 +85,63 @@ export class SecretStore {
   /** Starts a fetch now (at cold start) so that the first request finds it under way. */
   prefetch(): void {
     this.get().catch(() => {
-      // The first request that needs the secret fetches again and reports the failure.
+      // The first request that needs the secret reports the failure.
     });
   }
 
   clear(): void {
     this.cached = undefined;
+    this.failures = 0;
+    this.nextAttemptAt = 0;
   }
 
   private load(): Promise<PlatformSecret> {
-    this.inflight ??= this.fetchAndParse().finally(() => {
+    if (this.inflight) return this.inflight;
+    const waitMs = this.nextAttemptAt - this.now();
+    if (waitMs > 0) {
+      // Backing off: the last good secret, or the caller is told when to come back.
+      if (this.cached) return Promise.resolve(this.cached.value);
+      return Promise.reject(new CredentialsUnavailableError(waitMs / 1000, this.lastFailure));
+    }
+    this.inflight = this.fetchAndParse().finally(() => {
       this.inflight = undefined;
     });
     return this.inflight;
   }
 
   private async fetchAndParse(): Promise<PlatformSecret> {
-    let text: string;
+    let value: PlatformSecret;
     try {
-      text = await this.source.fetchText();
-    } catch (error) {
-      // A stale secret beats no secret: keep serving it while the source is unavailable.
-      if (this.cached) {
-        this.options.onStale?.(error);
-        return this.cached.value;
+      let text: string;
+      try {
+        text = await this.source.fetchText();
+      } catch (error) {
+        throw new SecretError(`Could not read the secret from ${this.source.description}`, {
+          cause: error,
+        });
       }
-      throw new SecretError(`Could not read the secret from ${this.source.description}`, {
-        cause: error,
-      });
+      value = parseSecret(text, this.source.description);
+    } catch (error) {
+      return this.failed(error);
     }
-    const value = parseSecret(text, this.source.description);
+    this.failures = 0;
+    this.nextAttemptAt = 0;
+    this.lastFailure = undefined;
     this.cached = { value, fetchedAt: this.now() };
     return value;
+  }
+
+  private failed(error: unknown): PlatformSecret {
+    this.failures++;
+    const backoff = Math.min(
+      (this.options.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** (this.failures - 1),
+      this.options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
+    );
+    this.nextAttemptAt = this.now() + backoff;
+    this.lastFailure = error;
+    this.options.onFailure?.(error, { servingCached: this.cached !== undefined, retryInMs: backoff });
+    if (this.cached) return this.cached.value;
+    throw new CredentialsUnavailableError(backoff / 1000, error);
   }
 }
 

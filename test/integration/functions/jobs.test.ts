@@ -3,6 +3,7 @@
  * loopback against the embedded emulator.
  */
 import { createHmac } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type Emulator,
@@ -347,11 +348,28 @@ describe('scan job functions against the emulator', () => {
       expect(result.statusCode).toBe(200);
     });
 
-    it("passes the gateway's refusal of a skewed clock through as 401/200", async () => {
-      emulator.faults.add({ kind: 'skew', ms: 5 * 60_000, times: 0 });
-      const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
-      expect(result.statusCode).toBe(401);
-      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('200');
+    it("signs again with the gateway's clock when it is 6 minutes off, once per container", async () => {
+      // A container of its own: the offset it learns stays with it.
+      const fresh = await loadHandlers(emulatorEnv(emulator), { list: SCAN_FUNCTIONS.list });
+      emulator.faults.add({ kind: 'skew', ms: 6 * 60_000, times: 0 });
+      const first = await fresh.list(httpEvent('jobs-list.json'), lambdaContext());
+      expect(first.statusCode).toBe(200);
+      expect(gatewayRequests(emulator)).toHaveLength(2);
+      const second = await fresh.list(httpEvent('jobs-list.json'), lambdaContext());
+      expect(second.statusCode).toBe(200);
+      expect(gatewayRequests(emulator)).toHaveLength(3);
+      const warnings = logLines.filter((line) => line.includes('local clock is off'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 'warn', offsetSeconds: 360 });
+    });
+
+    it('changes nothing for a clock within the gateway window', async () => {
+      const fresh = await loadHandlers(emulatorEnv(emulator), { list: SCAN_FUNCTIONS.list });
+      emulator.faults.add({ kind: 'skew', ms: 3 * 60_000, times: 0 });
+      const result = await fresh.list(httpEvent('jobs-list.json'), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      expect(gatewayRequests(emulator)).toHaveLength(1);
+      expect(logLines.some((line) => line.includes('local clock is off'))).toBe(false);
     });
 
     it('answers an upstream error in XML when the caller asks for XML', async () => {
@@ -478,9 +496,9 @@ describe('scan job functions with other credentials', () => {
     expect(jsonBody(result)).toEqual({ error: { errorCode: '500', message: 'Endpoint Error' } });
   });
 
-  it('answer 500/900 with no detail when the secret file is malformed, and log the field', async () => {
+  it('answer 503/500 with Retry-After when the secret is malformed from the start, and log the field', async () => {
     const file = await secretFile({
-      iam: { accessKey: 'AK', secretKey: 42 },
+      iam: { accessKey: 'AK', secretKey: 987654321987 },
       callerTokens: [DEMO_TOKEN],
     });
     const lines: string[] = [];
@@ -490,10 +508,50 @@ describe('scan job functions with other credentials', () => {
     const fn = await loadHandlers(emulatorEnv(emulator, { SECRETS_FILE: file }), {
       list: SCAN_FUNCTIONS.list,
     });
-    const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+    const results = [];
+    for (let i = 0; i < 5; i++)
+      results.push(await fn.list(httpEvent('jobs-list.json'), lambdaContext()));
     vi.restoreAllMocks();
-    expect(result.statusCode).toBe(500);
-    expect(jsonBody(result)).toEqual({ error: { errorCode: '900', message: 'Unexpected Error' } });
-    expect(lines.join('\n')).toContain('iam.secretKey');
+    for (const result of results) {
+      expect(result.statusCode).toBe(503);
+      expect(result.headers?.['Retry-After']).toMatch(/^[1-9][0-9]*$/);
+      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('500');
+    }
+    const log = lines.join('\n');
+    expect(log).toContain('iam.secretKey');
+    expect(log).not.toContain('987654321987');
+    // One read, then the backoff: five requests do not mean five reads.
+    expect(lines.filter((line) => line.includes('secret fetch failed'))).toHaveLength(1);
+  });
+
+  it('keep serving the last good secret when the secret turns malformed', async () => {
+    const good = await demoSecret();
+    const file = await secretFile(good);
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    const fn = await loadHandlers(
+      emulatorEnv(emulator, {
+        GATEWAY_VENDOR: 'ncp',
+        SECRETS_FILE: file,
+        SECRETS_TTL_SECONDS: '0',
+      }),
+      { list: SCAN_FUNCTIONS.list },
+    );
+    expect((await fn.list(httpEvent('jobs-list.json'), lambdaContext())).statusCode).toBe(200);
+    // An unused webhook entry breaks the document: the service must not care.
+    await writeFile(
+      file,
+      JSON.stringify({ ...good, webhooks: { broken: { secret: 'not-a-secret', action: 'x' } } }),
+    );
+    for (let i = 0; i < 5; i++) {
+      expect((await fn.list(httpEvent('jobs-list.json'), lambdaContext())).statusCode).toBe(200);
+    }
+    vi.restoreAllMocks();
+    const warnings = lines.filter((line) => line.includes('the last good secret keeps serving'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('webhooks.broken.secret');
+    expect(warnings[0]).not.toContain('not-a-secret');
   });
 });

@@ -58,13 +58,16 @@ describe('awsSecretSource against a loopback Secrets Manager', () => {
 
   it('reports a missing secret by its id, not by any value', async () => {
     const store = new SecretStore(awsSecretSource({ secretId: 'does-not-exist' }), { ttlMs: 1000 });
-    await expect(store.get()).rejects.toThrow(SecretError);
-    await expect(store.get()).rejects.toThrow(/Secrets Manager does-not-exist/);
+    const error = (await store.get().catch((e: unknown) => e)) as Error;
+    expect(error).toMatchObject({ status: 503, code: '500' });
+    expect(error.cause).toBeInstanceOf(SecretError);
+    expect((error.cause as Error).message).toMatch(/Secrets Manager does-not-exist/);
   });
 
   it('validates what Secrets Manager returns', async () => {
     server.secrets.set('malformed', JSON.stringify({ iam: { accessKey: 'AK' } }));
     const store = new SecretStore(awsSecretSource({ secretId: 'malformed' }), { ttlMs: 1000 });
-    await expect(store.get()).rejects.toThrow(/iam\.secretKey/);
+    const error = (await store.get().catch((e: unknown) => e)) as Error;
+    expect((error.cause as Error).message).toMatch(/iam\.secretKey/);
   });
 });

@@ -2,8 +2,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CredentialsUnavailableError } from '../../../../lib/errors.js';
 import { fileSecretSource, type SecretSource } from '../../../../lib/secrets/sources.js';
-import { parseSecret, SecretError, SecretStore } from '../../../../lib/secrets/store.js';
+import {
+  type FetchFailure,
+  parseSecret,
+  SecretError,
+  SecretStore,
+} from '../../../../lib/secrets/store.js';
 
 const secretText = (accessKey: string) =>
   JSON.stringify({ iam: { accessKey, secretKey: 'SK-very-secret' }, callerTokens: ['t'] });
@@ -110,11 +116,11 @@ describe('SecretStore', () => {
   it('keeps serving the cached secret when a later fetch fails', async () => {
     const control = controlledSource(secretText('AK1'));
     const time = clock();
-    const stale: unknown[] = [];
+    const stale: FetchFailure[] = [];
     const store = new SecretStore(control.source, {
       ttlMs: 1000,
       now: time.now,
-      onStale: (e) => stale.push(e),
+      onFailure: (_error, failure) => stale.push(failure),
     });
     const initial = store.get();
     control.releaseAll();
@@ -124,7 +130,7 @@ describe('SecretStore', () => {
     const again = store.get();
     control.releaseAll();
     expect((await again).iam?.accessKey).toBe('AK1');
-    expect(stale).toHaveLength(1);
+    expect(stale).toEqual([{ servingCached: true, retryInMs: 3000 }]);
   });
 
   it('reports a source that fails before any secret was read', async () => {
@@ -133,8 +139,72 @@ describe('SecretStore', () => {
     const store = new SecretStore(control.source, { ttlMs: 1000 });
     const attempt = store.get();
     control.releaseAll();
-    await expect(attempt).rejects.toThrow(SecretError);
-    await expect(attempt).rejects.toThrow(/test source/);
+    await expect(attempt).rejects.toBeInstanceOf(CredentialsUnavailableError);
+    await expect(attempt).rejects.toMatchObject({ status: 503, code: '500' });
+    const error = (await attempt.catch((e: unknown) => e)) as Error;
+    expect(error.cause).toBeInstanceOf(SecretError);
+    expect((error.cause as Error).message).toMatch(/test source/);
+  });
+
+  it('keeps the last good secret when a later one does not validate, and backs off', async () => {
+    const control = controlledSource(secretText('AK1'));
+    const time = clock();
+    const failures: FetchFailure[] = [];
+    const store = new SecretStore(control.source, {
+      ttlMs: 1000,
+      now: time.now,
+      onFailure: (_error, failure) => failures.push(failure),
+    });
+    const initial = store.get();
+    control.releaseAll();
+    await initial;
+    control.rotate(
+      JSON.stringify({ iam: { accessKey: 'AK2' }, webhooks: { x: { secret: 'no' } } }),
+    );
+    time.advance(2000);
+    for (let i = 0; i < 25; i++) {
+      const got = store.get();
+      control.releaseAll();
+      expect((await got).iam?.accessKey).toBe('AK1');
+    }
+    // 25 requests after the TTL: one fetch, then the backoff keeps the source quiet.
+    expect(control.fetches()).toBe(2);
+    expect(failures).toEqual([{ servingCached: true, retryInMs: 3000 }]);
+    time.advance(3000);
+    const retried = store.get();
+    control.releaseAll();
+    expect((await retried).iam?.accessKey).toBe('AK1');
+    expect(control.fetches()).toBe(3);
+    // Each failure doubles the wait.
+    expect(failures[1]).toEqual({ servingCached: true, retryInMs: 6000 });
+  });
+
+  it('answers 503 with Retry-After while no good secret exists, then recovers', async () => {
+    const control = controlledSource('{"iam":{"accessKey":""}}');
+    const time = clock();
+    const store = new SecretStore(control.source, { ttlMs: 60_000, now: time.now });
+    const errors: unknown[] = [];
+    for (let i = 0; i < 25; i++) {
+      const got = store.get();
+      control.releaseAll();
+      errors.push(await got.catch((e: unknown) => e));
+    }
+    expect(control.fetches()).toBe(1);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(CredentialsUnavailableError);
+      expect((error as CredentialsUnavailableError).headers['Retry-After']).toBe('3');
+      // The field is named, its value never.
+      expect(String((error as Error).cause)).toContain('iam.accessKey');
+    }
+    time.advance(1000);
+    const waiting = await store.get().catch((e: unknown) => e);
+    expect((waiting as CredentialsUnavailableError).headers['Retry-After']).toBe('2');
+    time.advance(2000);
+    control.rotate(secretText('AK3'));
+    const fixed = store.get();
+    control.releaseAll();
+    expect((await fixed).iam?.accessKey).toBe('AK3');
+    expect(control.fetches()).toBe(2);
   });
 
   it('reads the file source', async () => {

@@ -64,6 +64,7 @@ function writeGatewayResponse(
   res: ServerResponse,
   response: GatewayResponse,
   originHeader: string,
+  gatewayNow: number,
   closeConnection = false,
 ): void {
   const body = response.body ?? '';
@@ -71,6 +72,8 @@ function writeGatewayResponse(
     ...response.headers,
     'content-length': Buffer.byteLength(body),
     [originHeader]: response.origin,
+    // The gateway's own clock, skew faults included: clients measure their drift from it.
+    date: new Date(gatewayNow).toUTCString(),
   };
   if (closeConnection) headers['connection'] = 'close';
   res.writeHead(response.status, headers).end(body);
@@ -151,7 +154,13 @@ async function handleGatewayRequest(
 
   const response = await answer(deps, head, body, plan);
   // A body not read whole leaves the connection unusable for another request.
-  writeGatewayResponse(res, response, deps.headers.responseOrigin, body === 'too-large');
+  writeGatewayResponse(
+    res,
+    response,
+    deps.headers.responseOrigin,
+    deps.now() + plan.skewMs,
+    body === 'too-large',
+  );
   deps.log(`${head.method} ${head.target} -> ${response.status}`);
 }
 
@@ -180,6 +189,7 @@ export function createRequestHandler(deps: RequestHandlerDependencies): RequestL
         res,
         gatewayErrorResponse(gatewayError('900'), {}),
         deps.headers.responseOrigin,
+        deps.now(),
       );
     });
   };

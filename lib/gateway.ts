@@ -8,6 +8,7 @@ import { decodeUpstreamError } from './errorCodec.js';
 import { UnexpectedError } from './errors.js';
 import type { CallBudget, UpstreamClient, UpstreamResponse } from './http/client.js';
 import type { PlatformSecret } from './secrets/schema.js';
+import type { Logger } from './log.js';
 import type { SecretStore } from './secrets/store.js';
 import { signatureHeaders, signV2 } from './signer.js';
 
@@ -28,10 +29,19 @@ export interface SignedGatewayOptions {
   readonly secrets: SecretStore;
   readonly http: UpstreamClient;
   readonly now?: () => number;
+  readonly log?: Logger;
 }
+
+/**
+ * The gateway refuses a timestamp 5 minutes or more from its clock. A refusal whose `Date`
+ * is further than this from ours is taken for a drifting clock, not for bad keys.
+ */
+export const CLOCK_SKEW_THRESHOLD_MS = 4 * 60 * 1000;
 
 export class SignedGateway {
   private readonly now: () => number;
+  /** Gateway time minus local time, measured from a refusal; kept for the container. */
+  private clockOffsetMs = 0;
 
   constructor(private readonly options: SignedGatewayOptions) {
     this.now = options.now ?? Date.now;
@@ -54,6 +64,11 @@ export class SignedGateway {
   async call(call: SignedCall, budget: CallBudget = {}): Promise<UpstreamResponse> {
     const secret = await this.options.secrets.get();
     let response = await this.send(call, secret, budget);
+    // A 401 is the gateway's refusal: the endpoint never saw the call, so it may be signed
+    // again, once for a drifting clock and once for rotated keys.
+    if (isAuthFailure(response) && this.learnClockOffset(response)) {
+      response = await this.send(call, secret, budget);
+    }
     if (isAuthFailure(response)) {
       const fresh = await this.options.secrets.refresh(secret);
       if (credentialsChanged(secret, fresh)) response = await this.send(call, fresh, budget);
@@ -69,7 +84,7 @@ export class SignedGateway {
     const signed = signV2({
       method: call.method,
       uri: url.pathname + url.search,
-      timestampMs: this.now(),
+      timestampMs: this.now() + this.clockOffsetMs,
       credentials: iam,
     });
     const headers = signatureHeaders(this.options.vendor, signed, iam.accessKey, secret.apiKey);
@@ -83,6 +98,22 @@ export class SignedGateway {
       { method: call.method, url, headers, body, idempotent: call.idempotent },
       budget,
     );
+  }
+
+  /**
+   * True when a refusal's `Date` shows the local clock more than CLOCK_SKEW_THRESHOLD_MS off:
+   * the offset is kept and every later call is signed with the gateway's time.
+   */
+  private learnClockOffset(response: UpstreamResponse): boolean {
+    const gatewayTime = Date.parse(response.headers.date ?? '');
+    if (Number.isNaN(gatewayTime)) return false;
+    const offset = gatewayTime - this.now();
+    if (Math.abs(offset - this.clockOffsetMs) <= CLOCK_SKEW_THRESHOLD_MS) return false;
+    this.clockOffsetMs = offset;
+    this.options.log?.warn('local clock is off from the gateway; signing with its time', {
+      offsetSeconds: Math.round(offset / 1000),
+    });
+    return true;
   }
 }
 

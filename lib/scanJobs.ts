@@ -192,6 +192,7 @@ export const scanJobsOf = perRuntime(
         secrets: runtime.secrets,
         http: runtime.http,
         now: runtime.now,
+        log: runtime.log,
       }),
     ),
 );

@@ -1,9 +1,11 @@
 import { createHmac } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../lib/errors.js';
 import { SignedGateway } from '../../../lib/gateway.js';
 import { UpstreamClient } from '../../../lib/http/client.js';
+import { createLogger } from '../../../lib/log.js';
 import type { SecretSource } from '../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../lib/secrets/store.js';
 import {
@@ -25,6 +27,11 @@ function expectedSignature(
   return createHmac('sha256', secretKey)
     .update(`${method} ${uri}\n${timestamp}\n${accessKey}`)
     .digest('base64');
+}
+
+/** The gateway's `Date` header: its own clock, which the client compares with its own. */
+function atGatewayTime(res: ServerResponse, gatewayNow: number) {
+  res.setHeader('date', new Date(gatewayNow).toUTCString());
 }
 
 function mutableSource(initial: object) {
@@ -118,6 +125,7 @@ describe('SignedGateway', () => {
     // The secret is rotated while the call signed with the old one is refused.
     server.script = (req, res) => {
       if (req.headers['x-platform-iam-access-key'] === 'NEW') return res.end('{"ok":true}');
+      atGatewayTime(res, NOW);
       secret.state.text = JSON.stringify({ iam: { accessKey: 'NEW', secretKey: 'SK2' } });
       gatewayError(res, 401, '200', 'Authentication Failed');
     };
@@ -136,7 +144,10 @@ describe('SignedGateway', () => {
 
   it('does not resend when the refreshed secret has the same credentials', async () => {
     server.received.length = 0;
-    server.script = (_req, res) => gatewayError(res, 401, '200', 'Authentication Failed');
+    server.script = (_req, res) => {
+      atGatewayTime(res, NOW);
+      gatewayError(res, 401, '200', 'Authentication Failed');
+    };
     const secret = mutableSource({ iam: { accessKey: 'SAME', secretKey: 'SK' } });
     const attempt = gateway(secret).call({ method: 'GET', path: '/api/v1/jobs' });
     await expect(attempt).rejects.toMatchObject({ status: 401, code: '200' });
@@ -151,5 +162,80 @@ describe('SignedGateway', () => {
       code: '210',
     });
     expect(secret.state.fetches).toBe(1);
+  });
+
+  describe('a drifting clock', () => {
+    const MINUTE = 60_000;
+    /** A gateway whose clock is NOW + skew: it refuses timestamps 5 minutes or more away. */
+    function skewedGateway(skewMs: number) {
+      server.received.length = 0;
+      server.script = (req, res) => {
+        const gatewayNow = NOW + skewMs;
+        atGatewayTime(res, gatewayNow);
+        const stamp = Number(req.headers['x-platform-apigw-timestamp']);
+        if (Math.abs(stamp - gatewayNow) >= 5 * MINUTE) {
+          return gatewayError(res, 401, '200', 'Authentication Failed');
+        }
+        res.end('{"ok":true}');
+      };
+    }
+
+    function loggedGateway(secret: ReturnType<typeof mutableSource>) {
+      const lines: string[] = [];
+      let storeNow = NOW;
+      const gw = new SignedGateway({
+        baseUrl: server.url,
+        vendor: 'platform',
+        // The store's clock moves on, so that a refusal may refresh the secret.
+        secrets: new SecretStore(secret.source, {
+          ttlMs: 300_000,
+          now: () => (storeNow += 10_000),
+        }),
+        http: new UpstreamClient({ dispatcher, timeoutMs: 5000, random: () => 0 }),
+        now: () => NOW,
+        log: createLogger({}, (line) => lines.push(line)),
+      });
+      return { gw, lines };
+    }
+
+    it('signs once more with the gateway clock, then keeps the offset for later calls', async () => {
+      skewedGateway(6 * MINUTE);
+      const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
+      const { gw, lines } = loggedGateway(secret);
+      expect((await gw.call({ method: 'PATCH', path: '/api/v1/jobs/1/cancel' })).status).toBe(200);
+      expect(server.received).toHaveLength(2);
+      expect(server.received[1]?.headers['x-platform-apigw-timestamp']).toBe(
+        String(NOW + 6 * MINUTE),
+      );
+      // Signed right the first time from now on; no secret fetch was needed.
+      expect((await gw.call({ method: 'GET', path: '/api/v1/jobs' })).status).toBe(200);
+      expect(server.received).toHaveLength(3);
+      expect(secret.state.fetches).toBe(1);
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'warn', offsetSeconds: 360 });
+    });
+
+    it('works the same for a clock that runs ahead', async () => {
+      skewedGateway(-7 * MINUTE);
+      const { gw } = loggedGateway(mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } }));
+      expect((await gw.call({ method: 'GET', path: '/api/v1/jobs' })).status).toBe(200);
+      expect(server.received).toHaveLength(2);
+    });
+
+    it('takes a refusal with a close Date for refused keys: the refresh path, no re-sign', async () => {
+      server.received.length = 0;
+      server.script = (_req, res) => {
+        atGatewayTime(res, NOW + 3 * MINUTE);
+        gatewayError(res, 401, '200', 'Authentication Failed');
+      };
+      const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
+      const { gw, lines } = loggedGateway(secret);
+      await expect(gw.call({ method: 'GET', path: '/api/v1/jobs' })).rejects.toMatchObject({
+        status: 401,
+      });
+      expect(server.received).toHaveLength(1);
+      expect(secret.state.fetches).toBe(2);
+      expect(lines).toHaveLength(0);
+    });
   });
 });

@@ -5,7 +5,6 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { encodeError, type HeaderMap, mediaType, negotiateErrorFormat } from '../errorCodec.js';
@@ -87,7 +86,7 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
     .use(errorEnvelope(baseLog))
     .use(bodyLimit());
   if (definition.callerTokens) stack.use(callerAuth(definition.callerTokens, baseLog));
-  if (definition.body) stack.use(jsonBody());
+  if (definition.body) stack.use(jsonBody(baseLog));
   else if (definition.rawBody) stack.use(rawBody(definition.rawBody.contentTypes, baseLog));
   stack.use(validation(definition, baseLog));
   const handle = stack.handler(async (event, context) => {
@@ -186,31 +185,13 @@ function requestLog(baseLog: Logger): middy.MiddlewareObj<APIGatewayProxyEventV2
 function errorEnvelope(baseLog: Logger): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
   return {
     onError: (request: MiddyRequest) => {
-      const error = mapMiddlewareError(request.error);
+      const error = toServiceError(request.error);
       const state = stateOf(request.event, request.context, baseLog);
       if (error.status >= 500) state.log.error('error', describeError(request.error));
       const encoded = encodeError(error, negotiateErrorFormat(state.headers));
       request.response = { ...encoded };
     },
   };
-}
-
-/** Errors raised by middy itself or its middlewares, in the service's taxonomy. */
-function mapMiddlewareError(error: unknown): ServiceError {
-  if (error instanceof Error) {
-    const source = (error.cause as { package?: string } | undefined)?.package;
-    if (source === '@middy/http-json-body-parser') {
-      const wrongType = error.message === 'Unsupported Media Type';
-      return new InputError([
-        wrongType
-          ? { path: 'headers.content-type', issue: 'expected application/json' }
-          : { path: 'body', issue: 'expected a JSON document' },
-      ]);
-    }
-    if (error.name === 'TimeoutError' && source === '@middy/core')
-      return new UpstreamTimeoutError(error);
-  }
-  return toServiceError(error);
 }
 
 function bodyLimit(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
@@ -255,14 +236,32 @@ export function tokenMatches(presented: string, accepted: readonly string[]): bo
   return matched;
 }
 
-function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
-  const parser = httpJsonBodyParser();
+/** application/json, or a `+json` type; media types are case-insensitive. */
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/;
+
+function jsonBody(baseLog: Logger): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
   return {
     before: async (request: MiddyRequest) => {
+      const headers = stateOf(request.event, request.context, baseLog).headers;
       if (request.event.body === undefined || request.event.body === '') {
         throw new InputError([{ path: 'body', issue: 'a JSON body is required' }]);
       }
-      await parser.before?.(request as never);
+      if (!JSON_MEDIA_TYPE.test(mediaType(headers['content-type'] ?? ''))) {
+        throw new InputError([
+          { path: 'headers.content-type', issue: 'expected application/json' },
+        ]);
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(bodyBytes(request.event).toString('utf8'));
+      } catch {
+        throw new InputError([{ path: 'body', issue: 'expected a JSON document' }]);
+      }
+      (request.event as { body: unknown }).body = body;
+      // Every JSON route takes an object: `0`, `false`, `null`, a string or an array is refused.
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new InputError([{ path: 'body', issue: 'expected a JSON object' }]);
+      }
     },
   };
 }

@@ -1,9 +1,65 @@
 'use strict';
-// A local-only serverless plugin (listed after serverless-offline). serverless-offline's HTTP
-// server (hapi) refuses bodies over 10 MB itself, before any function runs; this turns that
-// answer into the service's 413 / "430" envelope (contract sections 5 and 9). Deployed, the
-// function's own 6 MB limit (lib/http/stack.ts) answers first. Chunked bodies over 10 MB are
-// still cut by hapi with a connection reset.
+// A local-only serverless plugin (listed after serverless-offline). It makes serverless
+// offline's HTTP server (hapi) hand the functions what API Gateway hands them, and answer what
+// only it answers in the service's envelope:
+// - hapi's own refusals (a malformed % escape, an unparsable Content-Type, a body over its
+//   10 MB limit) become the uniform error envelope, JSON or XML as negotiated;
+// - a JSON body reaches the function as the caller's text: serverless offline would parse it
+//   and hand over `0`, `false` or `"text"` as a number, a boolean or a bare string;
+// - a body sent without Content-Type is not labelled JSON: serverless offline adds
+//   `application/json`, API Gateway adds nothing. It is labelled with a media type no route
+//   accepts, so JSON and raw-body routes refuse it with 400/`100` as they do deployed.
+// The envelope comes from the service's own encoder (lib/errorCodec.ts), loaded through tsx.
+const path = require('node:path');
+const tsx = require('tsx/cjs/api');
+
+const { encodeError, negotiateErrorFormat } = tsx.require(
+  path.join(__dirname, '../../lib/errorCodec.ts'),
+  __filename,
+);
+const { InputError, NotFoundError, ServiceError, UnexpectedError } = tsx.require(
+  path.join(__dirname, '../../lib/errors.ts'),
+  __filename,
+);
+
+/** What a body sent without Content-Type is labelled locally. */
+const UNSPECIFIED_TYPE = 'application/x-unspecified';
+/** serverless offline parses these itself (HttpServer.js) unless the mime says otherwise. */
+const PARSED_TYPES = new Set(['application/json', 'application/vnd.api+json']);
+
+/** A refusal hapi made itself, in the service's error table. */
+function serviceErrorOf(request, boom) {
+  const status = boom.output.statusCode;
+  const message = boom.output.payload?.message ?? '';
+  if (status === 413) {
+    return new ServiceError({ status: 413, code: '430', message: 'Request Entity Too Large' });
+  }
+  if (status === 404) return new NotFoundError('URL not found.');
+  if (status === 400 || status === 415) {
+    const where = /content-type/i.test(message)
+      ? { path: 'headers.content-type', issue: 'expected a valid media type' }
+      : hasMalformedEscape(request.url?.pathname ?? request.path ?? '')
+        ? { path: 'path', issue: 'malformed percent-encoding' }
+        : { path: 'request', issue: message || 'malformed request' };
+    return new InputError([where]);
+  }
+  return new UnexpectedError();
+}
+
+function hasMalformedEscape(rawPath) {
+  try {
+    decodeURIComponent(rawPath);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function headerOf(request, name) {
+  const value = request.headers?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 class OfflineEnvelope {
   constructor(serverless) {
     this.serverless = serverless;
@@ -16,20 +72,34 @@ class OfflineEnvelope {
     );
     const server = offline?.internals?.().getApiGatewayServer();
     if (!server) return;
+
+    server.ext('onPreHandler', (request, h) => {
+      const payload = request.payload;
+      const hasBody = payload !== undefined && payload !== null && payload.length > 0;
+      if (!hasBody) return h.continue;
+      if (headerOf(request, 'content-type') === undefined) {
+        // The event's headers are read from the raw header list.
+        request.raw.req.rawHeaders.push('content-type', UNSPECIFIED_TYPE);
+        request.mime = UNSPECIFIED_TYPE;
+      } else if (PARSED_TYPES.has(request.mime)) {
+        // Any other media type keeps the body as the caller's text.
+        request.mime = 'text/plain';
+      }
+      return h.continue;
+    });
+
     server.ext('onPreResponse', (request, h) => {
       const response = request.response;
-      if (!response?.isBoom || response.output.statusCode !== 413) return h.continue;
-      const wantsXml =
-        /(text|application)\/xml/i.test(request.headers.accept ?? '') ||
-        /application\/xml/i.test(request.headers['content-type'] ?? '');
-      const message = 'Request Entity Too Large';
-      const body = wantsXml
-        ? `<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>430</errorCode><message>${message}</message></error></result>`
-        : JSON.stringify({ error: { errorCode: '430', message } });
-      return h
-        .response(body)
-        .code(413)
-        .type(wantsXml ? 'text/xml' : 'application/json');
+      // Only hapi's own refusals are Boom errors; the functions' answers never are.
+      if (!response?.isBoom) return h.continue;
+      const headers = {
+        accept: headerOf(request, 'accept'),
+        'content-type': headerOf(request, 'content-type'),
+      };
+      const encoded = encodeError(serviceErrorOf(request, response), negotiateErrorFormat(headers));
+      const reply = h.response(encoded.body).code(encoded.statusCode);
+      for (const [name, value] of Object.entries(encoded.headers)) reply.header(name, value);
+      return reply;
     });
   }
 }

@@ -2,6 +2,7 @@
  * The scan job routes end to end: real `serverless offline` (API Gateway + Lambda emulation,
  * esbuild bundles) in front of the embedded emulator, called over HTTP.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/start.js';
@@ -111,6 +112,83 @@ describe('scan job routes through serverless offline', () => {
     });
     await expectEnvelope(response, 413, '430');
     expect(emulator.requests.length).toBe(before);
+  });
+
+  /** A request exactly as written: fetch would normalise a bad escape or a missing type. */
+  function raw(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<{ status: number; contentType: string; text: string }> {
+    const { port } = new URL(offline.baseUrl);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method, path, headers: { ...TOKEN, ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  describe('answers locally as it does deployed: the envelope for every bad input', () => {
+    it.each(['0', 'false', 'null', '"text"', '[]'])('JSON body %s: 400/100', async (body) => {
+      const before = emulator.requests.length;
+      const answer = await raw(
+        'POST',
+        '/jobs/search',
+        { 'content-type': 'application/json' },
+        body,
+      );
+      expect(answer.status, offline.output()).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: { errorCode: '100', details: [{ path: 'body' }] },
+      });
+      expect(emulator.requests.length).toBe(before);
+    });
+
+    it('a body without Content-Type: 400/100 naming the header', async () => {
+      const answer = await raw('POST', '/jobs/search', {}, '{"searchType":"url"}');
+      expect(answer.status, offline.output()).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: { errorCode: '100', details: [{ path: 'headers.content-type' }] },
+      });
+    });
+
+    it.each(['/jobs/%E0%A4%A/report', '/jobs/%zz/report'])(
+      'a malformed escape in the path (%s): 400/100',
+      async (path) => {
+        const answer = await raw('GET', path, {});
+        expect(answer.status, offline.output()).toBe(400);
+        expect(JSON.parse(answer.text)).toMatchObject({ error: { errorCode: '100' } });
+      },
+    );
+
+    it('a malformed escape, asking for XML: the XML envelope', async () => {
+      const answer = await raw('GET', '/jobs/%zz/report', { accept: 'text/xml' });
+      expect(answer.status).toBe(400);
+      expect(answer.contentType).toMatch(/^text\/xml/);
+      expect(answer.text).toContain('<errorCode>100</errorCode>');
+    });
+
+    it('an unparsable Content-Type: 400/100', async () => {
+      const answer = await raw('POST', '/jobs/search', { 'content-type': ';;;' }, '{}');
+      expect(answer.status, offline.output()).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: { errorCode: '100', details: [{ path: 'headers.content-type' }] },
+      });
+    });
   });
 
   it('logs no token, key or stack trace', async () => {

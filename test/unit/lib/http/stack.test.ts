@@ -81,6 +81,12 @@ describe('httpFunction (the shared middy stack)', () => {
     ['an unknown member', { body: '{"n":1,"pages":2}' }, 'body'],
     ['a bad query value', { query: 'mode=c' }, 'query.mode'],
     ['a bad path parameter', { pathParameters: { id: 'x/y' } }, 'path.id'],
+    ['no Content-Type', { headers: { 'content-type': undefined } }, 'headers.content-type'],
+    ['the JSON number 0', { body: '0' }, 'body'],
+    ['the JSON false', { body: 'false' }, 'body'],
+    ['the JSON null', { body: 'null' }, 'body'],
+    ['a JSON string', { body: '"text"' }, 'body'],
+    ['a JSON array', { body: '[{"n":1}]' }, 'body'],
   ] as const)('answers %s with 400/100 and details', async (_case, changes, detailPath) => {
     let called = false;
     const { handler } = echoFunction({ onCall: () => (called = true) });
@@ -91,6 +97,18 @@ describe('httpFunction (the shared middy stack)', () => {
     expect(body.error.details.map((d) => d.path)).toContain(detailPath);
     expect(called).toBe(false);
   });
+
+  it.each(['Application/JSON', 'application/json; charset=UTF-8', 'application/vnd.api+json'])(
+    'takes a JSON body labelled %s',
+    async (contentType) => {
+      const { handler } = echoFunction();
+      const result = await handler(
+        validEvent({ headers: { 'content-type': contentType } }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(200);
+    },
+  );
 
   it('reads a base64-encoded JSON body', async () => {
     const { handler } = echoFunction();

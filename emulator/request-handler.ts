@@ -65,7 +65,6 @@ function writeGatewayResponse(
   response: GatewayResponse,
   originHeader: string,
   gatewayNow: number,
-  closeConnection = false,
 ): void {
   const body = response.body ?? '';
   const headers: Record<string, string | number> = {
@@ -75,7 +74,6 @@ function writeGatewayResponse(
     // The gateway's own clock, skew faults included: clients measure their drift from it.
     date: new Date(gatewayNow).toUTCString(),
   };
-  if (closeConnection) headers['connection'] = 'close';
   res.writeHead(response.status, headers).end(body);
 }
 
@@ -153,14 +151,7 @@ async function handleGatewayRequest(
   }
 
   const response = await answer(deps, head, body, plan);
-  // A body not read whole leaves the connection unusable for another request.
-  writeGatewayResponse(
-    res,
-    response,
-    deps.headers.responseOrigin,
-    deps.now() + plan.skewMs,
-    body === 'too-large',
-  );
+  writeGatewayResponse(res, response, deps.headers.responseOrigin, deps.now() + plan.skewMs);
   deps.log(`${head.method} ${head.target} -> ${response.status}`);
 }
 

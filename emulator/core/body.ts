@@ -14,34 +14,45 @@ function declaredLength(req: IncomingMessage): number | undefined {
 }
 
 /**
+ * Past this much discarded upload the connection is dropped instead: draining is for clients
+ * that finish sending and then read the answer, not for endless streams.
+ */
+const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
+
+/**
  * Reads a request body up to `limitBytes`. A body declared or found to be larger is not kept:
- * the rest of it is discarded as it arrives, so the client can finish sending and read the
- * answer instead of meeting a reset connection.
+ * the rest of it is discarded as it arrives, and the result comes once the client has finished
+ * sending, so that it can read the answer instead of meeting a closed connection (EPIPE).
  */
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<BodyReadResult> {
   const declared = declaredLength(req);
-  if (declared !== undefined && declared > limitBytes) {
-    req.resume();
-    return Promise.resolve({ kind: 'too-large', bytesSeen: declared });
-  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    let tooLarge = declared !== undefined && declared > limitBytes;
     const finish = (result: BodyReadResult): void => {
       req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onClose);
       resolve(result);
     };
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
-      if (received <= limitBytes) {
+      if (!tooLarge && received <= limitBytes) {
         chunks.push(chunk);
         return;
       }
+      tooLarge = true;
       chunks.length = 0;
-      req.resume();
-      finish({ kind: 'too-large', bytesSeen: received });
+      if (received > MAX_DRAIN_BYTES) {
+        req.destroy();
+        finish({ kind: 'aborted' });
+      }
     };
-    const onEnd = (): void => finish({ kind: 'complete', body: Buffer.concat(chunks, received) });
+    const onEnd = (): void =>
+      finish(
+        tooLarge
+          ? { kind: 'too-large', bytesSeen: Math.max(received, declared ?? 0) }
+          : { kind: 'complete', body: Buffer.concat(chunks, received) },
+      );
     const onAbort = (): void => finish({ kind: 'aborted' });
     const onClose = (): void => {
       if (!req.complete) onAbort();

@@ -11,7 +11,7 @@ import { type FaultController, FaultRegistry } from './core/faults.js';
 import { baseUrl, listen } from './core/http-server.js';
 import type { RecordedRequest } from './core/request-log.js';
 import { Router } from './core/router.js';
-import { type EmulatorCredentials, demoCredentials } from './credentials.js';
+import { demoCredentials, type EmulatorCredentials } from './credentials.js';
 import type { ApiModule } from './gateway/api-module.js';
 import { createGatewayDispatcher } from './gateway/dispatch.js';
 import { iamAuthenticator } from './gateway/iam-auth.js';
@@ -49,8 +49,8 @@ export {
   INACTIVE_API_KEY,
   INACTIVE_SECRET_KEY,
 } from './credentials.js';
-export { JSON_CONTENT_TYPE, XML_CONTENT_TYPE } from './gateway/envelope.js';
 export type { ApiModule, ApiRoute, RouteContext } from './gateway/api-module.js';
+export { JSON_CONTENT_TYPE, XML_CONTENT_TYPE } from './gateway/envelope.js';
 export { GATEWAY_ERRORS, type GatewayErrorCode } from './gateway/error-table.js';
 export { AUTH_DETAILS } from './gateway/iam-auth.js';
 export { MAX_BODY_BYTES, MAX_CLOCK_SKEW_MS } from './gateway/limits.js';

@@ -7,8 +7,8 @@
 import { decodeUpstreamError } from './errorCodec.js';
 import { UnexpectedError } from './errors.js';
 import type { CallBudget, UpstreamClient, UpstreamResponse } from './http/client.js';
-import type { PlatformSecret } from './secrets/schema.js';
 import type { Logger } from './log.js';
+import type { PlatformSecret } from './secrets/schema.js';
 import type { SecretStore } from './secrets/store.js';
 import { signatureHeaders, signV2 } from './signer.js';
 

@@ -1,5 +1,5 @@
-import type { EmulatorCredentials } from '../credentials.js';
 import type { GatewayRequest } from '../core/types.js';
+import type { EmulatorCredentials } from '../credentials.js';
 import { constantTimeEqual } from './constant-time.js';
 import { type GatewayError, gatewayError } from './error-table.js';
 import { MAX_CLOCK_SKEW_MS } from './limits.js';

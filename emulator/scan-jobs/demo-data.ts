@@ -1,8 +1,8 @@
 import {
   RESULT_BUTTON_BY_STATUS,
-  STOPPED_DESCRIPTION,
   type ScanJobRecord,
   type ScanJobStatus,
+  STOPPED_DESCRIPTION,
 } from './types.js';
 
 interface DemoJobSeed {

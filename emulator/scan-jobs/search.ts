@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_LIMIT, DEFAULT_PAGE } from './pagination.js';
 import {
-  STATUS_BY_CODE,
   type ScanJobRecord,
   type ScanJobStatus,
+  STATUS_BY_CODE,
   UNUSED_STATUS_CODES,
 } from './types.js';
 

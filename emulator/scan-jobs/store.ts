@@ -1,10 +1,10 @@
-import { crawlCountOf, demoScanJobs } from './demo-data.js';
 import { formatPlatformDate } from './dates.js';
+import { crawlCountOf, demoScanJobs } from './demo-data.js';
 import {
   RESULT_BUTTON_BY_STATUS,
-  STOPPED_DESCRIPTION,
   type ScanJobRecord,
   type ScanJobStatus,
+  STOPPED_DESCRIPTION,
 } from './types.js';
 
 export type TransitionOutcome = 'done' | 'not-found' | 'wrong-phase';

@@ -139,7 +139,10 @@ export class SecretStore {
     );
     this.nextAttemptAt = this.now() + backoff;
     this.lastFailure = error;
-    this.options.onFailure?.(error, { servingCached: this.cached !== undefined, retryInMs: backoff });
+    this.options.onFailure?.(error, {
+      servingCached: this.cached !== undefined,
+      retryInMs: backoff,
+    });
     if (this.cached) return this.cached.value;
     throw new CredentialsUnavailableError(backoff / 1000, error);
   }

@@ -34,6 +34,8 @@ export interface Config {
   readonly eventBusName: string | undefined;
   /** SQS FIFO queue of invocations; unset = run them in process (local). */
   readonly invocationQueueUrl: string | undefined;
+  /** DynamoDB table of webhook deliveries already run; unset = this process's memory. */
+  readonly deliveryLedgerTable: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +100,9 @@ const environmentSchema = z.object({
   INVOCATION_QUEUE_URL: z.optional(
     z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' }),
   ),
+  DELIVERY_LEDGER_TABLE: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
+  ),
 });
 
 const DEFAULT_EMULATOR_PORT = 4010;
@@ -153,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : path.resolve(DEFAULT_WATCHER_STATE_FILE),
     eventBusName: vars.EVENT_BUS_NAME,
     invocationQueueUrl: vars.INVOCATION_QUEUE_URL,
+    deliveryLedgerTable: vars.DELIVERY_LEDGER_TABLE,
   };
 }
 

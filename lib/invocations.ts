@@ -13,10 +13,16 @@
  *   gateway refused or failed (its envelope: quota, authentication, endpoint error or timeout),
  *   the action could not be reached, or the message is malformed. The message goes back to the
  *   queue and, after maxReceiveCount receives, to the dead-letter queue, where it is kept.
+ * - duplicate: a webhook delivery whose key the ledger knows as done (deliveryLedger.ts): the
+ *   action is not run again, and the message is not returned.
+ *
+ * A webhook delivery is claimed in the ledger before its action runs; the claim is completed
+ * when the run succeeded or was rejected, and released when it failed, so a retry may run it.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import type { FunctionExecution } from './actions.js';
+import { type DeliveryLedger, REMEMBER_MARGIN_MS, rememberUntil } from './deliveryLedger.js';
 import { toServiceError } from './errors.js';
 import type { CallBudget } from './http/client.js';
 import type { LogFields, Logger } from './log.js';
@@ -28,8 +34,18 @@ const name = z
 export const invocationSchema = z.object({
   action: name,
   params: z._default(z.record(z.string(), z.unknown()), {}),
-  /** Where the invocation came from, for log lines (a webhook delivery). */
-  source: z.optional(z.object({ webhook: z.string(), id: z.string() })),
+  /**
+   * The webhook delivery it came from: the ledger's key (the receiver's deliveryKey) and the
+   * delivery's timestamp in epoch seconds, which sets how long the key is remembered.
+   */
+  source: z.optional(
+    z.object({
+      webhook: z.string(),
+      id: z.string(),
+      key: z.optional(z.string()),
+      timestamp: z.optional(z.number()),
+    }),
+  ),
 });
 export type Invocation = z.input<typeof invocationSchema>;
 type ParsedInvocation = z.output<typeof invocationSchema>;
@@ -37,12 +53,18 @@ type ParsedInvocation = z.output<typeof invocationSchema>;
 export type InvocationOutcome =
   | { readonly outcome: 'succeeded'; readonly status: number }
   | { readonly outcome: 'rejected'; readonly status: number }
+  | { readonly outcome: 'duplicate' }
   | { readonly outcome: 'failed'; readonly reason: string; readonly status?: number };
 
 export interface InvocationDeps {
   readonly functions: FunctionExecution;
+  readonly ledger: DeliveryLedger;
   readonly log: Logger;
+  readonly now?: () => number;
 }
+
+/** A running claim lapses this long after the function's own deadline (its consumer died). */
+const LEASE_MARGIN_MS = 30_000;
 
 /** Parses a message body; undefined (logged) when it is not an invocation. */
 export function parseInvocation(body: string, log: Logger): ParsedInvocation | undefined {
@@ -94,18 +116,64 @@ export async function processMessage(
   const log = deps.log.child(fields);
   const invocation = parseInvocation(body, log);
   if (!invocation) return { outcome: 'failed', reason: 'malformed invocation' };
-  const outcome = await runInvocation(invocation, deps, budget);
+  const outcome = await runOnce(invocation, deps, budget);
   const logFields: LogFields = {
     action: invocation.action,
     webhook: invocation.source?.webhook,
     webhookId: invocation.source?.id,
     outcome: outcome.outcome,
-    status: outcome.status,
+    status: 'status' in outcome ? outcome.status : undefined,
     reason: outcome.outcome === 'failed' ? outcome.reason : undefined,
   };
-  if (outcome.outcome === 'succeeded') log.info('invocation', logFields);
-  else log.error('invocation', logFields);
+  if (outcome.outcome === 'succeeded' || outcome.outcome === 'duplicate') {
+    log.info('invocation', logFields);
+  } else log.error('invocation', logFields);
   return outcome;
+}
+
+/** Runs the invocation, under a ledger claim when it is a webhook delivery. */
+async function runOnce(
+  invocation: ParsedInvocation,
+  deps: InvocationDeps,
+  budget: CallBudget,
+): Promise<InvocationOutcome> {
+  const source = invocation.source;
+  if (!source) return runInvocation(invocation, deps, budget);
+  // Messages queued before the key travelled with them: the receiver's key for ordinary ids.
+  const key = source.key ?? `${source.webhook}:${source.id}`;
+  const now = deps.now ?? Date.now;
+  const at = now();
+  const keepUntil = rememberUntil((source.timestamp ?? at / 1000) * 1000, at);
+  let claim: Awaited<ReturnType<DeliveryLedger['claim']>>;
+  try {
+    claim = await deps.ledger.claim({
+      key,
+      rememberUntilMs: keepUntil,
+      leaseUntilMs: at + (budget.remainingMs?.() ?? 60_000) + LEASE_MARGIN_MS,
+    });
+  } catch (thrown) {
+    return { outcome: 'failed', reason: `delivery ledger unavailable: ${errorText(thrown)}` };
+  }
+  if (claim.outcome === 'done') return { outcome: 'duplicate' };
+  if (claim.outcome === 'running') {
+    // Back to the queue: by the next receive the other run has completed or released it.
+    return { outcome: 'failed', reason: 'the same delivery is running elsewhere' };
+  }
+  const outcome = await runInvocation(invocation, deps, budget);
+  try {
+    if (outcome.outcome === 'failed') await deps.ledger.release(key, claim.token);
+    else
+      await deps.ledger.complete(key, claim.token, Math.max(keepUntil, now() + REMEMBER_MARGIN_MS));
+  } catch (thrown) {
+    // The run's outcome stands. A claim left running lapses with its lease; a failed release
+    // only delays the retry until then.
+    deps.log.warn('delivery ledger write failed', { reason: errorText(thrown) });
+  }
+  return outcome;
+}
+
+function errorText(thrown: unknown): string {
+  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : 'unknown error';
 }
 
 /**

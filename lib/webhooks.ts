@@ -28,6 +28,8 @@ export class WebhookSignatureError extends ServiceError {
 
 export interface VerifiedDelivery {
   readonly id: string;
+  /** webhook-timestamp, in epoch seconds (already checked to be within the tolerance). */
+  readonly timestamp: number;
   /** The body, a JSON object: the action's parameters. */
   readonly payload: Record<string, unknown>;
 }
@@ -80,7 +82,7 @@ export function verifyDelivery(
     if (error instanceof WebhookVerificationError) throw new WebhookSignatureError(error.message);
     throw error;
   }
-  return { id, payload: parsePayload(rawBody) };
+  return { id, timestamp: Number(timestamp), payload: parsePayload(rawBody) };
 }
 
 function parsePayload(rawBody: Buffer): Record<string, unknown> {

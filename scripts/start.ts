@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSecretFor, startEmulator } from '../emulator/index.js';
+import { startLocalLedger } from './local-ledger.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_SECRETS_FILE = resolve(PROJECT_ROOT, 'emulator/demo-secret.json');
@@ -288,6 +289,10 @@ async function main(): Promise<void> {
       env.SCAN_BASE_URL = given('SCAN_BASE_URL') ?? emulator.url;
       env.OPENAPI_BASE_URL = given('OPENAPI_BASE_URL') ?? emulator.url;
     }
+    // Webhook deliveries are claimed in one store shared by every worker, as deployed.
+    const ledger = await startLocalLedger();
+    cleanups.push(() => ledger.close());
+    Object.assign(env, ledger.env);
     env.SECRETS_SOURCE = given('SECRETS_SOURCE') ?? 'file';
     env.SECRETS_FILE = resolve(given('SECRETS_FILE') ?? DEMO_SECRETS_FILE);
     const usesDemoSecret = env.SECRETS_SOURCE === 'file' && env.SECRETS_FILE === DEMO_SECRETS_FILE;

@@ -7,6 +7,7 @@
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { functionExecutionOf } from '../../lib/actions.js';
+import { deliveryLedgerOf } from '../../lib/deliveryLedger.js';
 import { consumeBatch } from '../../lib/invocations.js';
 import { getRuntime } from '../../lib/runtime.js';
 
@@ -24,7 +25,12 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
       : undefined;
   const result = await consumeBatch(
     event,
-    { functions: functionExecutionOf(runtime), log: batchLog },
+    {
+      functions: functionExecutionOf(runtime),
+      ledger: deliveryLedgerOf(runtime),
+      log: batchLog,
+      now: runtime.now,
+    },
     { remainingMs },
   );
   batchLog.info('batch', {

@@ -2,7 +2,8 @@
  * POST /webhooks/{name}: a Standard Webhooks delivery (contract section 8). Authenticated by
  * its signature, not by a caller token. The body is read raw (no JSON parser runs before the
  * signature is verified); a verified delivery is handed to the invocation queue and answered
- * 202 at once. The queue makes a delivery sent twice (same webhook-id) run its action once.
+ * 202 at once. A delivery sent twice (same webhook-id) runs its action once: the consumer
+ * claims each delivery in the ledger (lib/deliveryLedger.ts) before running it.
  */
 import { bodyBytes } from '../../lib/http/request.js';
 import { json } from '../../lib/http/responses.js';
@@ -29,15 +30,16 @@ export const handler = httpFunction(
     const name = request.path.name;
     const entry = webhookEntry(await runtime.secrets.get(), name);
     const delivery = verifyDelivery(entry, bodyBytes(request.event), request.headers);
-    const { duplicate } = await queue.enqueue(
+    const key = deliveryKey(name, delivery.id);
+    await queue.enqueue(
       {
         action: entry.action,
         params: delivery.payload,
-        source: { webhook: name, id: delivery.id },
+        source: { webhook: name, id: delivery.id, key, timestamp: delivery.timestamp },
       },
-      { deduplicationId: deliveryKey(name, delivery.id), groupId: name },
+      { deduplicationId: key, groupId: name },
     );
-    request.log.info('webhook accepted', { webhook: name, webhookId: delivery.id, duplicate });
+    request.log.info('webhook accepted', { webhook: name, webhookId: delivery.id });
     return json(202, { accepted: true, id: delivery.id });
   },
 );

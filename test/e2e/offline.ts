@@ -11,6 +11,7 @@
  * developer's own SCAN_BASE_URL etc. can't leak into a test. stop() kills the whole process
  * group; if the test process ends without calling it, the group is killed anyway.
  */
+import { startLocalLedger } from '../../scripts/local-ledger.js';
 import { findFreePort, launchOffline } from '../../scripts/start.js';
 
 const CONTRACT_VARIABLES = [
@@ -42,6 +43,8 @@ export async function startOffline(
 ): Promise<RunningOffline> {
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const name of CONTRACT_VARIABLES) delete inherited[name];
+  // The webhook delivery ledger, shared by the workers, as npm start runs it.
+  const ledger = await startLocalLedger();
 
   // A port can be taken between the probe and the bind; try a few.
   let lastError: unknown;
@@ -50,17 +53,22 @@ export async function startOffline(
     try {
       const offline = await launchOffline({
         port,
-        env: { ...inherited, ...env },
+        env: { ...inherited, ...ledger.env, ...env },
         capture: true,
         workFolder: `.esbuild/e2e-${port}`,
         readyTimeoutMs: options.readyTimeoutMs,
       });
       await offline.ready;
-      return { baseUrl: offline.baseUrl, output: offline.output, stop: offline.stop };
+      const stop = async () => {
+        await offline.stop();
+        await ledger.close();
+      };
+      return { baseUrl: offline.baseUrl, output: offline.output, stop };
     } catch (error) {
       lastError = error;
       if (!(error instanceof Error) || !/EADDRINUSE|already in use/.test(error.message)) break;
     }
   }
+  await ledger.close();
   throw lastError;
 }

@@ -46,6 +46,9 @@ const ROLE_ACTIONS: Record<string, string[]> = {
     'sqs:DeleteMessage',
     'sqs:GetQueueAttributes',
     'sqs:ReceiveMessage',
+    'dynamodb:DeleteItem',
+    'dynamodb:GetItem',
+    'dynamodb:UpdateItem',
   ],
   WatcherRole: [...LOGS, SECRET, 'dynamodb:Scan', 'dynamodb:UpdateItem', 'events:PutEvents'],
 };
@@ -133,14 +136,31 @@ describe('serverless package and its CloudFormation template', () => {
     expect(JSON.stringify(resources.WebhookReceiverRole?.Properties.Policies)).toContain(
       '{"Fn::GetAtt":["InvocationQueue","Arn"]}',
     );
-    expect(JSON.stringify(resources.InvocationConsumerRole?.Properties.Policies)).toContain(
-      '{"Fn::GetAtt":["InvocationQueue","Arn"]}',
-    );
+    const consumerPolicies = JSON.stringify(resources.InvocationConsumerRole?.Properties.Policies);
+    expect(consumerPolicies).toContain('{"Fn::GetAtt":["InvocationQueue","Arn"]}');
+    expect(consumerPolicies).toContain('{"Fn::GetAtt":["DeliveryLedgerTable","Arn"]}');
     const watcher = JSON.stringify(resources.WatcherRole?.Properties.Policies);
     expect(watcher).toContain('{"Fn::GetAtt":["WatcherStateTable","Arn"]}');
     expect(watcher).toContain('event-bus/');
     // PutEvents exists only when a bus is configured at deploy time (not here).
     expect(conditions.PublishesEvents).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['', ''] }] });
+  });
+
+  it('keeps webhook deliveries in a ledger table with a TTL, named to the consumer only', () => {
+    const table = resources.DeliveryLedgerTable?.Properties as Record<string, unknown>;
+    expect(table.KeySchema).toEqual([{ AttributeName: 'deliveryKey', KeyType: 'HASH' }]);
+    expect(table.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    const envOf = (fn: string) => {
+      const properties = resources[`${fn}LambdaFunction`]?.Properties as
+        | { Environment: { Variables: Record<string, unknown> } }
+        | undefined;
+      return properties?.Environment.Variables ?? {};
+    };
+    expect(envOf('ConsumeInvocations').DELIVERY_LEDGER_TABLE).toEqual({
+      Ref: 'DeliveryLedgerTable',
+    });
+    // Deployed, the receiver only enqueues: the consumer claims.
+    expect(envOf('ReceiveWebhook').DELIVERY_LEDGER_TABLE).toBe('');
   });
 
   it('has a FIFO invocation queue with a FIFO dead-letter queue', () => {

@@ -22,6 +22,7 @@ import { scanJobsOf } from '../../../lib/scanJobs.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
 import { fileStateStore } from '../../../lib/watcher/stateStore.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
+import { startDynalite } from '../../../scripts/local-ledger.js';
 import { type EventBridgeServer, startEventBridgeServer } from '../../helpers/eventBridgeServer.js';
 import { lambdaContext } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
@@ -31,7 +32,6 @@ import {
   loadHandlers,
   startTestEmulator,
 } from '../../helpers/platform.js';
-import { startDynalite } from '../../unit/lib/watcher/dynalite.js';
 
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 

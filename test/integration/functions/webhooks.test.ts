@@ -3,10 +3,15 @@
  * library's own signer, handed in process (no INVOCATION_QUEUE_URL) to the consumer's code,
  * which runs the webhook's action on the emulator.
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../../emulator/index.js';
 import type { InProcessInvocationQueue } from '../../../lib/invocationQueue.js';
+import { startDynalite } from '../../../scripts/local-ledger.js';
+import { pointAwsSdkAt } from '../../helpers/aws.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import {
   emulatorEnv,
@@ -220,20 +225,25 @@ describe('webhook receiver, locally (in process)', () => {
     });
   });
 
-  it('accepts a delivery whose action then fails, logs the failure, and runs it once', async () => {
+  it('accepts a delivery whose action then fails, logs the failure, and runs it again when the sender retries', async () => {
     const id = newId();
     const event = () => delivery({ id, name: 'failing', secret: OTHER_SECRET });
     expect((await receive(event(), lambdaContext())).statusCode).toBe(202);
     await queue.idle();
     expect((await receive(event(), lambdaContext())).statusCode).toBe(202);
     await queue.idle();
-    expect(activations().map((a) => a.name)).toEqual(['fail']);
+    // A failed run releases its claim: the sender's retry is not a duplicate, nothing is lost.
+    expect(activations().map((a) => a.name)).toEqual(['fail', 'fail']);
     const failures = logLines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((line) => line.message === 'invocation');
-    expect(failures).toEqual([
-      expect.objectContaining({ level: 'error', action: 'fail', outcome: 'failed', status: 502 }),
-    ]);
+    const failed = expect.objectContaining({
+      level: 'error',
+      action: 'fail',
+      outcome: 'failed',
+      status: 502,
+    });
+    expect(failures).toEqual([failed, failed]);
   });
 
   it('logs an unknown action as a failed invocation, not as a crash', async () => {
@@ -252,5 +262,99 @@ describe('webhook receiver, locally (in process)', () => {
     const logged = logLines.join('\n');
     expect(logged).not.toContain(SECRET.slice(6));
     expect(logged).not.toContain(event.headers['webhook-signature']!.slice(3));
+  });
+});
+
+describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an injected clock', () => {
+  let emulator: Emulator;
+  let dynalite: Server;
+  let receive: HttpHandler;
+  let queue: InProcessInvocationQueue;
+  let restoreEnv: () => void;
+  const T0 = Date.parse('2026-11-23T12:00:00Z');
+  const hello = () => emulator.actions.activations().filter((a) => a.name === 'hello');
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    dynalite = await startDynalite();
+    const endpoint = `http://127.0.0.1:${(dynalite.address() as AddressInfo).port}`;
+    restoreEnv = pointAwsSdkAt('AWS_ENDPOINT_URL_DYNAMODB', endpoint);
+    const client = new DynamoDBClient({});
+    await client.send(
+      new CreateTableCommand({
+        TableName: 'deliveries',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'deliveryKey', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'deliveryKey', KeyType: 'HASH' }],
+      }),
+    );
+    client.destroy();
+    const file = await secretFile(demoSecretFor(emulator.url));
+    ({ receive } = await loadHandlers(
+      emulatorEnv(emulator, {
+        SECRETS_FILE: file,
+        INVOCATION_QUEUE_URL: '',
+        DELIVERY_LEDGER_TABLE: 'deliveries',
+      }),
+      { receive: 'functions/webhooks/receive.ts' },
+    ));
+    const { getInvocationQueue } = await import('../../../lib/invocationQueue.js');
+    const { getRuntime } = await import('../../../lib/runtime.js');
+    queue = getInvocationQueue(getRuntime()) as InProcessInvocationQueue;
+  });
+  beforeEach(() => {
+    emulator.reset();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(T0);
+  });
+  afterEach(async () => {
+    await queue.idle();
+    vi.useRealTimers();
+  });
+  afterAll(async () => {
+    delete process.env.DELIVERY_LEDGER_TABLE;
+    restoreEnv();
+    await new Promise((resolve) => dynalite.close(resolve));
+    await emulator.close();
+  });
+
+  it('runs once a delivery stamped 290 s ahead and replayed 301 s later', async () => {
+    const id = newId();
+    const stamped = new Date(T0 + 290_000);
+    expect((await receive(delivery({ id, at: stamped }), lambdaContext())).statusCode).toBe(202);
+    await queue.idle();
+    // Past a 5-minute window counted from the first receipt, still inside the signature's.
+    vi.setSystemTime(T0 + 301_000);
+    expect((await receive(delivery({ id, at: stamped }), lambdaContext())).statusCode).toBe(202);
+    await queue.idle();
+    // And at the very end of the acceptance window.
+    vi.setSystemTime(T0 + 290_000 + 300_000);
+    expect((await receive(delivery({ id, at: stamped }), lambdaContext())).statusCode).toBe(202);
+    await queue.idle();
+    expect(hello()).toHaveLength(1);
+  });
+
+  it('runs once however many identical deliveries arrive at the same time', async () => {
+    const id = newId();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => receive(delivery({ id }), lambdaContext())),
+    );
+    expect(answers.every((answer) => answer.statusCode === 202)).toBe(true);
+    await queue.idle();
+    expect(hello()).toHaveLength(1);
+    // The claim is in the table, not in this process's memory.
+    const client = new DynamoDBClient({});
+    const item = await client.send(
+      new GetItemCommand({ TableName: 'deliveries', Key: { deliveryKey: { S: `demo:${id}` } } }),
+    );
+    client.destroy();
+    expect(item.Item?.state?.S).toBe('done');
+  });
+
+  it('runs a different delivery of the same body again', async () => {
+    await receive(delivery({ id: newId() }), lambdaContext());
+    await receive(delivery({ id: newId() }), lambdaContext());
+    await queue.idle();
+    expect(hello()).toHaveLength(2);
   });
 });

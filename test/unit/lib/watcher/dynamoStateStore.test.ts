@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoDbStateStore } from '../../../../lib/watcher/dynamoStateStore.js';
-import { startDynalite } from './dynalite.js';
+import { startDynalite } from '../../../../scripts/local-ledger.js';
 import { change, observed } from './fixtures.js';
 
 describe('dynamoDbStateStore against dynalite', () => {

@@ -1,0 +1,59 @@
+/**
+ * The webhook delivery ledger for local runs: dynalite (DynamoDB on an in-memory LevelDB) on a
+ * free loopback port, with the ledger's table, so that every serverless-offline worker claims
+ * deliveries in one shared store through the same DynamoDB code as deployed.
+ */
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+type Dynalite = (options: { createTableMs?: number; deleteTableMs?: number }) => Server;
+// dynalite ships no type declarations of its own, hence the typed require.
+const dynalite = createRequire(import.meta.url)('dynalite') as Dynalite;
+
+export const LOCAL_LEDGER_TABLE = 'platform-gateway-local-deliveries';
+
+/** dynalite on a free loopback port; tables are ACTIVE at once. */
+export async function startDynalite(): Promise<Server> {
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+export interface LocalLedger {
+  /** What the functions need: the table, its endpoint, and throwaway credentials. */
+  readonly env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startLocalLedger(): Promise<LocalLedger> {
+  const server = await startDynalite();
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // dynalite checks no signature; the SDK needs some credentials to sign with.
+  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials });
+  await client.send(
+    new CreateTableCommand({
+      TableName: LOCAL_LEDGER_TABLE,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'deliveryKey', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'deliveryKey', KeyType: 'HASH' }],
+    }),
+  );
+  client.destroy();
+  const env: Record<string, string> = {
+    DELIVERY_LEDGER_TABLE: LOCAL_LEDGER_TABLE,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    AWS_REGION: process.env.AWS_REGION || 'us-east-1',
+  };
+  // Credentials of the user's own (a SECRETS_SOURCE=aws run) are kept: dynalite takes any.
+  if (!process.env.AWS_ACCESS_KEY_ID) {
+    env.AWS_ACCESS_KEY_ID = credentials.accessKeyId;
+    env.AWS_SECRET_ACCESS_KEY = credentials.secretAccessKey;
+  }
+  return {
+    env,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Webhook deliveries end to end: real `serverless offline` (its worker threads, each with its
+ * own memory) in front of the embedded emulator, with the delivery ledger in dynalite as
+ * `npm start` runs it.
+ */
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoSecretFor, type Emulator, startEmulator } from '../../emulator/index.js';
+import { secretFile } from '../helpers/platform.js';
+import { type RunningOffline, startOffline } from './offline.js';
+
+const BOOT_TIMEOUT_MS = 180_000;
+
+describe('webhook deliveries through serverless offline', () => {
+  let emulator: Emulator;
+  let offline: RunningOffline;
+  let webhookSecret: string;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, quiet: true });
+    const secret = demoSecretFor(emulator.url) as {
+      webhooks: Record<string, { secret: string }>;
+    };
+    webhookSecret = secret.webhooks.demo!.secret;
+    offline = await startOffline({
+      SCAN_BASE_URL: emulator.url,
+      OPENAPI_BASE_URL: emulator.url,
+      SECRETS_SOURCE: 'file',
+      SECRETS_FILE: await secretFile(secret),
+    });
+  }, BOOT_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await offline?.stop();
+    await emulator?.close();
+  }, 30_000);
+
+  function deliver(id: string, body: string, at = new Date()) {
+    return fetch(`${offline.baseUrl}/webhooks/demo`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(webhookSecret).sign(id, at, body),
+      },
+      body,
+    });
+  }
+
+  /** Runs of the demo action with this marker, once the count has stopped moving. */
+  async function settledRuns(marker: string): Promise<number> {
+    const count = () =>
+      emulator.actions
+        .activations()
+        .filter((a) => a.name === 'hello' && JSON.stringify(a.params).includes(marker)).length;
+    let last = -1;
+    for (let stable = 0; stable < 3; ) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const now = count();
+      stable = now === last && now > 0 ? stable + 1 : 0;
+      last = now;
+    }
+    return last;
+  }
+
+  it('runs the action once for 20 concurrent identical deliveries', async () => {
+    const id = `msg_${randomUUID()}`;
+    const marker = randomUUID();
+    const body = JSON.stringify({ name: marker });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(id, body)));
+    expect(
+      answers.map((a) => a.status),
+      offline.output(),
+    ).toEqual(Array(20).fill(202));
+    expect(await settledRuns(marker)).toBe(1);
+  });
+
+  it('runs it once when the same delivery comes back later, on whichever worker', async () => {
+    const id = `msg_${randomUUID()}`;
+    const marker = randomUUID();
+    const body = JSON.stringify({ name: marker });
+    const at = new Date();
+    expect((await deliver(id, body, at)).status).toBe(202);
+    expect(await settledRuns(marker)).toBe(1);
+    for (let i = 0; i < 5; i++) expect((await deliver(id, body, at)).status).toBe(202);
+    expect(await settledRuns(marker)).toBe(1);
+  });
+});

@@ -2,7 +2,14 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { setTimeout as delay } from 'node:timers/promises';
 import { readBody } from './core/body.js';
 import { type ControlRoute, handleControlRequest, isControlPath } from './core/control-api.js';
-import type { FaultPlan, FaultRegistry, StatusFault } from './core/faults.js';
+import type {
+  CutFault,
+  DripFault,
+  FaultPlan,
+  FaultRegistry,
+  OversizeFault,
+  StatusFault,
+} from './core/faults.js';
 import type { RequestListener } from './core/http-server.js';
 import { type RecordedRequest, recordRequest } from './core/request-log.js';
 import type { Router } from './core/router.js';
@@ -60,21 +67,95 @@ function statusFaultResponse(fault: StatusFault, requestHeaders: RequestHeaders)
   return { ...gatewayErrorResponse(error, requestHeaders), origin };
 }
 
+function headersOf(
+  response: GatewayResponse,
+  originHeader: string,
+  gatewayNow: number,
+): Record<string, string | number> {
+  return {
+    ...response.headers,
+    'content-length': Buffer.byteLength(response.body ?? ''),
+    [originHeader]: response.origin,
+    // The gateway's own clock, skew faults included: clients measure their drift from it.
+    date: new Date(gatewayNow).toUTCString(),
+  };
+}
+
 function writeGatewayResponse(
   res: ServerResponse,
   response: GatewayResponse,
   originHeader: string,
   gatewayNow: number,
-): void {
-  const body = response.body ?? '';
-  const headers: Record<string, string | number> = {
-    ...response.headers,
-    'content-length': Buffer.byteLength(body),
-    [originHeader]: response.origin,
-    // The gateway's own clock, skew faults included: clients measure their drift from it.
-    date: new Date(gatewayNow).toUTCString(),
-  };
+  delivery?: DripFault | CutFault,
+): void | Promise<void> {
+  const headers = headersOf(response, originHeader, gatewayNow);
+  const body = Buffer.from(response.body ?? '');
+  if (delivery?.kind === 'cut') {
+    res.writeHead(response.status, headers);
+    res.write(body.subarray(0, Math.floor(body.length / 2)));
+    // Flushed, then the connection breaks before the body is complete.
+    setImmediate(() => res.destroy());
+    return;
+  }
+  if (delivery?.kind === 'drip') return drip(res, response.status, headers, body, delivery);
   res.writeHead(response.status, headers).end(body);
+}
+
+/** Writes the answer one byte at a time, raw, until it is done or the client has gone. */
+async function drip(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | number>,
+  body: Buffer,
+  fault: DripFault,
+): Promise<void> {
+  const socket = res.socket;
+  if (!socket) return;
+  const head = Buffer.from(
+    `HTTP/1.1 ${status} ${STATUS_TEXT}\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n')}\r\nconnection: close\r\n\r\n`,
+  );
+  // Raw bytes on the socket: the response object must not write anything of its own.
+  res.detachSocket(socket);
+  const slow = fault.part === 'headers' ? head : body;
+  if (fault.part === 'body') socket.write(head);
+  for (let i = 0; i < slow.length && !socket.destroyed; i++) {
+    socket.write(slow.subarray(i, i + 1));
+    await delay(fault.intervalMs);
+  }
+  if (fault.part === 'headers' && !socket.destroyed) socket.write(body);
+  socket.end();
+}
+
+/** Any reason phrase will do for the clients; the emulator's own answers use the status only. */
+const STATUS_TEXT = 'Emulated';
+
+/** Streams `bytes` bytes (after `head`), as an endpoint with a huge answer would. */
+function writeOversize(res: ServerResponse, fault: OversizeFault, originHeader: string): void {
+  res.writeHead(fault.status ?? 200, {
+    'content-type': fault.contentType ?? 'application/octet-stream',
+    [originHeader]: fault.origin ?? 'ENDPOINT',
+  });
+  res.on('error', () => {});
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  let written = 0;
+  if (fault.head) {
+    res.write(fault.head);
+    written += Buffer.byteLength(fault.head);
+  }
+  const pump = (): void => {
+    while (written < fault.bytes && !res.destroyed) {
+      const part = chunk.subarray(0, Math.min(chunk.length, fault.bytes - written));
+      written += part.length;
+      if (!res.write(part)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  pump();
 }
 
 /** The request line and headers, known before the body is read. */
@@ -150,8 +231,19 @@ async function handleGatewayRequest(
     return;
   }
 
+  if (plan.outcome?.kind === 'oversize') {
+    writeOversize(res, plan.outcome, deps.headers.responseOrigin);
+    deps.log(`${head.method} ${head.target} -> ${plan.outcome.bytes} bytes (fault)`);
+    return;
+  }
   const response = await answer(deps, head, body, plan);
-  writeGatewayResponse(res, response, deps.headers.responseOrigin, deps.now() + plan.skewMs);
+  await writeGatewayResponse(
+    res,
+    response,
+    deps.headers.responseOrigin,
+    deps.now() + plan.skewMs,
+    plan.delivery,
+  );
   deps.log(`${head.method} ${head.target} -> ${response.status}`);
 }
 

@@ -45,7 +45,43 @@ export interface SkewFault extends FaultCommon {
   ms: number;
 }
 
-export type Fault = LatencyFault | ResetFault | StatusFault | SkewFault;
+/**
+ * The request is handled, then its answer is written one byte every `intervalMs`: the status
+ * line and headers (`part: 'headers'`), or the body after whole headers (`part: 'body'`).
+ */
+export interface DripFault extends FaultCommon {
+  kind: 'drip';
+  part: 'headers' | 'body';
+  intervalMs: number;
+}
+
+/** The request is handled; its answer's headers and half its body are sent, then the connection is destroyed. */
+export interface CutFault extends FaultCommon {
+  kind: 'cut';
+}
+
+/** Answers with a body of `bytes` bytes, streamed, instead of handling the request. */
+export interface OversizeFault extends FaultCommon {
+  kind: 'oversize';
+  bytes: number;
+  /** Default 200. */
+  status?: number;
+  /** Default application/octet-stream. */
+  contentType?: string;
+  /** Written first, e.g. the start of an error envelope; the rest is filler. */
+  head?: string;
+  /** Who the answer claims to come from; default ENDPOINT. */
+  origin?: 'APIGW' | 'ENDPOINT';
+}
+
+export type Fault =
+  | LatencyFault
+  | ResetFault
+  | StatusFault
+  | SkewFault
+  | DripFault
+  | CutFault
+  | OversizeFault;
 
 export interface RegisteredFault {
   readonly id: number;
@@ -66,8 +102,10 @@ export interface FaultController {
 export interface FaultPlan {
   readonly skewMs: number;
   readonly latencyMs: number;
-  /** A fault that ends the request; the first matching one wins. */
-  readonly outcome?: ResetFault | StatusFault;
+  /** A fault that answers instead of the gateway; the first matching one wins. */
+  readonly outcome?: ResetFault | StatusFault | OversizeFault;
+  /** A fault on how the real answer is written; the first matching one wins. */
+  readonly delivery?: DripFault | CutFault;
 }
 
 export class FaultValidationError extends Error {
@@ -78,6 +116,7 @@ export class FaultValidationError extends Error {
 }
 
 const MAX_LATENCY_MS = 10 * 60 * 1000;
+const MAX_OVERSIZE_BYTES = 512 * 1024 * 1024;
 
 const common = {
   match: z
@@ -106,6 +145,22 @@ const faultSchema: z.ZodType<Fault> = z.discriminatedUnion('kind', [
     origin: z.enum(['APIGW', 'ENDPOINT']).optional(),
   }),
   z.strictObject({ ...common, kind: z.literal('skew'), ms: z.number().int() }),
+  z.strictObject({
+    ...common,
+    kind: z.literal('drip'),
+    part: z.enum(['headers', 'body']),
+    intervalMs: z.number().int().min(1).max(60_000),
+  }),
+  z.strictObject({ ...common, kind: z.literal('cut') }),
+  z.strictObject({
+    ...common,
+    kind: z.literal('oversize'),
+    bytes: z.number().int().min(0).max(MAX_OVERSIZE_BYTES),
+    status: z.number().int().min(200).max(599).optional(),
+    contentType: z.string().min(1).optional(),
+    head: z.string().optional(),
+    origin: z.enum(['APIGW', 'ENDPOINT']).optional(),
+  }),
 ]);
 
 /** Checks an untrusted value (e.g. a JSON body) and returns it as a Fault. */
@@ -171,17 +226,21 @@ export class FaultRegistry implements FaultController {
   take(method: string, path: string): FaultPlan {
     let skewMs = 0;
     let latencyMs = 0;
-    let outcome: ResetFault | StatusFault | undefined;
+    let outcome: ResetFault | StatusFault | OversizeFault | undefined;
+    let delivery: DripFault | CutFault | undefined;
     for (const active of [...this.#active]) {
       const { fault } = active;
       if (!matches(fault.match, method, path)) continue;
       if (fault.kind === 'skew') skewMs += fault.ms;
       else if (fault.kind === 'latency') latencyMs += fault.ms;
-      else if (outcome) continue;
+      else if (fault.kind === 'drip' || fault.kind === 'cut') {
+        if (delivery) continue;
+        delivery = fault;
+      } else if (outcome) continue;
       else outcome = fault;
       this.#useOnce(active);
     }
-    return { skewMs, latencyMs, outcome };
+    return { skewMs, latencyMs, outcome, delivery };
   }
 
   #useOnce(active: ActiveFault): void {

@@ -27,6 +27,54 @@ describe('fault injection', () => {
   afterAll(() => emulator.close());
   beforeEach(() => emulator.reset());
 
+  describe('faults on how an answer is delivered', () => {
+    it('drips the body of a handled request, byte by byte, then completes it', async () => {
+      emulator.faults.add({
+        kind: 'drip',
+        part: 'body',
+        intervalMs: 1,
+        match: { pathPrefix: LIST },
+      });
+      const response = await listJobs();
+      expect(response.status).toBe(200);
+      expect(((await json(response)) as { resources: unknown }).resources).toBeDefined();
+    });
+
+    it('drips the headers, then completes the answer', async () => {
+      emulator.faults.add({ kind: 'drip', part: 'headers', intervalMs: 1 });
+      const response = await listJobs();
+      expect(response.status).toBe(200);
+      await response.text();
+    });
+
+    it('cuts a handled answer after its headers', async () => {
+      emulator.faults.add({ kind: 'cut' });
+      const response = await listJobs();
+      expect(response.status).toBe(200);
+      await expect(response.text()).rejects.toThrow();
+      expect(emulator.requests).toHaveLength(1);
+    });
+
+    it('streams an oversized body instead of handling the request', async () => {
+      emulator.faults.add({ kind: 'oversize', bytes: 3 * 1024 * 1024, status: 502, head: 'HEAD' });
+      const response = await listJobs();
+      expect(response.status).toBe(502);
+      expect(response.headers.get('x-platform-apigw-response-origin')).toBe('ENDPOINT');
+      const body = Buffer.from(await response.arrayBuffer());
+      expect(body.length).toBe(3 * 1024 * 1024);
+      expect(body.subarray(0, 4).toString()).toBe('HEAD');
+    });
+
+    it.each([
+      { kind: 'drip', part: 'middle', intervalMs: 1 },
+      { kind: 'drip', part: 'body', intervalMs: 0 },
+      { kind: 'oversize', bytes: -1 },
+      { kind: 'cut', extra: true },
+    ])('refuses a malformed delivery fault %j', (fault) => {
+      expect(() => emulator.faults.add(fault as unknown as Fault)).toThrow(FaultValidationError);
+    });
+  });
+
   describe('status faults', () => {
     it.each([
       [429, undefined, '400', 'Quota Exceeded'],

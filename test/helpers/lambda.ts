@@ -26,6 +26,8 @@ export interface EventChanges {
   readonly headers?: Record<string, string | undefined>;
   readonly body?: string | undefined;
   readonly isBase64Encoded?: boolean;
+  /** API Gateway's "METHOD /template" of the route (grouped functions dispatch on it). */
+  readonly routeKey?: string;
 }
 
 /** A sample event with some parts changed (a header set to undefined is removed). */
@@ -50,6 +52,7 @@ export function httpEvent(file: string, changes: EventChanges = {}): APIGatewayP
     else event.body = changes.body;
   }
   if (changes.isBase64Encoded !== undefined) event.isBase64Encoded = changes.isBase64Encoded;
+  if (changes.routeKey) event.routeKey = changes.routeKey;
   return event;
 }
 

@@ -16,6 +16,9 @@ import type { SecretStore } from '../secrets/store.js';
 import { gatewayHeaderNames } from '../signer.js';
 import type { CatalogueApi, CatalogueInput, Pairs } from './api.js';
 
+/** A header value of visible ASCII and spaces: what an Accept header is made of. */
+const HEADER_VALUE = /^[\x20-\x7e]{1,1024}$/;
+
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded; charset=UTF-8';
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
 export const RAW_CONTENT_TYPE = 'application/octet-stream';
@@ -138,7 +141,8 @@ export class CatalogueClient {
       [this.names.clientId]: app.clientId,
       [this.names.apiKey]: app.clientSecret,
     };
-    if (caller.accept) headers.accept = caller.accept;
+    // Only a well-formed value travels on; anything else is as if none was sent.
+    if (caller.accept && HEADER_VALUE.test(caller.accept)) headers.accept = caller.accept;
     if (request.contentType) headers['content-type'] = request.contentType;
     return this.options.http.send(
       {

@@ -11,6 +11,7 @@
 
 import { MAX_DECODED_ERROR_BYTES } from '../errorCodec.js';
 import {
+  UnexpectedError,
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
@@ -201,6 +202,8 @@ export class UpstreamClient {
       }
       if (error instanceof UpstreamResponseTooLargeError) return failed(error, 'too-large');
       const code = codeOf(error);
+      // A request undici refuses to send is this service's fault, not the upstream's.
+      if (code === 'UND_ERR_INVALID_ARG') throw new UnexpectedError(error);
       if (code !== undefined && STALL_CODES.has(code)) {
         return failed(new UpstreamTimeoutError(error), 'deadline');
       }

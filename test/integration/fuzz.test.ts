@@ -1,0 +1,422 @@
+/**
+ * Fuzzing every HTTP route through the real middy stack (fast-check): generated path
+ * parameters, query strings, headers, bodies and methods, sent to the real handlers against the
+ * embedded emulator. Whatever comes in:
+ * - no 5xx unless the upstream was called (an upstream fault may be a 5xx; our own code never);
+ * - every error this service produces is the uniform envelope (JSON or XML as negotiated);
+ * - no stack trace, no secret value in any answer or log line.
+ */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { routes } from '../../lib/routes.js';
+import { type HttpHandler, lambdaContext, sampleEvent } from '../helpers/lambda.js';
+import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';
+
+/** Inputs per route. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+
+const MODULES: Record<string, string> = {
+  health: 'functions/health.ts',
+  listJobs: 'functions/jobs/list.ts',
+  searchJobs: 'functions/jobs/search.ts',
+  cancelReservedJobs: 'functions/jobs/cancelReserved.ts',
+  cancelJob: 'functions/jobs/cancel.ts',
+  stopJob: 'functions/jobs/stop.ts',
+  getJobReport: 'functions/jobs/report.ts',
+  invokeAction: 'functions/actions/invoke.ts',
+  fireTrigger: 'functions/triggers/fire.ts',
+  receiveWebhook: 'functions/webhooks/receive.ts',
+  catalogueLanguage: 'functions/catalogue/language.ts',
+  catalogueMaps: 'functions/catalogue/maps.ts',
+  catalogueCaptcha: 'functions/catalogue/captcha.ts',
+  catalogueUtility: 'functions/catalogue/utility.ts',
+  openapi: 'functions/openapi.ts',
+  fallback: 'functions/fallback.ts',
+};
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+/** A request each route accepts, so that mutations of it reach the upstream too. */
+interface Valid {
+  readonly path?: Record<string, string>;
+  readonly query?: [string, string][];
+  readonly body?: string;
+  readonly contentType?: string;
+  readonly method?: string;
+}
+const JSON_TYPE = 'application/json';
+const VALID: Record<string, Valid> = {
+  'GET /health': {},
+  'GET /jobs': {
+    query: [
+      ['page', '1'],
+      ['limit', '5'],
+    ],
+  },
+  'POST /jobs/search': {
+    body: '{"searchType":"url","searchKeyword":"demo"}',
+    contentType: JSON_TYPE,
+  },
+  'POST /jobs/cancel-reserved': {
+    body: '{"searchType":"memo","searchKeyword":"nightly"}',
+    contentType: JSON_TYPE,
+  },
+  'PATCH /jobs/{instanceId}/cancel': { path: { instanceId: '2810017' } },
+  'PATCH /jobs/{instanceId}/stop': { path: { instanceId: '2810016' } },
+  'GET /jobs/{instanceId}/report': { path: { instanceId: '2810001' } },
+  'ANY /actions/{name}': {
+    path: { name: 'hello' },
+    method: 'POST',
+    body: '{"name":"Fuzz"}',
+    contentType: JSON_TYPE,
+  },
+  'POST /triggers/{name}': { path: { name: 'nightly' }, body: '{"n":1}', contentType: JSON_TYPE },
+  'POST /webhooks/{name}': { path: { name: 'demo' }, body: '{"n":1}', contentType: JSON_TYPE },
+  'POST /translate': {
+    body: '{"source":"ko","target":"en","text":"안녕하세요"}',
+    contentType: JSON_TYPE,
+  },
+  'POST /tts': { body: '{"speaker":"clara","text":"hi"}', contentType: JSON_TYPE },
+  'POST /stt': {
+    query: [['lang', 'Eng']],
+    body: 'RIFF0000WAVE',
+    contentType: 'application/octet-stream',
+  },
+  'GET /maps/static': {
+    query: [
+      ['w', '64'],
+      ['h', '64'],
+      ['center', '127.1054,37.3595'],
+      ['level', '12'],
+    ],
+  },
+  'GET /maps/tiles/{mapType}/{z}/{x}/{tile}': {
+    path: { mapType: 'basic', z: '10', x: '873', tile: '397@2x.png' },
+  },
+  'GET /maps/directions': {
+    query: [
+      ['start', '127.1058,37.3597'],
+      ['goal', '129.0759,35.1794'],
+    ],
+  },
+  'GET /maps/places': {
+    query: [
+      ['query', '시청'],
+      ['coordinate', '126.978,37.566'],
+    ],
+  },
+  'GET /maps/geocode': { query: [['query', '불정로 6']] },
+  'GET /maps/reverse-geocode': {
+    query: [
+      ['coords', '127.1054,37.3595'],
+      ['output', 'json'],
+    ],
+  },
+  'GET /captcha/image/key': {},
+  'GET /captcha/image': { query: [['key', 'abcdef0123456789']] },
+  'POST /captcha/image/verify': {
+    body: '{"key":"abcdef0123456789","value":"ABC"}',
+    contentType: JSON_TYPE,
+  },
+  'GET /captcha/audio/key': {},
+  'GET /captcha/audio': { query: [['key', 'abcdef0123456789']] },
+  'POST /captcha/audio/verify': {
+    body: '{"key":"abcdef0123456789","value":"123"}',
+    contentType: JSON_TYPE,
+  },
+  'GET /shorturl': { query: [['url', 'https://example.com/a']] },
+  'POST /shorturl': { body: '{"url":"https://example.com/a"}', contentType: JSON_TYPE },
+  'POST /trends': {
+    body: '{"startDate":"2026-01-01","endDate":"2026-02-01","timeUnit":"month","keywordGroups":[{"groupName":"g","keywords":["k"]}]}',
+    contentType: JSON_TYPE,
+  },
+  'GET /openapi.json': {},
+};
+const TOKEN = 'demo-caller-token';
+
+/** Text that tends to break parsers: escapes, quotes, markup, control and non-ASCII characters. */
+const nasty = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom(
+    '',
+    '%',
+    '%zz',
+    '%E0%A4%A',
+    '..',
+    '../../etc',
+    '<x>',
+    '"',
+    "'",
+    '\u0000',
+    ' ',
+    '-1',
+    '0',
+    '1e309',
+    'NaN',
+    'true',
+    'null',
+  ),
+  fc.integer().map(String),
+);
+
+/** A value for a known parameter: usually plausible, sometimes hostile. */
+const paramValue = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '1',
+      '2',
+      '10',
+      'url',
+      'memo',
+      'ko',
+      'en',
+      'hello',
+      'demo',
+      'png',
+      '127.1,37.3',
+      'https://example.com/a',
+    ),
+  },
+  { weight: 2, arbitrary: nasty },
+);
+
+function eventFor(
+  route: (typeof routes)[number],
+): fc.Arbitrary<APIGatewayProxyEventV2 & { readonly note: string }> {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const methods = route.method === 'ANY' ? fc.constantFrom(...METHODS) : fc.constant(route.method);
+  const pathParams = fc.record(Object.fromEntries(names.map((n) => [n, paramValue])));
+  const queryKeys = fc.constantFrom(
+    'page',
+    'limit',
+    'result',
+    'lang',
+    'w',
+    'h',
+    'center',
+    'level',
+    'key',
+    'url',
+    'query',
+    'coords',
+    'start',
+    'goal',
+    'mt',
+    'pages',
+    'x',
+  );
+  const query = fc.array(fc.tuple(fc.oneof(queryKeys, nasty), paramValue), { maxLength: 5 });
+  const rawEscapes = fc.boolean();
+  const body = fc.oneof(
+    fc.constant(undefined),
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.constantFrom(
+      '0',
+      'false',
+      'null',
+      '"x"',
+      '[]',
+      '{}',
+      '{"searchType":"url","searchKeyword":"demo"}',
+      '{"source":"ko","target":"en","text":"안녕"}',
+      '{"key":"k","value":"v"}',
+    ),
+    nasty,
+  );
+  const contentType = fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom(
+      'application/json',
+      'Application/JSON; charset=UTF-8',
+      'text/plain',
+      'application/octet-stream',
+      'application/xml',
+      ';;;',
+    ),
+    nasty,
+  );
+  const accept = fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom('text/xml', 'application/json', '*/*'),
+    nasty,
+  );
+  const auth = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(`Bearer ${TOKEN}`) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.constant(undefined),
+        nasty.map((t) => `Bearer ${t}`),
+        nasty,
+      ),
+    },
+  );
+  const webhookHeaders = fc.record({
+    'webhook-id': fc.oneof(fc.constant(undefined), nasty),
+    'webhook-timestamp': fc.oneof(
+      fc.constant(undefined),
+      fc.constant(String(Math.floor(Date.now() / 1000))),
+      nasty,
+    ),
+    'webhook-signature': fc.oneof(fc.constant(undefined), fc.constant('v1,AAAA'), nasty),
+  });
+  const valid = VALID[`${route.method} ${route.path}`] ?? {};
+  /** Mostly the valid part, sometimes a generated one: often one mutation at a time. */
+  const mostly = <T>(good: T, generated: fc.Arbitrary<T>) =>
+    fc.oneof({ weight: 3, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: generated });
+  return fc
+    .record({
+      method: valid.method ? mostly(valid.method, methods) : methods,
+      pathParams: mostly(valid.path ?? {}, pathParams),
+      query: mostly(valid.query ?? [], query),
+      rawEscapes,
+      body: mostly(valid.body, body),
+      contentType: mostly(valid.contentType, contentType),
+      accept,
+      auth,
+      webhookHeaders,
+      base64: mostly(false, fc.boolean()),
+    })
+    .map((input) => {
+      const event = sampleEvent('jobs-list.json');
+      const params = input.pathParams as Record<string, string>;
+      const path = route.path.replace(/\{(\w+)\}/g, (_m, n: string) =>
+        encodeURIComponent(params[n] ?? ''),
+      );
+      event.routeKey = `${route.method} ${route.path}`;
+      event.rawPath = path;
+      event.requestContext.http.method = input.method;
+      event.requestContext.http.path = path;
+      event.pathParameters =
+        names.length > 0 ? (input.pathParams as Record<string, string>) : (undefined as never);
+      event.rawQueryString = input.query
+        .map(([k, v]) =>
+          input.rawEscapes ? `${k}=${v}` : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`,
+        )
+        .join('&');
+      const headers: Record<string, string> = {};
+      const set = (name: string, value: string | undefined) => {
+        if (value !== undefined) headers[name] = value;
+      };
+      set('authorization', input.auth);
+      set('content-type', input.contentType);
+      set('accept', input.accept);
+      for (const [name, value] of Object.entries(input.webhookHeaders)) set(name, value);
+      event.headers = headers;
+      if (input.body === undefined) delete event.body;
+      else {
+        event.body = input.base64 ? Buffer.from(input.body).toString('base64') : input.body;
+        event.isBase64Encoded = input.base64;
+      }
+      return Object.assign(event, { note: JSON.stringify(input).slice(0, 500) });
+    });
+}
+
+describe('fuzzing every route through the real middy stack', () => {
+  let emulator: Emulator;
+  let handlers: Record<string, HttpHandler>;
+  let secretValues: string[];
+  const logLines: string[] = [];
+  const counts = { inputs: 0, upstreamCalled: 0, errors: 0 };
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    const secret = demoSecretFor(emulator.url) as Record<string, unknown>;
+    secretValues = collectSecretValues(secret);
+    const file = await secretFile(secret);
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      logLines.push(String(line));
+    });
+    handlers = await loadHandlers(
+      emulatorEnv(emulator, { SECRETS_FILE: file, UPSTREAM_TIMEOUT_MS: '3000' }),
+      MODULES,
+    );
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await emulator.close();
+    console.info(
+      `fuzz: ${counts.inputs} inputs, ${counts.upstreamCalled} reached the upstream, ${counts.errors} errors`,
+    );
+  });
+
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s',
+    async (_name, route) => {
+      const handler = handlers[route.function]!;
+      const passesEndpointAnswers =
+        route.function === 'invokeAction' || route.function === 'fireTrigger';
+      await fc.assert(
+        fc.asyncProperty(eventFor(route), async (event) => {
+          // The emulator keeps its last 2,000 requests: start each input from an empty log.
+          emulator.requests.length = 0;
+          logLines.length = 0;
+          const result = await handler(event, lambdaContext());
+          const upstreamCalled = emulator.requests.length > 0;
+          counts.inputs++;
+          if (upstreamCalled) counts.upstreamCalled++;
+          const status = result.statusCode ?? 0;
+          const body = result.isBase64Encoded
+            ? Buffer.from(result.body ?? '', 'base64').toString('utf8')
+            : (result.body ?? '');
+          const note = `${event.note} -> ${status} ${body.slice(0, 300)}`;
+          if (status >= 500) expect(upstreamCalled, note).toBe(true);
+          expect(body, note).not.toMatch(/\n\s+at |\bat .+\.(ts|js|cjs):\d+/);
+          for (const value of secretValues) {
+            expect(body.includes(value), note).toBe(false);
+            expect(logLines.join('\n').includes(value), note).toBe(false);
+          }
+          if (status >= 400) {
+            counts.errors++;
+            if (passesEndpointAnswers && upstreamCalled) return;
+            expectEnvelope(result.headers ?? {}, body, note);
+          }
+        }),
+        { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20261123) },
+      );
+    },
+    300_000,
+  );
+});
+
+function expectEnvelope(headers: Record<string, unknown>, body: string, note: string) {
+  const contentType = String(headers['Content-Type'] ?? headers['content-type'] ?? '');
+  if (contentType.startsWith('text/xml')) {
+    expect(body, note).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error><errorCode>[^<]+<\/errorCode><message>[^<]*<\/message><\/error><\/result>$/,
+    );
+    return;
+  }
+  expect(contentType, note).toMatch(/^application\/json/);
+  const parsed = JSON.parse(body) as { error?: Record<string, unknown> };
+  expect(Object.keys(parsed), note).toEqual(['error']);
+  expect(typeof parsed.error?.errorCode, note).toBe('string');
+  expect(typeof parsed.error?.message, note).toBe('string');
+  for (const key of Object.keys(parsed.error ?? {})) {
+    expect(['errorCode', 'message', 'details'], note).toContain(key);
+  }
+}
+
+/** Every credential in the secret: keys, client secret, API keys, webhook secrets. */
+function collectSecretValues(secret: Record<string, unknown>): string[] {
+  const values: string[] = [];
+  const iam = secret.iam as { secretKey: string } | undefined;
+  if (iam) values.push(iam.secretKey);
+  if (typeof secret.apiKey === 'string') values.push(secret.apiKey);
+  const openapi = secret.openapi as { clientSecret: string } | undefined;
+  if (openapi) values.push(openapi.clientSecret);
+  for (const group of ['actions', 'triggers'] as const) {
+    for (const entry of Object.values(
+      (secret[group] ?? {}) as Record<string, { apiKey?: string }>,
+    )) {
+      if (entry.apiKey) values.push(entry.apiKey);
+    }
+  }
+  for (const hook of Object.values((secret.webhooks ?? {}) as Record<string, { secret: string }>)) {
+    values.push(hook.secret, hook.secret.slice('whsec_'.length));
+  }
+  return values.filter((value) => value.length >= 8);
+}

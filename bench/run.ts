@@ -12,12 +12,14 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
-import { lambdaContext, sampleEvent, type HttpHandler } from '../test/helpers/lambda.js';
+import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = new Map(
@@ -276,7 +278,89 @@ function kb(bytes: number): string {
   return (bytes / 1024).toFixed(1);
 }
 
+// ---------------------------------------------------------------------------------------
+// 3. The deadline: its cost per request, and how far past it an answer comes
+
+async function startNeutralUpstream(): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['bench/neutral-upstream.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`neutral upstream exited with ${code}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const match = /listening (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  return { port, child };
+}
+
+async function benchDeadline(): Promise<void> {
+  const { UpstreamClient } = await import('../lib/http/client.js');
+  const { port, child } = await startNeutralUpstream();
+  try {
+    const agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });
+    const origin = `http://127.0.0.1:${port}`;
+    const plain = async () => {
+      const answer = await agent.request({ origin, path: '/x', method: 'GET' });
+      await answer.body.arrayBuffer();
+    };
+    // What the client adds per call for its deadline: one EventEmitter signal, one native timer.
+    const withDeadline = async () => {
+      const signal = new EventEmitter();
+      const timer = setTimeout(() => signal.emit('abort'), 8000);
+      try {
+        const answer = await agent.request({ origin, path: '/x', method: 'GET', signal });
+        await answer.body.arrayBuffer();
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    await timeSequential(plain, 500);
+    await timeSequential(withDeadline, 500);
+    const plainTimes: number[] = [];
+    const deadlineTimes: number[] = [];
+    for (let round = 0; round < 7; round++) {
+      plainTimes.push(...(await timeSequential(plain, 500)).perRequestMs);
+      deadlineTimes.push(...(await timeSequential(withDeadline, 500)).perRequestMs);
+    }
+    await agent.close();
+
+    // Overshoot: an upstream that never answers, a 500 ms deadline, 20 calls.
+    const silent = createHttpServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentPort = (silent.address() as { port: number }).port;
+    const dispatcher = new Agent();
+    const client = new UpstreamClient({ dispatcher, timeoutMs: 500 });
+    const overshoot: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const start = performance.now();
+      await client
+        .send({ method: 'GET', url: new URL(`http://127.0.0.1:${silentPort}/never`) })
+        .catch(() => undefined);
+      overshoot.push(performance.now() - start - 500);
+    }
+    await dispatcher.destroy();
+    silent.close();
+
+    console.info('\n3. The deadline (neutral loopback upstream in its own process)');
+    console.info(
+      `   cost per request, c=1, 3500 requests each: plain ${median(plainTimes).toFixed(3)} ms, ` +
+        `with the deadline ${median(deadlineTimes).toFixed(3)} ms ` +
+        `(+${((median(deadlineTimes) - median(plainTimes)) * 1000).toFixed(1)} µs)`,
+    );
+    console.info(
+      `   overshoot past a 500 ms deadline, upstream silent, 20 calls: median ${median(overshoot).toFixed(1)} ms, ` +
+        `max ${Math.max(...overshoot).toFixed(1)} ms`,
+    );
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 const only = args.get('only');
 if (!only || only === 'overhead') await benchOverhead();
 if (!only || only === 'cold') benchColdStart();
+if (!only || only === 'deadline') await benchDeadline();
 process.exit(0);

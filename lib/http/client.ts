@@ -9,6 +9,7 @@
  * caller's deadline.
  */
 
+import { EventEmitter } from 'node:events';
 import { MAX_DECODED_ERROR_BYTES } from '../errorCodec.js';
 import {
   UnexpectedError,
@@ -97,8 +98,8 @@ const NOT_SENT_CODES = new Set([
 /** undici's own stall timers: only a backstop behind the deadline. */
 const STALL_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
-/** The reason a call is aborted at its deadline (recognised by identity). */
-const DEADLINE = new Error('upstream deadline');
+/** Emits 'abort' when the call's deadline passes; `expired` says it did. */
+type DeadlineSignal = EventEmitter & { expired: boolean };
 
 /** One dispatcher per container: connections are reused across invocations. */
 export function createDispatcher(): Dispatcher {
@@ -134,13 +135,18 @@ export class UpstreamClient {
     if (allowedMs <= 0) throw new UpstreamTimeoutError();
     const deadline = this.now() + allowedMs;
     const idempotent = request.idempotent ?? IDEMPOTENT_METHODS.has(request.method.toUpperCase());
-    // One native timer and one controller per call, whatever the number of attempts: undici's
-    // timers above 1 s tick every ~0.5 s, and its body timeout restarts at every chunk.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(DEADLINE), allowedMs);
+    // One native timer and one abort signal per call, whatever the number of attempts: undici's
+    // timers above 1 s tick every ~0.5 s, and its body timeout restarts at every chunk. The
+    // signal is an EventEmitter, which undici accepts: it costs a third of an AbortSignal's
+    // time per request (README, Benchmarks).
+    const deadlineSignal: DeadlineSignal = Object.assign(new EventEmitter(), { expired: false });
+    const timer = setTimeout(() => {
+      deadlineSignal.expired = true;
+      deadlineSignal.emit('abort');
+    }, allowedMs);
     try {
       for (let attempt = 1; ; attempt++) {
-        const result = await this.attempt(request, controller.signal, attempt, allowedMs);
+        const result = await this.attempt(request, deadlineSignal, attempt, allowedMs);
         const delay =
           attempt < this.retry.maxAttempts && mayRetry(result.outcome, idempotent)
             ? this.backoff(attempt, result)
@@ -149,7 +155,7 @@ export class UpstreamClient {
           if ('response' in result) return result.response;
           throw result.error;
         }
-        await sleep(delay, controller.signal);
+        await sleep(delay, deadlineSignal);
       }
     } finally {
       clearTimeout(timer);
@@ -166,11 +172,11 @@ export class UpstreamClient {
 
   private async attempt(
     request: UpstreamRequest,
-    signal: AbortSignal,
+    signal: DeadlineSignal,
     attempt: number,
     backstopMs: number,
   ): Promise<Attempt> {
-    if (signal.aborted) return failed(new UpstreamTimeoutError(), 'deadline');
+    if (signal.expired) return failed(new UpstreamTimeoutError(), 'deadline');
     let answered = false;
     try {
       const answer = await dispatch(this.options.dispatcher, {
@@ -197,7 +203,7 @@ export class UpstreamClient {
       const identity = identifyAnswer(status, headers, body, this.vendor);
       return { response, outcome: { kind: 'answer', status, ...identity } };
     } catch (error) {
-      if (signal.reason === DEADLINE && signal.aborted) {
+      if (signal.expired) {
         return failed(new UpstreamTimeoutError(error), 'deadline');
       }
       if (error instanceof UpstreamResponseTooLargeError) return failed(error, 'too-large');
@@ -298,14 +304,14 @@ function flatten(headers: Record<string, string | string[] | undefined>): Record
 }
 
 /** Waits `ms`, or less when the call's deadline passes first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: DeadlineSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      signal.off('abort', done);
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
+    signal.once('abort', done);
   });
 }

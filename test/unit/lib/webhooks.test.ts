@@ -29,7 +29,11 @@ describe('verifyDelivery', () => {
   it('accepts a delivery signed by the library and returns its JSON object', () => {
     const payload = '{"type":"ping","data":{"n":1}}';
     const delivery = verifyDelivery(entry, Buffer.from(payload), signed(payload, 'msg_ok'));
-    expect(delivery).toEqual({ id: 'msg_ok', payload: { type: 'ping', data: { n: 1 } } });
+    expect(delivery).toEqual({
+      id: 'msg_ok',
+      timestamp: expect.any(Number),
+      payload: { type: 'ping', data: { n: 1 } },
+    });
   });
 
   it('accepts one valid signature among several (key rotation)', () => {

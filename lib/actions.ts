@@ -199,6 +199,7 @@ export class FunctionExecution {
         idempotent: REPEATABLE_METHODS.has(request.method),
         // The action's own error answers go back to the caller whole.
         passesErrors: true,
+        service: `${target.kind}s`,
       },
       budget,
     );

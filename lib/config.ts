@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import * as z from 'zod/mini';
+import type { LogLevel } from './log.js';
 
 export interface Config {
   readonly emulatorPort: number;
@@ -36,6 +37,9 @@ export interface Config {
   readonly invocationQueueUrl: string | undefined;
   /** DynamoDB table of webhook deliveries already run; unset = this process's memory. */
   readonly deliveryLedgerTable: string | undefined;
+  /** Receives of a queued invocation before SQS moves it to the dead-letter queue. */
+  readonly invocationMaxReceives: number;
+  readonly logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {
@@ -72,6 +76,11 @@ const serviceUrls = z.pipe(
   ),
 );
 
+const logLevelSchema = z.enum(
+  ['debug', 'info', 'warn', 'error'],
+  'expected debug, info, warn or error',
+);
+
 const environmentSchema = z.object({
   EMULATOR_PORT: z.optional(port),
   SCAN_BASE_URL: z.optional(httpUrl),
@@ -100,6 +109,8 @@ const environmentSchema = z.object({
   INVOCATION_QUEUE_URL: z.optional(
     z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' }),
   ),
+  INVOCATION_MAX_RECEIVES: z.optional(positiveInt),
+  LOG_LEVEL: z.optional(logLevelSchema),
   DELIVERY_LEDGER_TABLE: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
   ),
@@ -159,7 +170,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventBusName: vars.EVENT_BUS_NAME,
     invocationQueueUrl: vars.INVOCATION_QUEUE_URL,
     deliveryLedgerTable: vars.DELIVERY_LEDGER_TABLE,
+    invocationMaxReceives: vars.INVOCATION_MAX_RECEIVES ?? 5,
+    logLevel: vars.LOG_LEVEL ?? 'info',
   };
+}
+
+/**
+ * LOG_LEVEL alone, for functions that read no other setting (health, the catch-all route). An
+ * invalid value falls back to info there: a log level must not take a route down.
+ */
+export function loadLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel {
+  const parsed = logLevelSchema.safeParse(env.LOG_LEVEL);
+  return parsed.success ? parsed.data : 'info';
+}
+
+/** The X-Ray trace of the current invocation: Lambda sets it anew for each one. */
+export function currentTraceId(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env._X_AMZN_TRACE_ID || undefined;
 }
 
 /**

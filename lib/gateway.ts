@@ -95,7 +95,14 @@ export class SignedGateway {
       headers['content-type'] = 'application/json';
     }
     return this.options.http.send(
-      { method: call.method, url, headers, body, idempotent: call.idempotent },
+      {
+        method: call.method,
+        url,
+        headers,
+        body,
+        idempotent: call.idempotent,
+        service: 'scan-jobs',
+      },
       budget,
     );
   }

@@ -26,6 +26,7 @@ import { type DeliveryLedger, REMEMBER_MARGIN_MS, rememberUntil } from './delive
 import { toServiceError } from './errors.js';
 import type { CallBudget } from './http/client.js';
 import type { LogFields, Logger } from './log.js';
+import { countMetric } from './metrics.js';
 
 const name = z
   .string()
@@ -61,6 +62,8 @@ export interface InvocationDeps {
   readonly ledger: DeliveryLedger;
   readonly log: Logger;
   readonly now?: () => number;
+  /** Receives before SQS moves a failing message to the dead-letter queue (its redrive policy). */
+  readonly maxReceives?: number;
 }
 
 /** A running claim lapses this long after the function's own deadline (its consumer died). */
@@ -154,7 +157,10 @@ async function runOnce(
   } catch (thrown) {
     return { outcome: 'failed', reason: `delivery ledger unavailable: ${errorText(thrown)}` };
   }
-  if (claim.outcome === 'done') return { outcome: 'duplicate' };
+  if (claim.outcome === 'done') {
+    countMetric('WebhookDuplicates', {});
+    return { outcome: 'duplicate' };
+  }
   if (claim.outcome === 'running') {
     // Back to the queue: by the next receive the other run has completed or released it.
     return { outcome: 'failed', reason: 'the same delivery is running elsewhere' };
@@ -196,6 +202,10 @@ export async function consumeBatch(
           const fields = { messageId: record.messageId, receiveCount: receiveCountOf(record) };
           const result = await processMessage(record.body, deps, budget, fields);
           groupFailed = result.outcome === 'failed';
+          if (groupFailed && (fields.receiveCount ?? 0) >= (deps.maxReceives ?? Infinity)) {
+            // Its last receive: SQS now moves it to the dead-letter queue.
+            countMetric('InvocationsToDeadLetterQueue', {});
+          }
         }
         if (groupFailed) failed.add(record.messageId);
       }

@@ -13,20 +13,32 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-export function createLogger(base: LogFields = {}, sink: LogSink = defaultSink): Logger {
-  const write = (level: string, message: string, fields?: LogFields) =>
-    // No timestamp of our own: Lambda stamps every line it ships to CloudWatch Logs.
-    sink(JSON.stringify({ level, message, ...base, ...fields }));
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+const ignore = () => {};
+
+/** Lines below `level` are not written (LOG_LEVEL, read by config.ts). */
+export function createLogger(
+  base: LogFields = {},
+  sink: LogSink = defaultSink,
+  level: LogLevel = 'info',
+): Logger {
+  const writer = (lineLevel: LogLevel) =>
+    RANK[lineLevel] < RANK[level]
+      ? ignore
+      : (message: string, fields?: LogFields) =>
+          // No timestamp of our own: Lambda stamps every line it ships to CloudWatch Logs.
+          sink(JSON.stringify({ level: lineLevel, message, ...base, ...fields }));
   return {
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
-    child: (fields) => createLogger({ ...base, ...fields }, sink),
+    info: writer('info'),
+    warn: writer('warn'),
+    error: writer('error'),
+    child: (fields) => createLogger({ ...base, ...fields }, sink, level),
   };
 }
 
 /** console.log: Lambda ships it to CloudWatch Logs, and test runners can capture it. */
-function defaultSink(line: string): void {
+export function defaultSink(line: string): void {
   console.log(line);
 }
 

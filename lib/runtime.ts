@@ -31,7 +31,7 @@ export interface RuntimeOverrides {
 }
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
-  const log = overrides.log ?? createLogger();
+  const log = overrides.log ?? createLogger({}, undefined, config.logLevel);
   const source =
     overrides.secretSource ??
     (config.secretsSource === 'aws'

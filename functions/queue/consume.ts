@@ -9,6 +9,8 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { functionExecutionOf } from '../../lib/actions.js';
 import { deliveryLedgerOf } from '../../lib/deliveryLedger.js';
 import { consumeBatch } from '../../lib/invocations.js';
+import { defaultSink } from '../../lib/log.js';
+import { flushMetrics } from '../../lib/metrics.js';
 import { getRuntime } from '../../lib/runtime.js';
 
 const runtime = getRuntime();
@@ -30,6 +32,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
       ledger: deliveryLedgerOf(runtime),
       log: batchLog,
       now: runtime.now,
+      maxReceives: runtime.config.invocationMaxReceives,
     },
     { remainingMs },
   );
@@ -37,5 +40,6 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
     messages: event.Records.length,
     failed: result.batchItemFailures.length,
   });
+  flushMetrics('consumeInvocations', defaultSink);
   return result;
 });

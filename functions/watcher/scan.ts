@@ -5,7 +5,8 @@
  */
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { describeError } from '../../lib/log.js';
+import { defaultSink, describeError } from '../../lib/log.js';
+import { flushMetrics } from '../../lib/metrics.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { createScanJobWatcher } from '../../lib/watcher/setup.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
@@ -42,5 +43,7 @@ export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
   } catch (error) {
     log.error('scan job watch failed', describeError(error));
     throw new WatchFailed(`The scan job watch failed: ${(error as Error).message}`);
+  } finally {
+    flushMetrics('watchScanJobs', defaultSink);
   }
 });

@@ -43,6 +43,8 @@ interface WireRequest {
   readonly contentType?: string;
   readonly body?: string | Uint8Array;
   readonly idempotent: boolean;
+  /** The platform service: the upstream path's first segment (nmt, map-geocode, ...). */
+  readonly service: string;
 }
 
 export class CatalogueClient {
@@ -101,7 +103,11 @@ export class CatalogueClient {
     const payload = api.toUpstream(input);
     const path = payload.path ?? api.upstream.paths[0];
     const params = payload.params ?? [];
-    const common = { method: api.upstream.method, idempotent: api.idempotent };
+    const common = {
+      method: api.upstream.method,
+      idempotent: api.idempotent,
+      service: path.split('/')[1] ?? 'catalogue',
+    };
     switch (api.sends) {
       case 'query':
         return { ...common, url: this.urlFor(path, params) };
@@ -151,6 +157,7 @@ export class CatalogueClient {
         headers,
         body: request.body,
         idempotent: request.idempotent,
+        service: request.service,
       },
       budget,
     );

@@ -17,6 +17,7 @@ import {
   UpstreamTimeoutError,
   UpstreamUnreachableError,
 } from '../errors.js';
+import { countMetric } from '../metrics.js';
 import { identifyAnswer } from './answerOrigin.js';
 import { type AttemptOutcome, mayRetry, type TransportFailure } from './retryPolicy.js';
 import { Agent, type Dispatcher, request as dispatch } from './undici.js';
@@ -38,6 +39,8 @@ export interface UpstreamRequest {
    * MAX_ERROR_BODY_BYTES of it is read.
    */
   readonly passesErrors?: boolean;
+  /** The platform service called, for metrics (`scan-jobs`, `nmt`, `actions`, ...). */
+  readonly service?: string;
 }
 
 export interface UpstreamResponse {
@@ -130,7 +133,34 @@ export class UpstreamClient {
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BODY_BYTES;
   }
 
+  /** Sends the request, retrying as the table says; counts the call's outcome (metrics.ts). */
   async send(request: UpstreamRequest, budget: CallBudget = {}): Promise<UpstreamResponse> {
+    const service = { Service: request.service ?? 'unknown' };
+    try {
+      const response = await this.exchange(request, budget);
+      const status = response.status;
+      countMetric('UpstreamCalls', {
+        ...service,
+        Outcome: status < 400 ? 'success' : status < 500 ? 'client-error' : 'server-error',
+      });
+      if (response.attempts > 1) countMetric('UpstreamRetries', service, response.attempts - 1);
+      return response;
+    } catch (error) {
+      const outcome =
+        error instanceof UpstreamTimeoutError
+          ? 'timeout'
+          : error instanceof UpstreamUnreachableError
+            ? 'unreachable'
+            : error instanceof UpstreamResponseTooLargeError
+              ? 'too-large'
+              : 'failed';
+      countMetric('UpstreamCalls', { ...service, Outcome: outcome });
+      if (outcome === 'timeout') countMetric('UpstreamTimeouts', service);
+      throw error;
+    }
+  }
+
+  private async exchange(request: UpstreamRequest, budget: CallBudget): Promise<UpstreamResponse> {
     const allowedMs = this.allowedMs(budget);
     if (allowedMs <= 0) throw new UpstreamTimeoutError();
     const deadline = this.now() + allowedMs;

@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { currentTraceId, loadLogLevel } from '../config.js';
 import { encodeError, type HeaderMap, mediaType, negotiateErrorFormat } from '../errorCodec.js';
 import {
   CallerAuthError,
@@ -17,7 +18,8 @@ import {
   toServiceError,
   UpstreamTimeoutError,
 } from '../errors.js';
-import { createLogger, describeError, type Logger } from '../log.js';
+import { createLogger, defaultSink, describeError, type Logger } from '../log.js';
+import { flushMetrics } from '../metrics.js';
 import type { CallBudget } from './client.js';
 import { bodyByteLength, bodyBytes, headersOf, queryOf } from './request.js';
 import type { HttpResult } from './responses.js';
@@ -77,12 +79,13 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
   definition: HttpFunctionDefinition<B, Q, P>,
   handler: (request: HttpRequest<B, Q, P>) => Promise<HttpResult>,
 ) {
-  const baseLog = definition.log ?? createLogger({ function: definition.name });
+  const baseLog =
+    definition.log ?? createLogger({ function: definition.name }, undefined, loadLogLevel());
   // middy's own early-timeout timer is off: answerInTime (below) covers the whole invocation.
   const stack = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>({
     timeoutEarlyInMillis: 0,
   })
-    .use(requestLog(baseLog))
+    .use(requestLog(baseLog, definition.name))
     .use(errorEnvelope(baseLog))
     .use(bodyLimit());
   if (definition.callerTokens) stack.use(callerAuth(definition.callerTokens, baseLog));
@@ -138,6 +141,15 @@ function answerInTime(
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
+let coldStart = true;
+
+/** True for the first invocation of this container only. */
+export function consumeColdStart(): boolean {
+  const first = coldStart;
+  coldStart = false;
+  return first;
+}
+
 function remainingTimeOf(context: Context): (() => number) | undefined {
   return typeof context.getRemainingTimeInMillis === 'function'
     ? () => context.getRemainingTimeInMillis()
@@ -149,14 +161,22 @@ function stateOf(event: APIGatewayProxyEventV2, context: Context, baseLog: Logge
   if (!state) {
     state = {
       headers: headersOf(event),
-      log: baseLog.child({ requestId: context.awsRequestId }),
+      log: baseLog.child({
+        requestId: context.awsRequestId,
+        apiRequestId: event.requestContext?.requestId,
+        traceId: currentTraceId(),
+        coldStart: consumeColdStart(),
+      }),
     };
     states.set(context, state);
   }
   return state;
 }
 
-function requestLog(baseLog: Logger): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+function requestLog(
+  baseLog: Logger,
+  functionName: string,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
   const startedAt = new WeakMap<object, number>();
   const done = (request: MiddyRequest) => {
     const log = stateOf(request.event, request.context, baseLog).log;
@@ -170,6 +190,7 @@ function requestLog(baseLog: Logger): middy.MiddlewareObj<APIGatewayProxyEventV2
     };
     if (status !== undefined && status >= 500) log.error('request failed', fields);
     else log.info('request', fields);
+    flushMetrics(functionName, defaultSink);
     states.delete(request.context);
   };
   return {

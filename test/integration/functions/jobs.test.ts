@@ -376,6 +376,25 @@ describe('scan job functions against the emulator', () => {
       expect(logLines.some((line) => line.includes('local clock is off'))).toBe(false);
     });
 
+    it('writes metrics of its upstream calls in embedded metric format', async () => {
+      emulator.faults.add({ kind: 'status', status: 503 });
+      expect((await fn.list(httpEvent('jobs-list.json'), lambdaContext())).statusCode).toBe(200);
+      const metrics = logLines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line._aws !== undefined);
+      expect(metrics).toContainEqual(
+        expect.objectContaining({
+          Function: 'listJobs',
+          Service: 'scan-jobs',
+          Outcome: 'success',
+          UpstreamCalls: 1,
+        }),
+      );
+      expect(metrics).toContainEqual(
+        expect.objectContaining({ Service: 'scan-jobs', UpstreamRetries: 1 }),
+      );
+    });
+
     it('answers an upstream error in XML when the caller asks for XML', async () => {
       emulator.faults.add({ kind: 'status', status: 429, errorCode: '400' });
       const result = await fn.list(

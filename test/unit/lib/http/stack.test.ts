@@ -246,3 +246,43 @@ describe('httpFunction answers before the function times out', () => {
     expect(jsonBody(result)).toMatchObject({ error: { errorCode: '510' } });
   });
 });
+
+describe('httpFunction log lines', () => {
+  it('carry the level, cold start, trace id and API Gateway request id, and the metrics follow', async () => {
+    const lines: string[] = [];
+    const handler = httpFunction(
+      { name: 'logged', log: createLogger({ function: 'logged' }, (line) => lines.push(line)) },
+      async () => json(200, {}),
+    );
+    process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1';
+    try {
+      await handler(validEvent(), lambdaContext());
+      await handler(validEvent(), lambdaContext());
+    } finally {
+      delete process.env._X_AMZN_TRACE_ID;
+    }
+    const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toMatchObject({
+      level: 'info',
+      message: 'request',
+      traceId: 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1',
+      apiRequestId: validEvent().requestContext.requestId,
+      status: 200,
+    });
+    expect(typeof first?.coldStart).toBe('boolean');
+    expect(second?.coldStart).toBe(false);
+  });
+
+  it('leaves out lines below the level', () => {
+    const lines: string[] = [];
+    const log = createLogger({}, (line) => lines.push(line), 'warn');
+    log.info('quiet');
+    log.warn('heard');
+    log.child({ a: 1 }).info('quiet too');
+    log.child({ a: 1 }).error('heard too');
+    expect(lines.map((line) => (JSON.parse(line) as { message: string }).message)).toEqual([
+      'heard',
+      'heard too',
+    ]);
+  });
+});

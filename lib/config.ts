@@ -120,9 +120,12 @@ const DEFAULT_EMULATOR_PORT = 4010;
 const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';
 const DEFAULT_WATCHER_STATE_FILE = '.local/watcher-state.json';
 
-/** True inside a real Lambda container (serverless-offline sets IS_OFFLINE). */
+/**
+ * True inside a real Lambda container. Local emulations set AWS_LAMBDA_FUNCTION_NAME too, and
+ * say who they are: serverless offline with IS_OFFLINE, `serverless invoke local` with IS_LOCAL.
+ */
 function runsOnAws(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.IS_OFFLINE;
+  return Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && !env.IS_OFFLINE && !env.IS_LOCAL;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The deployable package: `serverless package` with no AWS credentials, and the CloudFormation
- * template it generates. Each function gets the permissions it needs and no more; the queue,
- * its dead-letter queue, the schedule and the routes are what the contract describes.
+ * The deployable package: `serverless package` with no AWS credentials, for a dev stage with
+ * the defaults and a prod stage with every optional setting, and the CloudFormation templates
+ * it generates. Each function gets the permissions it needs and no more; the queue, its
+ * dead-letter queue, the schedule, the routes, the alarms and the stage settings are checked.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -50,38 +51,92 @@ const ROLE_ACTIONS: Record<string, string[]> = {
     'dynamodb:GetItem',
     'dynamodb:UpdateItem',
   ],
-  WatcherRole: [...LOGS, SECRET, 'dynamodb:Scan', 'dynamodb:UpdateItem', 'events:PutEvents'],
+  WatcherRole: [...LOGS, SECRET, 'dynamodb:Scan', 'dynamodb:UpdateItem'],
 };
+const XRAY = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
+/** Example settings, as CI packages with them. */
+const URLS = {
+  SCAN_BASE_URL: 'https://wsc.apigw.example.com',
+  OPENAPI_BASE_URL: 'https://openapi.apigw.example.com',
+};
+const PROD_SETTINGS = {
+  ...URLS,
+  SECRET_ID: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:gw/prod/platform',
+  SECRET_KMS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+  EVENT_BUS_NAME: 'scan-events',
+};
+const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:on-call';
+
+interface Packaged {
+  readonly dir: string;
+  readonly resources: Record<string, Resource>;
+}
+
+/** `serverless package` of a stage into a fresh folder, with only these settings. */
+async function packageStage(
+  stage: string,
+  settings: Record<string, string>,
+  params: string[] = [],
+): Promise<Packaged> {
+  const dir = await mkdtemp(path.join(tmpdir(), `sls-package-${stage}-`));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SLS_ESBUILD_WORK_FOLDER: path.join('.esbuild', path.basename(dir)),
+    ...settings,
+  };
+  try {
+    await run(
+      path.join(ROOT, 'node_modules/.bin/serverless'),
+      ['package', '--stage', stage, '--package', dir, ...params.map((p) => `--param=${p}`)],
+      { cwd: ROOT, env },
+    );
+  } finally {
+    await rm(path.join(ROOT, env.SLS_ESBUILD_WORK_FOLDER!), { recursive: true, force: true });
+  }
+  const template = JSON.parse(
+    await readFile(path.join(dir, 'cloudformation-template-update-stack.json'), 'utf8'),
+  ) as { Resources: Record<string, Resource> };
+  return { dir, resources: template.Resources };
+}
 
 describe('serverless package and its CloudFormation template', () => {
   let out: string;
   let resources: Record<string, Resource>;
-  let conditions: Record<string, unknown>;
-  const functions = () =>
-    Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+  let prod: Packaged;
+  const functions = (of = resources) =>
+    Object.entries(of).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
   const functionName = (logicalId: string) => logicalId.replace(/LambdaFunction$/, '');
 
   beforeAll(async () => {
-    out = await mkdtemp(path.join(tmpdir(), 'sls-package-'));
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-    env.SLS_ESBUILD_WORK_FOLDER = path.join('.esbuild', path.basename(out));
-    await run(path.join(ROOT, 'node_modules/.bin/serverless'), ['package', '--package', out], {
-      cwd: ROOT,
-      env,
-    });
-    const template = JSON.parse(
-      await readFile(path.join(out, 'cloudformation-template-update-stack.json'), 'utf8'),
-    ) as { Resources: Record<string, Resource>; Conditions: Record<string, unknown> };
-    resources = template.Resources;
-    conditions = template.Conditions;
-  }, 240_000);
+    const dev = await packageStage('dev', URLS);
+    out = dev.dir;
+    resources = dev.resources;
+    prod = await packageStage('prod', PROD_SETTINGS, [`alarmTopicArn=${ALARM_TOPIC}`]);
+  }, 300_000);
 
   afterAll(async () => {
-    if (out) await rm(out, { recursive: true, force: true });
-    await rm(path.join(ROOT, '.esbuild', path.basename(out ?? 'none')), {
-      recursive: true,
-      force: true,
-    });
+    for (const dir of [out, prod?.dir]) if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses to package a stage without its base URLs, naming them', async () => {
+    const attempt = run(
+      path.join(ROOT, 'node_modules/.bin/serverless'),
+      ['package', '--stage', 'prod'],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      },
+    );
+    const failure = (await attempt.catch((error: unknown) => error)) as {
+      code?: number;
+      stdout?: string;
+      stderr?: string;
+    };
+    expect(failure.code).not.toBe(0);
+    const output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`;
+    expect(output).toContain('SCAN_BASE_URL is required');
+    expect(output).toContain('OPENAPI_BASE_URL is required');
   });
 
   it('builds one artifact per function, holding its bundle and source map only', async () => {
@@ -111,20 +166,54 @@ describe('serverless package and its CloudFormation template', () => {
   });
 
   it.each(Object.entries(ROLE_ACTIONS))('lets %s do exactly what it needs', (roleId, expected) => {
-    const policies = (resources[roleId]?.Properties.Policies ?? []) as unknown[];
-    const statements = policies.flatMap((policy) => {
-      // A conditional policy (Fn::If [condition, policy, AWS::NoValue]) counts when present.
-      const resolved =
-        (policy as { 'Fn::If'?: [string, Policy, unknown] })['Fn::If']?.[1] ?? policy;
-      return (resolved as Policy).PolicyDocument.Statement;
-    });
+    const policies = (resources[roleId]?.Properties.Policies ?? []) as Policy[];
+    const statements = policies.flatMap((policy) => policy.PolicyDocument.Statement);
     const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
-    expect([...new Set(actions)].sort()).toEqual([...expected].sort());
+    expect([...new Set(actions)].sort()).toEqual([...expected, ...XRAY].sort());
     for (const statement of statements) {
       expect(statement.Effect).toBe('Allow');
-      expect(JSON.stringify(statement.Resource)).not.toBe('"*"');
       expect(JSON.stringify(statement.Action)).not.toContain('*');
+      // Only X-Ray, which has no resource ARNs, gets '*'.
+      if (JSON.stringify(statement.Resource) === '"*"') {
+        expect(statement.Action).toEqual(XRAY);
+      }
     }
+  });
+
+  it('adds kms:Decrypt on the key and PutEvents on the bus only when they are set', () => {
+    const policies = (of: Record<string, Resource>) =>
+      Object.entries(of).filter(([, r]) => r.Type === 'AWS::IAM::Policy');
+    expect(policies(resources)).toEqual([]);
+    const found = Object.fromEntries(policies(prod.resources));
+    const decrypt = found.DecryptPlatformSecretPolicy?.Properties as {
+      Roles: unknown[];
+      PolicyDocument: { Statement: (Statement & { Condition: unknown })[] };
+    };
+    expect(decrypt.PolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Action: 'kms:Decrypt',
+        Resource: PROD_SETTINGS.SECRET_KMS_KEY_ARN,
+        Condition: {
+          StringEquals: {
+            'kms:ViaService': { 'Fn::Sub': 'secretsmanager.${AWS::Region}.amazonaws.com' },
+          },
+        },
+      }),
+    ]);
+    expect(decrypt.Roles).toHaveLength(4);
+    const publish = found.PublishScanJobChangesPolicy?.Properties as {
+      Roles: unknown[];
+      PolicyDocument: { Statement: Statement[] };
+    };
+    expect(publish.Roles).toEqual([{ Ref: 'WatcherRole' }]);
+    expect(publish.PolicyDocument.Statement[0]?.Action).toBe('events:PutEvents');
+    expect(JSON.stringify(publish.PolicyDocument.Statement[0]?.Resource)).toContain(
+      'event-bus/scan-events',
+    );
+    // A partial ARN gets Secrets Manager's suffix pattern.
+    expect(JSON.stringify(prod.resources.SecretReaderRole?.Properties.Policies)).toContain(
+      `"${PROD_SETTINGS.SECRET_ID}-??????"`,
+    );
   });
 
   it('scopes the secret to the one secret of the stage', () => {
@@ -141,9 +230,6 @@ describe('serverless package and its CloudFormation template', () => {
     expect(consumerPolicies).toContain('{"Fn::GetAtt":["DeliveryLedgerTable","Arn"]}');
     const watcher = JSON.stringify(resources.WatcherRole?.Properties.Policies);
     expect(watcher).toContain('{"Fn::GetAtt":["WatcherStateTable","Arn"]}');
-    expect(watcher).toContain('event-bus/');
-    // PutEvents exists only when a bus is configured at deploy time (not here).
-    expect(conditions.PublishesEvents).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['', ''] }] });
   });
 
   it('keeps webhook deliveries in a ledger table with a TTL, named to the consumer only', () => {
@@ -221,5 +307,146 @@ describe('serverless package and its CloudFormation template', () => {
       '$default',
     ].sort();
     expect(declared).toEqual(expected);
+  });
+
+  const propertiesOf = (of: Record<string, Resource>, id: string) =>
+    of[id]?.Properties as Record<string, unknown>;
+
+  it('gives HTTP functions 10 s and 256 MB, the consumer and the watcher 60 s', () => {
+    for (const [logicalId, resource] of functions()) {
+      const long = ['ConsumeInvocations', 'WatchScanJobs'].includes(functionName(logicalId));
+      expect(resource.Properties.Timeout, logicalId).toBe(long ? 60 : 10);
+      expect(resource.Properties.MemorySize, logicalId).toBe(256);
+      expect(resource.Properties.Architectures, logicalId).toEqual(['arm64']);
+    }
+  });
+
+  it('lets API Gateway wait longer than any HTTP function, within its 30 s', () => {
+    const integrations = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Integration',
+    );
+    expect(integrations.length).toBeGreaterThan(0);
+    for (const integration of integrations) {
+      const timeout = (integration.Properties.TimeoutInMillis as number | undefined) ?? 30_000;
+      expect(timeout).toBeGreaterThan(10_000);
+      expect(timeout).toBeLessThanOrEqual(30_000);
+      expect(integration.Properties.PayloadFormatVersion).toBe('2.0');
+    }
+  });
+
+  it('reads five messages at a time from the queue', () => {
+    const mapping = Object.values(resources).find(
+      (r) => r.Type === 'AWS::Lambda::EventSourceMapping',
+    );
+    expect(mapping?.Properties.BatchSize).toBe(5);
+  });
+
+  it('zips each bundle with its source map and nothing else', async () => {
+    for (const zip of (await readdir(out)).filter((f) => f.endsWith('.zip'))) {
+      const { stdout } = await run('unzip', ['-Z1', path.join(out, zip)]);
+      const entries = stdout
+        .trim()
+        .split('\n')
+        .filter((entry) => !entry.endsWith('/'));
+      expect(entries.length, zip).toBe(2);
+      expect(
+        entries.filter((e) => e.endsWith('.cjs')),
+        zip,
+      ).toHaveLength(1);
+      expect(
+        entries.filter((e) => e.endsWith('.cjs.map')),
+        zip,
+      ).toHaveLength(1);
+    }
+  });
+
+  it('keeps every log group as long as its stage says: 14 days in dev, 90 in prod', () => {
+    const retention = (of: Record<string, Resource>) =>
+      Object.values(of)
+        .filter((r) => r.Type === 'AWS::Logs::LogGroup')
+        .map((r) => r.Properties.RetentionInDays);
+    expect(new Set(retention(resources))).toEqual(new Set([14]));
+    expect(new Set(retention(prod.resources))).toEqual(new Set([90]));
+  });
+
+  it('differs by stage: tracing, data retention, throttling', () => {
+    const tracing = (of: Record<string, Resource>) =>
+      new Set(functions(of).map(([, r]) => JSON.stringify(r.Properties.TracingConfig)));
+    expect(tracing(resources)).toEqual(new Set(['{"Mode":"PassThrough"}']));
+    expect(tracing(prod.resources)).toEqual(new Set(['{"Mode":"Active"}']));
+    const table = (of: Record<string, Resource>) =>
+      of.WatcherStateTable as Resource & { DeletionPolicy: string };
+    expect(table(resources).DeletionPolicy).toBe('Delete');
+    expect(table(prod.resources).DeletionPolicy).toBe('Retain');
+    expect(propertiesOf(resources, 'WatcherStateTable').PointInTimeRecoverySpecification).toEqual({
+      PointInTimeRecoveryEnabled: false,
+    });
+    expect(
+      propertiesOf(prod.resources, 'WatcherStateTable').PointInTimeRecoverySpecification,
+    ).toEqual({ PointInTimeRecoveryEnabled: true });
+    const throttle = (of: Record<string, Resource>) =>
+      propertiesOf(of, 'HttpApiStage').DefaultRouteSettings as Record<string, unknown>;
+    expect(throttle(resources)).toMatchObject({
+      ThrottlingRateLimit: 50,
+      ThrottlingBurstLimit: 100,
+    });
+    expect(throttle(prod.resources)).toMatchObject({
+      ThrottlingRateLimit: 200,
+      ThrottlingBurstLimit: 400,
+    });
+  });
+
+  it('writes the HTTP API access log to a log group of its own', () => {
+    const settings = propertiesOf(resources, 'HttpApiStage').AccessLogSettings as Record<
+      string,
+      unknown
+    >;
+    expect(settings.DestinationArn).toEqual({ 'Fn::GetAtt': ['HttpApiLogGroup', 'Arn'] });
+    expect(String(settings.Format)).toContain('$context.status');
+  });
+
+  it('tags every function and the API stage with the service and the stage', () => {
+    for (const [logicalId, resource] of functions(prod.resources)) {
+      expect(resource.Properties.Tags, logicalId).toEqual(
+        expect.arrayContaining([
+          { Key: 'service', Value: 'platform-gateway' },
+          { Key: 'stage', Value: 'prod' },
+        ]),
+      );
+    }
+    expect(propertiesOf(prod.resources, 'HttpApiStage').Tags).toEqual({
+      service: 'platform-gateway',
+      stage: 'prod',
+    });
+  });
+
+  it('has the alarms an on-call engineer needs, sent to the topic given', () => {
+    const alarms = (of: Record<string, Resource>) =>
+      Object.fromEntries(
+        Object.entries(of).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm'),
+      ) as Record<string, Resource>;
+    const dev = alarms(resources);
+    const prodAlarms = alarms(prod.resources);
+    for (const [logicalId] of functions()) {
+      const name = functionName(logicalId);
+      expect(dev[`${name}ErrorsAlarm`]?.Properties.MetricName, name).toBe('Errors');
+      expect(dev[`${name}ThrottlesAlarm`]?.Properties.MetricName, name).toBe('Throttles');
+    }
+    expect(dev.DeadLetterQueueNotEmptyAlarm?.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+    expect(JSON.stringify(dev.DeadLetterQueueNotEmptyAlarm?.Properties.Dimensions)).toContain(
+      'InvocationDeadLetterQueue',
+    );
+    expect(JSON.stringify(dev.HttpApi5xxRateAlarm?.Properties.Metrics)).toContain('5xx');
+    expect(JSON.stringify(dev.WatcherFailingAlarm?.Properties.Dimensions)).toContain(
+      'WatchScanJobsLambdaFunction',
+    );
+    for (const alarm of Object.values(dev)) expect(alarm.Properties.AlarmActions).toEqual([]);
+    for (const alarm of Object.values(prodAlarms)) {
+      expect(alarm.Properties.AlarmActions).toEqual([ALARM_TOPIC]);
+    }
   });
 });

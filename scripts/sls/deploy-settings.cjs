@@ -18,7 +18,10 @@ const env = (name) => (process.env[name] ?? '').trim();
 /** Settings a deployed stage needs, each with what it is for (the error message). */
 const REQUIRED = [
   ['SCAN_BASE_URL', 'the base URL of the scan job API, e.g. https://wsc.apigw.example.com'],
-  ['OPENAPI_BASE_URL', 'the base URL of the open API catalogue, e.g. https://naveropenapi.apigw.example.com'],
+  [
+    'OPENAPI_BASE_URL',
+    'the base URL of the open API catalogue, e.g. https://naveropenapi.apigw.example.com',
+  ],
 ];
 
 /** Every problem with the deploy-time settings, as messages that name the variable. */
@@ -39,7 +42,9 @@ function problems() {
   }
   const key = env('SECRET_KMS_KEY_ARN');
   if (key && !/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/.test(key)) {
-    found.push('SECRET_KMS_KEY_ARN must be the ARN of a KMS key (arn:aws:kms:<region>:<account>:key/<id>).');
+    found.push(
+      'SECRET_KMS_KEY_ARN must be the ARN of a KMS key (arn:aws:kms:<region>:<account>:key/<id>).',
+    );
   }
   return found;
 }
@@ -55,8 +60,7 @@ class DeploySettings {
 
   /** An errors alarm and a throttles alarm for every function, notifying the alarm topic. */
   addFunctionAlarms() {
-    const resources =
-      this.serverless.service.provider.compiledCloudFormationTemplate.Resources;
+    const resources = this.serverless.service.provider.compiledCloudFormationTemplate.Resources;
     const actions = this.serverless.service.custom.alarmActions ?? [];
     const functions = Object.keys(resources).filter(
       (id) => resources[id].Type === 'AWS::Lambda::Function',

@@ -101,7 +101,10 @@ export interface Emulator {
   readonly catalogue: CatalogueControl;
   /** Every action and trigger activation started (function execution). */
   readonly actions: ActionActivations;
-  /** Jobs back to the demo set, faults (skew included) cleared, request log cleared. */
+  /**
+   * Jobs back to the demo set, faults (skew included) cleared, request log cleared, and requests
+   * still held by a latency fault dropped.
+   */
   reset(): void;
   /** Closes the server and all its sockets (keep-alive included). */
   close(): Promise<void>;
@@ -146,15 +149,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     catalogue,
     actionModule({ log: actions, now, apiKeyHeader: headers.apiKey, credentials }),
   ];
+  // Every request held by a latency fault listens to this signal; there may be many at once.
+  const holding = () => {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    return controller;
+  };
+  let held = holding();
+  let closed = false;
   const reset = (): void => {
+    // Requests still held by a latency fault are dropped: none may act on the fresh state.
+    held.abort();
+    if (!closed) held = holding();
     for (const module of modules) module.reset();
     faults.clear();
     requests.length = 0;
   };
-
-  const shutdown = new AbortController();
-  // Every request held by a latency fault listens for shutdown; there may be many at once.
-  setMaxListeners(0, shutdown.signal);
   const server = await listen(
     createRequestHandler({
       controlRouter: controlRouterFor(modules, { faults, requests, reset }),
@@ -163,7 +173,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       requests,
       headers,
       now,
-      shutdown: shutdown.signal,
+      held: () => held.signal,
       log,
       onUnexpectedError,
     }),
@@ -182,7 +192,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     catalogue,
     reset,
     close: async () => {
-      shutdown.abort();
+      closed = true;
+      held.abort();
       await server.close();
     },
   };

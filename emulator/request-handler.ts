@@ -27,8 +27,11 @@ export interface RequestHandlerDependencies {
   readonly requests: RecordedRequest[];
   readonly headers: VendorHeaders;
   readonly now: () => number;
-  /** Aborted when the emulator closes, to cut injected latency short. */
-  readonly shutdown: AbortSignal;
+  /**
+   * The signal that ends requests held by a latency fault: aborted by a reset and by close, so
+   * that a request received before a reset never acts after it.
+   */
+  readonly held: () => AbortSignal;
   readonly log: (line: string) => void;
   readonly onUnexpectedError: (error: unknown) => void;
 }
@@ -219,12 +222,17 @@ async function handleGatewayRequest(
   req: IncomingMessage,
   res: ServerResponse,
   head: RequestHead,
+  held: AbortSignal,
 ): Promise<void> {
   const body = await receive(deps, req, head);
   if (body === undefined) return;
+  if (held.aborted) {
+    req.socket.destroy();
+    return;
+  }
 
   const plan = deps.faults.take(head.method, head.path);
-  if (plan.latencyMs > 0) await delay(plan.latencyMs, undefined, { signal: deps.shutdown });
+  if (plan.latencyMs > 0) await delay(plan.latencyMs, undefined, { signal: held });
   if (plan.outcome?.kind === 'reset') {
     deps.log(`${head.method} ${head.target} -> connection reset (fault)`);
     req.socket.destroy();
@@ -251,20 +259,22 @@ async function handle(
   deps: RequestHandlerDependencies,
   req: IncomingMessage,
   res: ServerResponse,
+  held: AbortSignal,
 ): Promise<void> {
   const head = headOf(req);
   if (isControlPath(head.path)) {
     return handleControlRequest(deps.controlRouter, req, res, head.path, head.query);
   }
-  return handleGatewayRequest(deps, req, res, head);
+  return handleGatewayRequest(deps, req, res, head, held);
 }
 
 export function createRequestHandler(deps: RequestHandlerDependencies): RequestListener {
   return (req, res) => {
-    handle(deps, req, res).catch((error: unknown) => {
-      // Closing the emulator cuts injected latency short: just drop the connection.
-      if (!deps.shutdown.aborted) deps.onUnexpectedError(error);
-      if (res.headersSent || deps.shutdown.aborted) {
+    const held = deps.held();
+    handle(deps, req, res, held).catch((error: unknown) => {
+      // A reset or close cuts injected latency short: just drop the connection.
+      if (!held.aborted) deps.onUnexpectedError(error);
+      if (res.headersSent || held.aborted) {
         res.destroy();
         return;
       }

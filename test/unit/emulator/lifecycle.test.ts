@@ -83,6 +83,22 @@ describe('emulator lifecycle', () => {
     await expect(pending).rejects.toThrow();
   });
 
+  it('drops a request held by injected latency on reset, so it never acts on the fresh state', async () => {
+    const emulator = await startEmulator({ quiet: true });
+    try {
+      emulator.faults.add({ kind: 'latency', ms: 200 });
+      const pending = signedFetch(emulator, 'PATCH', '/api/v1/jobs/2810017/cancel');
+      while (emulator.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      emulator.reset();
+
+      await expect(pending).rejects.toThrow();
+      const after = await signedFetch(emulator, 'PATCH', '/api/v1/jobs/2810017/cancel');
+      expect(after.status).toBe(200);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('can be closed twice', async () => {
     const emulator = await startEmulator({ quiet: true });
 

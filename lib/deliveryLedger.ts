@@ -111,7 +111,7 @@ type Sdk = typeof import('@aws-sdk/client-dynamodb');
  */
 export function dynamoDbDeliveryLedger(options: DynamoDbLedgerOptions): DeliveryLedger {
   const { tableName } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   let client = options.client;
   let sdk: Sdk | undefined;
 

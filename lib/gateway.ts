@@ -44,7 +44,7 @@ export class SignedGateway {
   private clockOffsetMs = 0;
 
   constructor(private readonly options: SignedGatewayOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
   }
 
   /** The URL a call goes to: the base URL's own path prefix is kept. */

@@ -144,7 +144,7 @@ async function runOnce(
   if (!source) return runInvocation(invocation, deps, budget);
   // Messages queued before the key travelled with them: the receiver's key for ordinary ids.
   const key = source.key ?? `${source.webhook}:${source.id}`;
-  const now = deps.now ?? Date.now;
+  const now = deps.now ?? (() => Date.now());
   const at = now();
   const keepUntil = rememberUntil((source.timestamp ?? at / 1000) * 1000, at);
   let claim: Awaited<ReturnType<DeliveryLedger['claim']>>;

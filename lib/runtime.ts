@@ -57,7 +57,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     vendor: config.gatewayVendor,
     now: overrides.now,
   });
-  return { config, log, secrets, http, now: overrides.now ?? Date.now };
+  return { config, log, secrets, http, now: overrides.now ?? (() => Date.now()) };
 }
 
 let shared: Runtime | undefined;

@@ -127,7 +127,7 @@ export class UpstreamClient {
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
     this.random = options.random ?? Math.random;
     this.vendor = options.vendor ?? 'platform';
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BODY_BYTES;

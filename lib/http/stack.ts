@@ -14,7 +14,6 @@ import {
   InputError,
   type InputIssue,
   PayloadTooLargeError,
-  type ServiceError,
   toServiceError,
   UpstreamTimeoutError,
 } from '../errors.js';

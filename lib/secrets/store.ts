@@ -56,7 +56,7 @@ export class SecretStore {
     private readonly source: SecretSource,
     private readonly options: SecretStoreOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
     this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? 5000;
   }
 

@@ -35,7 +35,7 @@ const WRITE_CONCURRENCY = 10;
 
 export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherStateStore {
   const { tableName } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   let client = options.client;
   let sdk: Sdk | undefined;
 

@@ -65,7 +65,7 @@ export class ScanJobWatcher {
   private readonly now: () => number;
 
   constructor(private readonly options: ScanJobWatcherOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
   }
 
   async run(budget: CallBudget = {}, log: Logger = this.options.log): Promise<WatchSummary> {

@@ -149,6 +149,7 @@ DeploySettings.optionalResources = async () => {
               // Only as Secrets Manager decrypts the secret, never directly.
               Condition: {
                 StringEquals: {
+                  // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
                   'kms:ViaService': { 'Fn::Sub': 'secretsmanager.${AWS::Region}.amazonaws.com' },
                 },
               },

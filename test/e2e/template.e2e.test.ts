@@ -195,6 +195,7 @@ describe('serverless package and its CloudFormation template', () => {
         Resource: PROD_SETTINGS.SECRET_KMS_KEY_ARN,
         Condition: {
           StringEquals: {
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
             'kms:ViaService': { 'Fn::Sub': 'secretsmanager.${AWS::Region}.amazonaws.com' },
           },
         },

@@ -2,6 +2,8 @@
  * A loopback server that speaks EventBridge's PutEvents (AWS JSON 1.1 protocol), so that the
  * real SDK client can be exercised without AWS. A test may refuse entries: each entry is
  * offered to `refuse`, and a refused one is answered with an ErrorCode, as EventBridge does.
+ * Kept beside moto (the AWS tier) because moto cannot refuse single entries: the watcher's
+ * handling of a partly failed PutEvents needs that fault.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';

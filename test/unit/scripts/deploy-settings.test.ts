@@ -27,6 +27,7 @@ describe('the secret a deployed stage may read', () => {
       undefined,
       {
         'Fn::Sub':
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
           'arn:${AWS::Partition}:secretsmanager:${AWS::Region}:${AWS::AccountId}:secret:platform-gateway/dev/platform-??????',
       },
     ],
@@ -35,6 +36,7 @@ describe('the secret a deployed stage may read', () => {
       'team/gateway',
       {
         'Fn::Sub':
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
           'arn:${AWS::Partition}:secretsmanager:${AWS::Region}:${AWS::AccountId}:secret:team/gateway-??????',
       },
     ],

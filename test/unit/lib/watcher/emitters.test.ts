@@ -1,18 +1,8 @@
 import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/log.js';
 import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
-import {
-  EVENT_DETAIL_TYPE,
-  EVENT_SOURCE,
-  eventBridgeEmitter,
-  logEmitter,
-} from '../../../../lib/watcher/emitters.js';
-import { pointAwsSdkAt } from '../../../helpers/aws.js';
-import {
-  type EventBridgeServer,
-  startEventBridgeServer,
-} from '../../../helpers/eventBridgeServer.js';
+import { eventBridgeEmitter, logEmitter } from '../../../../lib/watcher/emitters.js';
 
 const detail = (n: number): StatusChangeDetail => ({
   changeId: `${n}:Complete`,
@@ -90,41 +80,6 @@ describe('eventBridgeEmitter batching', () => {
       details(10).map((d) => [d.instanceNo, 'InternalException']),
     );
     expect(calls.map((c) => c.length)).toEqual([10, 2]);
-  });
-});
-
-describe('eventBridgeEmitter with the real client against a loopback PutEvents', () => {
-  let server: EventBridgeServer;
-  let restoreEnv: () => void;
-
-  beforeAll(async () => {
-    server = await startEventBridgeServer();
-    restoreEnv = pointAwsSdkAt('AWS_ENDPOINT_URL_EVENTBRIDGE', server.endpoint);
-  });
-  afterAll(async () => {
-    restoreEnv();
-    await server.close();
-  });
-
-  it('puts signed events with the source, detail type, bus and detail of each change', async () => {
-    server.refuse = (entry) =>
-      entry.Detail?.includes('"instanceNo":"3"') ? 'InternalFailure' : undefined;
-    const emitter = eventBridgeEmitter({ busName: 'scan-events', maxAttempts: 2, retryDelayMs: 0 });
-    const failures = await emitter.emit(details(11));
-    expect(failures).toEqual([{ detail: detail(3), reason: 'InternalFailure' }]);
-    expect(server.calls.map((c) => c.entries.length)).toEqual([10, 1, 1]);
-    expect(server.calls[0]?.target).toBe('AWSEvents.PutEvents');
-    expect(server.calls[0]?.authorization).toMatch(
-      /^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST\/\d{8}\/us-east-1\/events\/aws4_request/,
-    );
-    expect(server.accepted).toHaveLength(10);
-    const first = server.accepted[0]!;
-    expect(first).toMatchObject({
-      EventBusName: 'scan-events',
-      Source: EVENT_SOURCE,
-      DetailType: EVENT_DETAIL_TYPE,
-    });
-    expect(JSON.parse(first.Detail ?? '')).toEqual(detail(1));
   });
 });
 

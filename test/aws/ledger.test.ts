@@ -1,0 +1,27 @@
+/**
+ * The once-only store of webhook deliveries on DynamoDB as moto serves it: the same rules as the
+ * in-memory ledger and dynalite, on a table declared as the stack declares it (key `deliveryKey`,
+ * TTL on `expiresAt`).
+ */
+import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll } from 'vitest';
+import { dynamoDbDeliveryLedger } from '../../lib/deliveryLedger.js';
+import { describeLedgerRules, type LedgerClock } from '../helpers/deliveryLedgerRules.js';
+import { clients, createTable, unique } from './moto.js';
+
+const client = clients.dynamo();
+afterAll(() => client.destroy());
+
+const clock: LedgerClock = { now: 0 };
+
+describeLedgerRules('in DynamoDB (moto)', clock, async () => {
+  const tableName = unique('deliveries');
+  await createTable(tableName, 'deliveryKey');
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    }),
+  );
+  return dynamoDbDeliveryLedger({ tableName, client, now: () => clock.now });
+});

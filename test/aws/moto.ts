@@ -1,0 +1,110 @@
+/**
+ * The AWS tier's fixtures: the environment that points the real SDK clients at moto, and the
+ * resources tests create there (names unique per test).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  type KeySchemaElement,
+} from '@aws-sdk/client-dynamodb';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { inject } from 'vitest';
+
+export const REGION = 'us-east-1';
+export const ACCOUNT = '123456789012';
+
+/** What the SDK needs to reach moto, as environment variables (the SDK reads them itself). */
+export function awsEnv(): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL: inject('motoEndpoint'),
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: 'testing',
+    AWS_SECRET_ACCESS_KEY: 'testing',
+  };
+}
+
+/** Sets awsEnv() on process.env (for code that builds clients from it); returns the restore. */
+export function useAwsEnv(): () => void {
+  const saved = { ...process.env };
+  delete process.env.AWS_PROFILE;
+  Object.assign(process.env, awsEnv());
+  return () => {
+    process.env = saved;
+  };
+}
+
+const config = () => ({
+  endpoint: inject('motoEndpoint'),
+  region: REGION,
+  credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
+});
+
+export const clients = {
+  secrets: () => new SecretsManagerClient(config()),
+  sqs: () => new SQSClient(config()),
+  dynamo: () => new DynamoDBClient(config()),
+};
+
+export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+export async function createSecret(name: string, value: unknown): Promise<string> {
+  const client = clients.secrets();
+  const created = await client.send(
+    new CreateSecretCommand({ Name: name, SecretString: JSON.stringify(value) }),
+  );
+  client.destroy();
+  return created.ARN!;
+}
+
+export async function createTable(name: string, hashKey: string): Promise<void> {
+  const client = clients.dynamo();
+  const key: KeySchemaElement[] = [{ AttributeName: hashKey, KeyType: 'HASH' }];
+  await client.send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: hashKey, AttributeType: 'S' }],
+      KeySchema: key,
+    }),
+  );
+  client.destroy();
+}
+
+/** A FIFO queue as the stack declares it, with a FIFO dead-letter queue. */
+export async function createFifoQueue(
+  name: string,
+  options: { maxReceiveCount?: number; visibilityTimeout?: number } = {},
+): Promise<{ url: string; arn: string; deadLetterUrl: string }> {
+  const client = clients.sqs();
+  const dlq = await client.send(
+    new CreateQueueCommand({ QueueName: `${name}-dlq.fifo`, Attributes: { FifoQueue: 'true' } }),
+  );
+  const dlqArn = (
+    await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+    )
+  ).Attributes?.QueueArn;
+  const queue = await client.send(
+    new CreateQueueCommand({
+      QueueName: `${name}.fifo`,
+      Attributes: {
+        FifoQueue: 'true',
+        ContentBasedDeduplication: 'false',
+        VisibilityTimeout: String(options.visibilityTimeout ?? 30),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: dlqArn,
+          maxReceiveCount: options.maxReceiveCount ?? 5,
+        }),
+      },
+    }),
+  );
+  const arn = (
+    await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: queue.QueueUrl, AttributeNames: ['QueueArn'] }),
+    )
+  ).Attributes?.QueueArn;
+  client.destroy();
+  return { url: queue.QueueUrl!, arn: arn!, deadLetterUrl: dlq.QueueUrl! };
+}

@@ -1,0 +1,215 @@
+/**
+ * The invocation queue with the real SQS client against moto: FIFO deduplication by the queue
+ * itself, the deployed webhook receiver sending there, and the consumer's partial batch
+ * failures driving a failing message to the dead-letter queue, as Lambda's event source would.
+ */
+import { createHash } from 'node:crypto';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  type Message,
+  ReceiveMessageCommand,
+} from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { SqsInvocationQueue } from '../../lib/invocationQueue.js';
+import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
+import { captureLogLines } from '../helpers/logs.js';
+import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';
+import { awsEnv, clients, createFifoQueue, REGION, unique, useAwsEnv } from './moto.js';
+
+type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+let restore: () => void;
+let emulator: Emulator;
+let secretPath: string;
+const sqs = () => clients.sqs();
+
+beforeAll(async () => {
+  restore = useAwsEnv();
+  emulator = await startTestEmulator();
+  secretPath = await secretFile(demoSecretFor(emulator.url));
+});
+beforeEach(() => emulator.reset());
+afterAll(async () => {
+  restore();
+  await emulator.close();
+});
+
+async function receiveAll(queueUrl: string): Promise<Message[]> {
+  const client = sqs();
+  const answer = await client.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      MessageSystemAttributeNames: ['All'],
+      WaitTimeSeconds: 1,
+    }),
+  );
+  client.destroy();
+  return answer.Messages ?? [];
+}
+
+/** An SQS event as Lambda's event source builds it from received messages. */
+function eventOf(messages: Message[], queueArn: string): SQSEvent {
+  return {
+    Records: messages.map(
+      (m): SQSRecord => ({
+        messageId: m.MessageId!,
+        receiptHandle: m.ReceiptHandle!,
+        body: m.Body!,
+        attributes: m.Attributes as unknown as SQSRecord['attributes'],
+        messageAttributes: {},
+        md5OfBody: createHash('md5').update(m.Body!).digest('hex'),
+        eventSource: 'aws:sqs',
+        eventSourceARN: queueArn,
+        awsRegion: REGION,
+      }),
+    ),
+  };
+}
+
+describe('the FIFO invocation queue (moto)', () => {
+  it('drops a second message with the same deduplication id: the queue itself', async () => {
+    const queue = await createFifoQueue(unique('dedup'));
+    const sender = new SqsInvocationQueue({ queueUrl: queue.url });
+    const options = { deduplicationId: 'demo:msg_1', groupId: 'demo' };
+    await sender.enqueue({ action: 'hello', params: { n: 1 } }, options);
+    await sender.enqueue({ action: 'hello', params: { n: 2 } }, options);
+    const messages = await receiveAll(queue.url);
+    expect(messages.map((m) => JSON.parse(m.Body!))).toEqual([
+      { action: 'hello', params: { n: 1 } },
+    ]);
+    expect(messages[0]?.Attributes?.MessageGroupId).toBe('demo');
+  });
+
+  it('takes a deployed webhook delivery sent twice as one message, keyed by webhook and id', async () => {
+    const queue = await createFifoQueue(unique('receiver'));
+    const { receive } = await loadHandlers(
+      {
+        ...emulatorEnv(emulator, { SECRETS_FILE: secretPath }),
+        ...awsEnv(),
+        INVOCATION_QUEUE_URL: queue.url,
+      },
+      { receive: 'functions/webhooks/receive.ts' },
+    );
+    const secret = (demoSecretFor(emulator.url) as { webhooks: Record<string, { secret: string }> })
+      .webhooks.demo!.secret;
+    const delivery = () => {
+      const at = new Date();
+      const payload = '{"name":"queued"}';
+      return httpEvent('webhooks-receive.json', {
+        body: payload,
+        headers: {
+          'webhook-id': 'msg_moto_1',
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(secret).sign('msg_moto_1', at, payload),
+        },
+      });
+    };
+    expect((await receive(delivery(), lambdaContext())).statusCode).toBe(202);
+    expect((await receive(delivery(), lambdaContext())).statusCode).toBe(202);
+    const messages = await receiveAll(queue.url);
+    expect(messages).toHaveLength(1);
+    expect(JSON.parse(messages[0]!.Body!)).toMatchObject({
+      action: 'hello',
+      params: { name: 'queued' },
+      source: { webhook: 'demo', id: 'msg_moto_1', key: 'demo:msg_moto_1' },
+    });
+    // Deployed, the receiver runs nothing itself.
+    expect(emulator.actions.activations()).toHaveLength(0);
+  });
+
+  it('answers 500/900 when the queue refuses, so that the sender delivers again', async () => {
+    const { receive } = await loadHandlers(
+      {
+        ...emulatorEnv(emulator, { SECRETS_FILE: secretPath }),
+        ...awsEnv(),
+        INVOCATION_QUEUE_URL: `${awsEnv().AWS_ENDPOINT_URL}/123456789012/missing.fifo`,
+      },
+      { receive: 'functions/webhooks/receive.ts' },
+    );
+    const secret = (demoSecretFor(emulator.url) as { webhooks: Record<string, { secret: string }> })
+      .webhooks.demo!.secret;
+    const at = new Date();
+    const result = await receive(
+      httpEvent('webhooks-receive.json', {
+        body: '{}',
+        headers: {
+          'webhook-id': 'msg_moto_2',
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(secret).sign('msg_moto_2', at, '{}'),
+        },
+      }),
+      lambdaContext(),
+    );
+    expect(result.statusCode).toBe(500);
+    expect(jsonBody(result)).toEqual({ error: { errorCode: '900', message: 'Unexpected Error' } });
+  });
+
+  it('returns only the failed message, and after its last receive it sits in the dead-letter queue', async () => {
+    const queue = await createFifoQueue(unique('redrive'), {
+      maxReceiveCount: 2,
+      visibilityTimeout: 1,
+    });
+    const sender = new SqsInvocationQueue({ queueUrl: queue.url });
+    // Two groups, so that the failure of one does not hold the other back.
+    await sender.enqueue(
+      { action: 'hello', params: { n: 1 } },
+      { deduplicationId: 'a', groupId: 'ok' },
+    );
+    await sender.enqueue({ action: 'fail', params: {} }, { deduplicationId: 'b', groupId: 'bad' });
+    const { consume } = await loadHandlers(
+      {
+        ...emulatorEnv(emulator, { SECRETS_FILE: secretPath }),
+        ...awsEnv(),
+        INVOCATION_MAX_RECEIVES: '2',
+      },
+      { consume: 'functions/queue/consume.ts' },
+    );
+    const logged = captureLogLines();
+    const client = sqs();
+    let failedTimes = 0;
+    for (let round = 0; round < 6; round++) {
+      const messages = await receiveAll(queue.url);
+      if (messages.length === 0) continue;
+      const response = await (consume as unknown as SqsHandler)(
+        eventOf(messages, queue.arn),
+        lambdaContext(),
+      );
+      const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
+      failedTimes += failed.size;
+      for (const message of messages) {
+        if (failed.has(message.MessageId!)) {
+          // What the event source does with a failure: back to the queue (now, for speed).
+          await client.send(
+            new ChangeMessageVisibilityCommand({
+              QueueUrl: queue.url,
+              ReceiptHandle: message.ReceiptHandle,
+              VisibilityTimeout: 0,
+            }),
+          );
+        } else {
+          await client.send(
+            new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: message.ReceiptHandle }),
+          );
+        }
+      }
+    }
+    client.destroy();
+    const ran = emulator.actions.activations().map((a) => a.name);
+    expect(ran.filter((name) => name === 'hello')).toHaveLength(1);
+    expect(failedTimes).toBe(2);
+    const dead = await receiveAll(queue.deadLetterUrl);
+    expect(dead.map((m) => JSON.parse(m.Body!).action)).toEqual(['fail']);
+    expect(await receiveAll(queue.url)).toEqual([]);
+    // Its last receive is counted for the dead-letter alarm's dashboard.
+    const metric = logged
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.InvocationsToDeadLetterQueue !== undefined);
+    expect(metric).toEqual([expect.objectContaining({ InvocationsToDeadLetterQueue: 1 })]);
+    vi.restoreAllMocks();
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Every `npx serverless invoke local` line of the README, run as printed against a running
+ * emulator (on a free port, given through EMULATOR_PORT, and the watcher's local state in a
+ * temporary file so that a developer's own is left alone).
+ */
+import { exec } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../emulator/index.js';
+import { startTestEmulator } from '../helpers/platform.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const run = promisify(exec);
+
+async function invokeLocalLines(): Promise<string[]> {
+  const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const lines = readme.match(/npx serverless invoke local [^`\n#|]+/g) ?? [];
+  return [...new Set(lines.map((line) => line.trim()))];
+}
+
+/**
+ * The result `invoke local` prints after the function's log lines: indented JSON whose opening
+ * brace stands alone on its line.
+ */
+function printedResult(stdout: string): Record<string, unknown> {
+  const start = stdout.lastIndexOf('\n{\n');
+  return JSON.parse(stdout.slice(start + 1)) as Record<string, unknown>;
+}
+
+describe('the README', async () => {
+  const lines = await invokeLocalLines();
+  let emulator: Emulator;
+  let stateDir: string;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    stateDir = await mkdtemp(path.join(tmpdir(), 'invoke-local-'));
+  });
+  afterAll(async () => {
+    await emulator.close();
+    await rm(stateDir, { recursive: true, force: true });
+  });
+
+  it('prints invoke local lines', () => {
+    expect(lines.length).toBeGreaterThan(0);
+  });
+
+  it.each(lines)('%s: answers with the emulator running', { timeout: 120_000 }, async (line) => {
+    const { stdout } = await run(line, {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        EMULATOR_PORT: String(emulator.port),
+        WATCHER_STATE_FILE: path.join(stateDir, 'watcher-state.json'),
+      },
+    });
+    const result = printedResult(stdout);
+    if ('statusCode' in result) expect(result.statusCode, stdout).toBe(200);
+    else expect(result, stdout).toHaveProperty('baselined');
+  });
+});

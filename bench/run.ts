@@ -204,6 +204,12 @@ function packageArtifacts(): string {
     execFileSync(path.join(ROOT, 'node_modules/.bin/serverless'), ['package'], {
       cwd: ROOT,
       stdio: 'ignore',
+      // Packaging refuses a stage without its base URLs; the bundles do not depend on them.
+      env: {
+        SCAN_BASE_URL: 'https://wsc.apigw.example.com',
+        OPENAPI_BASE_URL: 'https://openapi.apigw.example.com',
+        ...process.env,
+      },
     });
   }
   return out;

@@ -97,7 +97,7 @@ class DeploySettings {
     const found = problems();
     if (found.length > 0) {
       throw new this.serverless.classes.Error(
-        `Deploy settings:\n  - ${found.join('\n  - ')}\nSee the README, "Deploying".`,
+        `Deploy settings:\n  - ${found.join('\n  - ')}\nSee docs/deploy.md.`,
       );
     }
   }

@@ -8,7 +8,10 @@
 //   and hand over `0`, `false` or `"text"` as a number, a boolean or a bare string;
 // - a body sent without Content-Type is not labelled JSON: serverless offline adds
 //   `application/json`, API Gateway adds nothing. It is labelled with a media type no route
-//   accepts, so JSON and raw-body routes refuse it with 400/`100` as they do deployed.
+//   accepts, so JSON and raw-body routes refuse it with 400/`100` as they do deployed;
+// - a function that failed or timed out in serverless offline (its worker slow to start, on a
+//   loaded machine) is answered 200 with a mock Lambda error and stack trace by serverless
+//   offline; it becomes 504/`510` (timed out) or 500/`900`, as the service answers elsewhere.
 // The envelope comes from the service's own encoder (lib/errorCodec.ts), loaded through tsx.
 const path = require('node:path');
 const tsx = require('tsx/cjs/api');
@@ -17,10 +20,8 @@ const { encodeError, negotiateErrorFormat } = tsx.require(
   path.join(__dirname, '../../lib/errorCodec.ts'),
   __filename,
 );
-const { InputError, NotFoundError, ServiceError, UnexpectedError } = tsx.require(
-  path.join(__dirname, '../../lib/errors.ts'),
-  __filename,
-);
+const { InputError, NotFoundError, ServiceError, UnexpectedError, UpstreamTimeoutError } =
+  tsx.require(path.join(__dirname, '../../lib/errors.ts'), __filename);
 
 /** What a body sent without Content-Type is labelled locally. */
 const UNSPECIFIED_TYPE = 'application/x-unspecified';
@@ -44,6 +45,25 @@ function serviceErrorOf(request, boom) {
     return new InputError([where]);
   }
   return new UnexpectedError();
+}
+
+/**
+ * serverless offline's stand-in for a failed Lambda invocation (HttpServer.js wraps it in a 200):
+ * `{ errorMessage, errorType, stackTrace }`. The functions never answer that shape themselves.
+ */
+function lambdaFailureOf(response) {
+  if (typeof response?.source !== 'string' || !response.source.includes('"stackTrace"')) {
+    return undefined;
+  }
+  try {
+    const body = JSON.parse(response.source);
+    if (typeof body?.errorType !== 'string' || !Array.isArray(body.stackTrace)) return undefined;
+    return body.errorType === 'LambdaTimeoutError'
+      ? new UpstreamTimeoutError()
+      : new UnexpectedError();
+  } catch {
+    return undefined;
+  }
 }
 
 function hasMalformedEscape(rawPath) {
@@ -91,12 +111,15 @@ class OfflineEnvelope {
     server.ext('onPreResponse', (request, h) => {
       const response = request.response;
       // Only hapi's own refusals are Boom errors; the functions' answers never are.
-      if (!response?.isBoom) return h.continue;
+      const error = response?.isBoom
+        ? serviceErrorOf(request, response)
+        : lambdaFailureOf(response);
+      if (!error) return h.continue;
       const headers = {
         accept: headerOf(request, 'accept'),
         'content-type': headerOf(request, 'content-type'),
       };
-      const encoded = encodeError(serviceErrorOf(request, response), negotiateErrorFormat(headers));
+      const encoded = encodeError(error, negotiateErrorFormat(headers));
       const reply = h.response(encoded.body).code(encoded.statusCode);
       for (const [name, value] of Object.entries(encoded.headers)) reply.header(name, value);
       return reply;
@@ -105,3 +128,4 @@ class OfflineEnvelope {
 }
 
 module.exports = OfflineEnvelope;
+module.exports.lambdaFailureOf = lambdaFailureOf;

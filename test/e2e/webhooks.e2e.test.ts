@@ -70,10 +70,14 @@ describe('webhook deliveries through serverless offline', () => {
     const marker = randomUUID();
     const body = JSON.stringify({ name: marker });
     const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(id, body)));
-    expect(
-      answers.map((a) => a.status),
-      offline.output(),
-    ).toEqual(Array(20).fill(202));
+    // Twenty cold workers at once on a small machine: serverless offline may time one out before
+    // its function starts. That answer is the 504/510 envelope, and the sender delivers again,
+    // as a Standard Webhooks sender does after any 5xx.
+    for (const answer of answers.filter((a) => a.status !== 202)) {
+      expect(answer.status, offline.output()).toBe(504);
+      expect(await answer.json()).toMatchObject({ error: { errorCode: '510' } });
+      expect((await deliver(id, body)).status, offline.output()).toBe(202);
+    }
     expect(await settledRuns(marker)).toBe(1);
   });
 

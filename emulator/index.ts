@@ -1,6 +1,6 @@
 /**
  * The embedded platform emulator: a local stand-in for the platform's API gateway and the
- * products behind it, following the spec's server-side rules (contract section 10). It never
+ * products behind it, following the spec's server-side rules. It never
  * ships inside a function bundle.
  */
 import { setMaxListeners } from 'node:events';

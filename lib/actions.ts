@@ -1,5 +1,5 @@
 /**
- * Function execution (contract section 7): runs an action or a trigger through its gateway
+ * Function execution: runs an action or a trigger through its gateway
  * execution URL from the secret. Execution URLs need no signature by default (seed spec,
  * Authentication), so calls go out unsigned, with the entry's own API key when it has one.
  *
@@ -43,7 +43,7 @@ export interface ExecutionRequest {
   readonly body?: string | undefined;
 }
 
-/** The methods a web action is forwarded with (platform-facts section 5, HTTP type). */
+/** The methods a web action is forwarded with (OpenWhisk web actions of the HTTP type). */
 export const WEB_ACTION_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'];
 const POST_ONLY = ['POST'];
 /**
@@ -53,7 +53,7 @@ const POST_ONLY = ['POST'];
  */
 const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** OpenWhisk names the activation of an answer in this header (platform-facts section 5). */
+/** OpenWhisk names the activation of an answer in this header. */
 export const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';
 
 const nameSchema = z

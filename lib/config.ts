@@ -1,5 +1,5 @@
 /**
- * The one place that reads the environment (contract section 2). Parsed once, with zod;
+ * The one place that reads the environment. Parsed once, with zod;
  * an invalid value fails at cold start with a message that names the variable, never its value.
  */
 import path from 'node:path';

@@ -2,7 +2,7 @@
  * The error codec: decodes whatever error an upstream sends (gateway envelopes in JSON or in
  * XML under any root, numeric codes, API-specific shapes, empty or unreadable bodies) into
  * one UpstreamError, and encodes every ServiceError in the uniform envelope, JSON or XML by
- * content negotiation (contract section 5).
+ * content negotiation.
  */
 import { STATUS_CODES } from 'node:http';
 import { XMLParser } from 'fast-xml-parser';

@@ -1,5 +1,5 @@
 /**
- * The one error taxonomy (contract section 5). Every failure a caller can see is a
+ * The one error taxonomy. Every failure a caller can see is a
  * ServiceError: an HTTP status, the platform's errorCode (always a string) and message, and
  * optional details. Anything else that escapes a handler is reported as 500/`900`.
  */

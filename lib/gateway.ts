@@ -1,5 +1,5 @@
 /**
- * Signed calls to the platform gateway (signature v2, contract section 6): builds the URL
+ * Signed calls to the platform gateway (signature v2): builds the URL
  * under a base URL, signs exactly the path and query that go on the wire, sends through the
  * upstream client, and decodes error answers. When the gateway refuses the credentials, the
  * secret is fetched again once (it may have been rotated) and the call is signed anew.

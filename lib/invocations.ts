@@ -1,5 +1,5 @@
 /**
- * Queued invocations (contract section 8): `{"action":"<name>","params":{...}}` messages, run
+ * Queued invocations: `{"action":"<name>","params":{...}}` messages, run
  * one by one against the action's execution URL. The same code runs an SQS batch (the
  * consumer function) and, locally, a single delivery handed over in process.
  *

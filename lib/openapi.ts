@@ -172,7 +172,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   ...Object.fromEntries(catalogue.map((api) => [routeKeyOf(api), catalogueDoc(api)])),
 };
 
-/** The methods an `ANY` route accepts (contract section 7: a web action's methods). */
+/** The methods an `ANY` route accepts (a web action's methods). */
 const ANY_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'] as const;
 
 const ERROR_ENVELOPE: JsonSchema = {
@@ -387,7 +387,7 @@ export function buildOpenApiDocument(
       schemas: { ErrorEnvelope: ERROR_ENVELOPE },
       responses: {
         Error: {
-          description: 'The uniform error envelope (contract section 5)',
+          description: 'The uniform error envelope',
           content: {
             'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } },
             'text/xml': { schema: { type: 'string' } },

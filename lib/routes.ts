@@ -10,7 +10,7 @@ export interface RouteDefinition {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
   /** API Gateway path template, `{name}` for a path parameter. */
   readonly path: string;
-  /** Whether the caller must present a bearer token (contract section 4). */
+  /** Whether the caller must present a bearer token. */
   readonly auth: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The scan job API (contract section 6): input schemas, the upstream calls, and the
+ * The scan job API: input schemas, the upstream calls, and the
  * cancel-reserved workflow. Upstream success bodies are returned unchanged by the handlers.
  */
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 /**
- * The webhook receiver's rules (contract section 8): Standard Webhooks signatures
+ * The webhook receiver's rules: Standard Webhooks signatures
  * (`webhook-id`, `webhook-timestamp` in seconds, `webhook-signature` `v1,<base64>`), verified
  * with the standardwebhooks library on the raw body before anything parses it. A missing, bad
  * or stale signature (the library's tolerance: 5 minutes either way) is a 401 with `200`.

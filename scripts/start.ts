@@ -1,6 +1,6 @@
 /**
  * `npm start`: the embedded platform emulator (in this process) plus every HTTP function under
- * `serverless offline` (a child process), wired together with the contract's local defaults.
+ * `serverless offline` (a child process), wired together with the local defaults.
  *
  * Also exports the child-process handling (`launchOffline`, `findFreePort`) that the e2e helper
  * `test/e2e/offline.ts` reuses; nothing runs on import, only when executed as a script.

@@ -8,7 +8,7 @@ import type {
   JsonObject,
 } from './types.js';
 
-/** The demo namespace and subject that activation records name (platform-facts section 5). */
+/** The demo namespace and subject that activation records name. */
 export const ACTIVATION_SUBJECT = 'demo@example.com';
 export const ACTIVATION_NAMESPACE = 'demo@example.com_demo';
 const ACTION_VERSION = '0.0.1';

@@ -3,11 +3,11 @@ import { constantTimeEqual } from '../gateway/constant-time.js';
 import { gatewayError } from '../gateway/error-table.js';
 import { AUTH_DETAILS, type Authenticator } from '../gateway/iam-auth.js';
 
-/** A function execution URL needs no authentication by default (seed-spec, Authentication 4). */
+/** A function execution URL needs no authentication by default. */
 export const openAccess: Authenticator = () => undefined;
 
 /**
- * A resource that requires an API key (seed-spec, Authentication 2): x-<vendor>-apigw-api-key
+ * A resource that requires an API key: x-<vendor>-apigw-api-key
  * must be an active primary or secondary key. `credentials` is read on every request, so a
  * test may deactivate a key while the emulator runs.
  */

@@ -88,7 +88,7 @@ export function parseJson(text: string): Parsed<unknown> {
 
 /**
  * The params of an invocation: no body is no params; otherwise the body must be a JSON object
- * sent as application/json (seed-spec B: "JSON parameters", Content-Type application/json).
+ * sent as application/json (an action takes JSON parameters).
  */
 export function parseJsonParams(request: GatewayRequest): Parsed<JsonObject> {
   if (request.body.length === 0) return { ok: true, value: {} };

@@ -170,7 +170,7 @@ function controlRoutes(log: ActivationLog): ControlRoute[] {
 }
 
 /**
- * Function execution (seed-spec B, platform-facts section 5): actions and triggers behind
+ * Function execution: actions and triggers behind
  * gateway URLs /<api id>/<stage>/<resource>. Only POST reaches an ordinary action or a
  * trigger; any other method is a method the gateway resource does not define, which the
  * gateway answers 404/300 before the function is involved.

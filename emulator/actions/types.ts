@@ -1,5 +1,5 @@
 /**
- * Function execution (seed-spec "B. Function execution", platform-facts section 5): actions
+ * Function execution: actions
  * and triggers of an OpenWhisk-based platform, reached through gateway URLs.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Web actions as OpenWhisk runs them (WebActions.scala, platform-facts section 5): the HTTP
+ * Web actions as OpenWhisk runs them (WebActions.scala): the HTTP
  * request becomes the action's params, and the action's {statusCode, headers, body} result
  * becomes the HTTP response (the `.http` media extension, the default).
  */

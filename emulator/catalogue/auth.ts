@@ -53,14 +53,14 @@ function isRegistered(credentials: EmulatorCredentials, client: ClientCredential
 export interface CatalogueAuthOptions {
   /**
    * Static maps and CAPTCHA images also take the credentials as query parameters, so a page can
-   * use the URL in an <img> (platform-facts section 1).
+   * use the URL in an <img>.
    */
   readonly allowQueryCredentials?: boolean;
 }
 
 /**
- * Client ID / Client Secret authentication of the open API catalogue (seed-spec "Open API
- * catalogue"). `credentials.apps` is read on every request, so a test may change it live.
+ * Client ID / Client Secret authentication of the open API catalogue. `credentials.apps` is read
+ * on every request, so a test may change it live.
  */
 export function catalogueAuthenticator(
   headers: VendorHeaders,

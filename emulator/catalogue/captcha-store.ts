@@ -1,5 +1,5 @@
 /**
- * Issued CAPTCHA keys and their answers (platform-facts 1.10, 1.11). A key answers one
+ * Issued CAPTCHA keys and their answers. A key answers one
  * comparison, right or wrong, and lapses after the platform's longest response time.
  */
 import { randomBytes, randomInt } from 'node:crypto';

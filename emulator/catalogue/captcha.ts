@@ -1,7 +1,7 @@
 /**
  * Image CAPTCHA (`/captcha/v1/nkey`, `/captcha-bin/v1/ncaptcha`) and audio CAPTCHA
  * (`/scaptcha/v1/nkey` as the spec has it, `/scaptcha/v1/skey` as the platform has it, and
- * `/scaptcha-bin/v1/scaptcha`): platform-facts 1.10, 1.11 and section 0.1.
+ * `/scaptcha-bin/v1/scaptcha`).
  */
 import { CONTROL_PREFIX, ControlError, type ControlRoute } from '../core/control-api.js';
 import type { GatewayRequest, GatewayResponse } from '../core/types.js';

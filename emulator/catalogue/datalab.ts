@@ -1,5 +1,5 @@
 /**
- * Search trend, `POST /datalab/v1/search` (platform-facts 1.13). Ratios are deterministic: a
+ * Search trend, `POST /datalab/v1/search`. Ratios are deterministic: a
  * hash of each group's keywords and the period, shaped by season, scaled so the largest value
  * of the call is 100. Periods after the gateway's today have no data and are left out.
  */

@@ -1,5 +1,5 @@
 /**
- * Driving directions, `/map-direction/v1/driving` (platform-facts 1.8): a straight-line
+ * Driving directions, `/map-direction/v1/driving`: a straight-line
  * "route" through the waypoints with road-like distance, time and fares. Route failures come
  * as HTTP 200 bodies with a non-zero `code`, as in the platform's older samples.
  */

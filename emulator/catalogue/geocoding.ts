@@ -1,5 +1,5 @@
 /**
- * Geocoding (`/map-geocode/v2/geocode`, platform-facts 1.5), reverse geocoding
+ * Geocoding (`/map-geocode/v2/geocode`), reverse geocoding
  * (`/map-reversegeocode/v2/gc`, 1.6) and place search (`/map-place/v1/search`, 1.9), all
  * answered from the gazetteer.
  */

@@ -1,5 +1,5 @@
 /**
- * The open API catalogue (seed-spec "Open API catalogue", platform-facts section 1): every
+ * The open API catalogue: every
  * product at its upstream path, behind Client ID / Client Secret authentication.
  */
 import type { EmulatorCredentials } from '../credentials.js';

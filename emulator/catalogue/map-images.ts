@@ -1,5 +1,5 @@
 /**
- * Map images: the static map (`/map-static/v2/raster`, platform-facts 1.7) and raster tiles
+ * Map images: the static map (`/map-static/v2/raster`) and raster tiles
  * (`/map-tile/v1/raster/styles/...`, nothing public: rules chosen here). Both refuse bad
  * parameters with HTTP 403 and an empty body, as the static map does.
  */
@@ -171,7 +171,7 @@ function renderStaticMap(map: StaticMapRequest): Raster {
 function staticMap(query: URLSearchParams): GatewayResponse {
   const map = parseStaticMap(query);
   if (!map) return forbidden();
-  // The real static map labels its JPEGs with a charset (platform-facts 1.7): so does this one.
+  // The real static map labels its JPEGs with a charset: so does this one.
   return imageResponse(renderStaticMap(map), map.format, 'image/jpeg;charset=UTF-8');
 }
 

@@ -18,7 +18,7 @@ export function badRequest(details: string): GatewayResponse {
   return endpointJson(400, { error: { errorCode, message, details } });
 }
 
-/** Maps refuse bad parameters with a bare status and no body (platform-facts 1.7). */
+/** Maps refuse bad parameters with a bare status and no body. */
 export function emptyStatus(status: number): GatewayResponse {
   return { status, origin: 'ENDPOINT' };
 }

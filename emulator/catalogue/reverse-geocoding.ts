@@ -1,4 +1,4 @@
-/** Reverse geocoding, `/map-reversegeocode/v2/gc` (platform-facts 1.6), from the gazetteer. */
+/** Reverse geocoding, `/map-reversegeocode/v2/gc`, from the gazetteer. */
 import type { GatewayResponse } from '../core/types.js';
 import { GAZETTEER, type GazetteerEntry, SIDO_CENTRES } from './geo-data.js';
 import { distanceMetres, type LonLat, parseLonLat } from './params.js';

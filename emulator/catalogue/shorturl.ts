@@ -1,5 +1,5 @@
 /**
- * Short URLs, `GET|POST /util/v1/shorturl` (platform-facts 1.12): stable, as the same long URL
+ * Short URLs, `GET|POST /util/v1/shorturl`: stable, as the same long URL
  * always gives the same hash (base62 of its SHA-256).
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * CLOVA speech: synthesis on the legacy `/voice/v1/tts` (platform-facts 1.3, §0.2) and
+ * CLOVA speech: synthesis on the legacy `/voice/v1/tts` and
  * recognition on `/recog/v1/stt` (1.4). Audio is real: silent MPEG-1 Layer III frames, or a
  * PCM WAV tone.
  */
@@ -12,7 +12,7 @@ import { encodeWav, parseWav, renderSegments } from '../media/wav.js';
 import { formParams, isForm, type Parameters } from './params.js';
 import { binary, endpointJson, legacyError } from './responses.js';
 
-/** The legacy synthesis voices (platform-facts 1.3, "Legacy POST /voice/v1/tts"). */
+/** The legacy synthesis voices (legacy `POST /voice/v1/tts`). */
 export const TTS_SPEAKERS = [
   'mijin',
   'jinho',
@@ -63,7 +63,7 @@ function validateTts(params: Parameters): TtsRequest | GatewayResponse {
   return { text, speed: Number(speed), format };
 }
 
-/** Longer text speaks longer; speed 5 is half as fast, -5 twice as fast (platform-facts 1.3). */
+/** Longer text speaks longer; speed 5 is half as fast, -5 twice as fast. */
 export function speechDurationMs(text: string, speed: number): number {
   const base = Math.min(MAX_AUDIO_MS, Math.max(MIN_AUDIO_MS, [...text].length * MS_PER_CHAR));
   return Math.round(base * 2 ** (speed / 5));

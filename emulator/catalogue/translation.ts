@@ -1,6 +1,6 @@
 /**
- * Papago translation: NMT (`/nmt/v1/translation`) and the legacy SMT (`/smt/v1/translation`),
- * platform-facts 1.1 and 1.2. The "translation" is a tiny phrase book with a marked fallback,
+ * Papago translation: NMT (`/nmt/v1/translation`) and the legacy SMT (`/smt/v1/translation`).
+ * The "translation" is a tiny phrase book with a marked fallback,
  * so answers are deterministic.
  */
 import type { GatewayRequest, GatewayResponse } from '../core/types.js';

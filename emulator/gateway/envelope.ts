@@ -9,7 +9,7 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/** seed-spec "Errors" rule 4: XML for Accept text/xml (or application/xml), or an XML body. */
+/** The gateway answers errors in XML for Accept text/xml (or application/xml), or an XML body. */
 export function wantsXml(headers: RequestHeaders): boolean {
   const accept = (headers['accept'] ?? '').toLowerCase();
   if (accept.includes('text/xml') || accept.includes('application/xml')) return true;

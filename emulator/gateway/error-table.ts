@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 
-/** The gateway's own error codes (seed-spec "Errors", platform-facts section 2). */
+/** The gateway's own error codes. */
 export type GatewayErrorCode =
   | '100'
   | '200'

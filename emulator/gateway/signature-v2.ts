@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from './constant-time.js';
 
-/** The parts of a request that signature v2 covers (seed-spec "Authentication" 1). */
+/** The parts of a request that signature v2 covers. */
 export interface SignedParts {
   readonly method: string;
   /** Path and query string exactly as sent on the wire. */

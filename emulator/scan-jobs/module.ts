@@ -113,7 +113,7 @@ function controlRoutes(store: ScanJobStore): ControlRoute[] {
   ];
 }
 
-/** The web security scan job API (seed-spec "Scan jobs", platform-facts section 4). */
+/** The web security scan job API. */
 export function scanJobModule(options: ScanJobModuleOptions): ApiModule {
   const { store, authenticate } = options;
   return {

@@ -1,7 +1,7 @@
 import { formatPlatformDate, parsePlatformDate, toReportDate } from './dates.js';
 import type { ScanJobRecord } from './types.js';
 
-/** The report of a finished job, with the mixed-case keys of the real API (platform-facts 4). */
+/** The report of a finished job, with the mixed-case keys of the real API. */
 export interface ScanReport {
   report_date: string;
   Target_Info: string;

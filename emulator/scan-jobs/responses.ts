@@ -1,7 +1,7 @@
 import type { GatewayResponse } from '../core/types.js';
 import { endpointJson } from '../gateway/envelope.js';
 
-/** The success body of cancel and stop (platform-facts section 4). */
+/** The success body of cancel and stop. */
 export const WSC_REQUEST_SUCCESS = {
   returnCode: '0',
   returnDesc: 'Request Success',

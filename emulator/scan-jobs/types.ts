@@ -1,7 +1,7 @@
 /** Status strings of a scan job record; the spec observes `Reservation`, the rest are inferred. */
 export type ScanJobStatus = 'Reservation' | 'Progress' | 'Complete' | 'Cancel' | 'Stop';
 
-/** The operation a job offers in its phase (platform-facts section 4). */
+/** The operation a job offers in its phase. */
 export type ResultButton = 'cancel' | 'terminate' | 'report';
 
 /** One element of `record_data`, field for field as the API returns it. */
@@ -31,7 +31,7 @@ export const RESULT_BUTTON_BY_STATUS: Readonly<Record<ScanJobStatus, ResultButto
   Stop: null,
 };
 
-/** searchJobs `statusCode` values (platform-facts section 4) mapped to the spec's statuses. */
+/** searchJobs `statusCode` values mapped to the spec's statuses. */
 export const STATUS_BY_CODE: Readonly<Record<string, ScanJobStatus>> = {
   '2': 'Reservation',
   '3': 'Progress',

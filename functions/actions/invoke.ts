@@ -1,4 +1,4 @@
-/** ANY /actions/{name}: runs an action through its execution URL (contract section 7). */
+/** ANY /actions/{name}: runs an action through its execution URL. */
 import {
   executeForCaller,
   executionPathSchema,

@@ -1,5 +1,5 @@
 /**
- * The invocation queue's consumer (contract section 8): an SQS-triggered function that runs
+ * The invocation queue's consumer: an SQS-triggered function that runs
  * queued invocations and reports partial batch failures (ReportBatchItemFailures), so that
  * only the failed messages come back; after maxReceiveCount receives SQS moves a message to
  * the dead-letter queue. The rules per message are in lib/invocations.ts.

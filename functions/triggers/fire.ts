@@ -1,4 +1,4 @@
-/** POST /triggers/{name}: fires a trigger through its execution URL (contract section 7). */
+/** POST /triggers/{name}: fires a trigger through its execution URL. */
 import {
   executeForCaller,
   executionPathSchema,

@@ -1,5 +1,5 @@
 /**
- * The scheduled scan job watcher (contract section 8): every run lists every page of scan jobs
+ * The scheduled scan job watcher: every run lists every page of scan jobs
  * and announces each change of a job's status. Triggered by an EventBridge schedule; a failed
  * run throws, so that Lambda reports it, and the next run catches up.
  */

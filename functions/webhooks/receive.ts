@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/{name}: a Standard Webhooks delivery (contract section 8). Authenticated by
+ * POST /webhooks/{name}: a Standard Webhooks delivery. Authenticated by
  * its signature, not by a caller token. The body is read raw (no JSON parser runs before the
  * signature is verified); a verified delivery is handed to the invocation queue and answered
  * 202 at once. A delivery sent twice (same webhook-id) runs its action once: the consumer

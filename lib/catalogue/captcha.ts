@@ -1,9 +1,9 @@
 /**
  * CAPTCHA APIs (function `catalogueCaptcha`): issue a key, fetch its image or audio, compare
- * the user's answer. Facts: reference/platform-facts.md sections 1.10 and 1.11.
+ * the user's answer.
  *
  * The audio key path is the spec's `/scaptcha/v1/nkey`; the platform's public docs show
- * `/scaptcha/v1/skey` (contract section 7a keeps the spec's path as the default).
+ * `/scaptcha/v1/skey` (the documented path is the default).
  */
 import type * as z from 'zod/mini';
 import type { CatalogueApi } from './api.js';

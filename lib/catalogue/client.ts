@@ -1,5 +1,5 @@
 /**
- * Calls to the open API catalogue (contract section 7a): builds the URL under
+ * Calls to the open API catalogue: builds the URL under
  * OPENAPI_BASE_URL, or under the host OPENAPI_SERVICE_URLS names for the path's first segment,
  * authenticates with the application's client id and secret, sends the input as the table
  * says (query, UTF-8 form, JSON or raw bytes), and turns failures into the error taxonomy:

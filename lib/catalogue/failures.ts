@@ -1,5 +1,5 @@
 /**
- * Failures the platform reports inside a 200 body (contract section 7a): they become the
+ * Failures the platform reports inside a 200 body: they become the
  * uniform envelope with status 400 and the upstream's own code. An empty result is not a
  * failure. Bodies that cannot be read are passed through: a decoder never invents an error.
  */

@@ -1,7 +1,6 @@
 /**
  * Language APIs (function `catalogueLanguage`): Papago translation (NMT and the legacy SMT),
  * speech synthesis (the legacy CSS endpoint `/voice/v1/tts`) and speech recognition (CSR).
- * Parameter facts: reference/platform-facts.md sections 1.1 to 1.4.
  */
 import * as z from 'zod/mini';
 import { defineApi } from './api.js';

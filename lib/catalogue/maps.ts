@@ -1,7 +1,6 @@
 /**
  * Maps APIs (function `catalogueMaps`): static and tile images, driving directions, place
- * search, geocoding and reverse geocoding. Parameter facts: reference/platform-facts.md
- * sections 1.5 to 1.9.
+ * search, geocoding and reverse geocoding.
  */
 import * as z from 'zod/mini';
 import { defineApi } from './api.js';

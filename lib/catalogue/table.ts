@@ -1,5 +1,5 @@
 /**
- * The open API catalogue, in one table (contract section 7a): for every route its upstream
+ * The open API catalogue, in one table: for every route its upstream
  * path, method, input schema, how the input is sent and what it answers. Each group lives in
  * its own module so that a function bundles only its own group (functions/catalogue/*.ts);
  * this module gathers them for the OpenAPI document, the route checks and the tests.

@@ -1,6 +1,5 @@
 /**
  * Utility APIs (function `catalogueUtility`): short URLs and the DataLab search trend.
- * Facts: reference/platform-facts.md sections 1.12 and 1.13.
  */
 import * as z from 'zod/mini';
 import { defineApi } from './api.js';

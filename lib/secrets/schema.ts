@@ -1,5 +1,5 @@
 /**
- * The shape of the platform secret (contract section 3). Fields a function does not need may
+ * The shape of the platform secret. Fields a function does not need may
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
 import * as z from 'zod/mini';

@@ -46,7 +46,7 @@ export interface StatusChangeDetail {
   readonly start_url: string | null;
   /** ISO 8601: when the watcher saw the new status. */
   readonly observedAt: string;
-  /** This package's route to the report (contract section 6), once the job is complete. */
+  /** This package's route to the report, once the job is complete. */
   readonly reportPath?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The scan job watcher (contract section 8): lists every page of scan jobs, compares each
+ * The scan job watcher: lists every page of scan jobs, compares each
  * job's status with the last recorded view, and announces each change once.
  *
  * Per change, in this order: claim it, announce it, record it. Announcing before recording is

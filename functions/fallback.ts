@@ -4,7 +4,7 @@
  */
 import { MethodNotAllowedError, NotFoundError } from '../lib/errors.js';
 import { httpFunction } from '../lib/http/stack.js';
-import { allowedMethods } from '../lib/routes.js';
+import { allowedMethods } from '../lib/routes/index.js';
 
 export const handler = httpFunction({ name: 'fallback' }, async ({ event }) => {
   const allow = allowedMethods(event.rawPath);

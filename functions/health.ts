@@ -1,5 +1,8 @@
 /** GET /health: liveness, without credentials and without calling the platform. */
 import { json } from '../lib/http/responses.js';
-import { httpFunction } from '../lib/http/stack.js';
+import { definitionOf, httpFunction } from '../lib/http/stack.js';
+import { serviceRoutes } from '../lib/routes/service.js';
 
-export const handler = httpFunction({ name: 'health' }, async () => json(200, { status: 'ok' }));
+export const handler = httpFunction(definitionOf(serviceRoutes.health), async () =>
+  json(200, { status: 'ok' }),
+);

@@ -1,10 +1,11 @@
 /** GET /openapi.json: the OpenAPI 3.1 document of every route, built once per container. */
 import { buildOpenApiDocument } from '../lib/openapi.js';
+import { serviceRoutes } from '../lib/routes/service.js';
 import { platformFunction } from '../lib/runtime.js';
 
 let document: string | undefined;
 
-export const handler = platformFunction({ name: 'openapi' }, async () => {
+export const handler = platformFunction(serviceRoutes.openapi, async () => {
   document ??= JSON.stringify(buildOpenApiDocument());
   return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: document };
 });

@@ -16,6 +16,7 @@ import type { CallBudget, UpstreamClient, UpstreamResponse } from './http/client
 import { bodyBytes } from './http/request.js';
 import { type HttpResult, passThrough } from './http/responses.js';
 import { perRuntime } from './runtime.js';
+import { type NamePath, namePathSchema } from './schemas.js';
 import type { PlatformSecret } from './secrets/schema.js';
 import type { SecretStore } from './secrets/store.js';
 import { gatewayHeaderNames } from './signer.js';
@@ -56,12 +57,8 @@ const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** OpenWhisk names the activation of an answer in this header. */
 export const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';
 
-const nameSchema = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9_.-]{1,128}$/, 'expected a name of letters, digits, _ . -'));
-
-export const executionPathSchema = z.object({ name: nameSchema });
-export type ExecutionPath = z.infer<typeof executionPathSchema>;
+export const executionPathSchema = namePathSchema;
+export type ExecutionPath = NamePath;
 
 export const executionQuerySchema = z.object({
   result: z.pipe(

@@ -27,10 +27,7 @@ import { toServiceError } from './errors.js';
 import type { CallBudget } from './http/client.js';
 import type { LogFields, Logger } from './log.js';
 import { countMetric } from './metrics.js';
-
-const name = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9_.-]{1,128}$/, 'expected a name of letters, digits, _ . -'));
+import { nameSchema as name } from './schemas.js';
 
 export const invocationSchema = z.object({
   action: name,

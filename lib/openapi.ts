@@ -1,179 +1,14 @@
 /**
- * The OpenAPI 3.1 document of the whole HTTP API, built from the route table (lib/routes.ts)
- * and the same zod schemas that validate each route's input, so that the document cannot
- * drift from what the functions accept. Served at GET /openapi.json and written to
- * openapi.json by `npm run openapi`.
- *
- * Each route is documented by an entry of `operationDocs`, keyed "METHOD /path" as in
- * lib/routes.ts. A route without an entry is still listed, with its path parameters only.
+ * The OpenAPI 3.1 document of the whole HTTP API, built from the route registry (lib/routes/)
+ * and the same zod schemas that validate each route's input, so that the document cannot drift
+ * from what the functions accept. Served at GET /openapi.json and written to openapi.json by
+ * `npm run openapi`.
  */
 import * as z from 'zod/mini';
-import { executionPathSchema, executionQuerySchema } from './actions.js';
-import type { CatalogueApi } from './catalogue/api.js';
-import { routeKeyOf } from './catalogue/api.js';
-import { catalogue } from './catalogue/table.js';
-import { type RouteDefinition, routes } from './routes.js';
-import {
-  cancelReservedBodySchema,
-  instancePathSchema,
-  listQuerySchema,
-  searchBodySchema,
-} from './scanJobs.js';
-import { webhookPathSchema } from './webhooks.js';
+import { routes as allRoutes } from './routes/index.js';
+import { ANY_METHODS, type JsonSchema, type Route } from './routes/route.js';
 
 type Schema = z.ZodMiniType;
-type JsonSchema = Record<string, unknown>;
-
-export interface SuccessDoc {
-  readonly status?: number;
-  readonly description: string;
-  /** Media types of the success body; binary ones are documented as bytes. */
-  readonly contentTypes?: readonly string[];
-  readonly binary?: boolean;
-}
-
-export interface OperationDoc {
-  readonly summary: string;
-  readonly description?: string;
-  /** Unique operation id; defaults to the route's function name, or one derived from it. */
-  readonly operationId?: string;
-  readonly tag?: string;
-  readonly path?: Schema;
-  readonly query?: Schema;
-  /** Request headers the route reads (e.g. webhook signatures), lower-case names. */
-  readonly headers?: Schema;
-  /** A JSON body (application/json). */
-  readonly body?: Schema;
-  /** A raw body of one of these media types. */
-  readonly rawBody?: readonly string[];
-  readonly success?: SuccessDoc;
-}
-
-const JSON_SUCCESS: SuccessDoc = {
-  description: "The platform's answer, unchanged",
-  contentTypes: ['application/json'],
-};
-
-function catalogueDoc(api: CatalogueApi): OperationDoc {
-  const upstream = `${api.upstream.method} ${api.upstream.paths.join(' or ')}`;
-  const sent = {
-    query: 'query parameters',
-    form: 'an application/x-www-form-urlencoded UTF-8 body',
-    json: 'a JSON body',
-    raw: 'the raw bytes of the request body',
-  }[api.sends];
-  return {
-    summary: api.summary,
-    description: [api.description, `Calls \`${upstream}\` with ${sent}.`].filter(Boolean).join(' '),
-    operationId: api.id,
-    tag: 'catalogue',
-    path: api.pathParams,
-    query: api.query,
-    body: api.body,
-    rawBody: api.rawBody,
-    success: {
-      description:
-        api.answers.kind === 'binary'
-          ? "The platform's bytes, unchanged, with its Content-Type"
-          : "The platform's answer, unchanged",
-      contentTypes: api.answers.contentTypes,
-      binary: api.answers.kind === 'binary',
-    },
-  };
-}
-
-/**
- * Documentation of every route, keyed "METHOD /path". Owners of new routes append their
- * entries here.
- */
-export const operationDocs: Record<string, OperationDoc> = {
-  'GET /health': {
-    summary: 'Liveness; needs no token and calls nothing',
-    tag: 'service',
-    success: { description: '{"status":"ok"}', contentTypes: ['application/json'] },
-  },
-  'GET /openapi.json': {
-    summary: 'This document',
-    tag: 'service',
-    success: { description: 'The OpenAPI 3.1 document', contentTypes: ['application/json'] },
-  },
-  'GET /jobs': {
-    summary: 'List scan jobs, one page',
-    tag: 'jobs',
-    query: listQuerySchema,
-    success: JSON_SUCCESS,
-  },
-  'POST /jobs/search': {
-    summary: 'Search scan jobs by URL or memo',
-    tag: 'jobs',
-    body: searchBodySchema,
-    success: JSON_SUCCESS,
-  },
-  'POST /jobs/cancel-reserved': {
-    summary: 'Cancel every reserved job a search finds, across all pages',
-    tag: 'jobs',
-    body: cancelReservedBodySchema,
-    success: {
-      description: '{"cancelled":["<instanceNo>"],"failed":[{"instanceNo","error"}]}',
-      contentTypes: ['application/json'],
-    },
-  },
-  'PATCH /jobs/{instanceId}/cancel': {
-    summary: 'Cancel a job that has not started',
-    tag: 'jobs',
-    path: instancePathSchema,
-    success: JSON_SUCCESS,
-  },
-  'PATCH /jobs/{instanceId}/stop': {
-    summary: 'Stop a running job',
-    tag: 'jobs',
-    path: instancePathSchema,
-    success: JSON_SUCCESS,
-  },
-  'GET /jobs/{instanceId}/report': {
-    summary: "A finished job's report, byte for byte",
-    tag: 'jobs',
-    path: instancePathSchema,
-    success: JSON_SUCCESS,
-  },
-  'ANY /actions/{name}': {
-    summary: 'Run an action (blocking); a web action keeps the method, others take POST only',
-    description:
-      "The action's answer comes back unchanged: status, Content-Type, body. A JSON body " +
-      '(parameters) is required for an ordinary action, optional for a web action. Only an ' +
-      "error of the platform's gateway becomes the uniform envelope.",
-    tag: 'functions',
-    path: executionPathSchema,
-    query: executionQuerySchema,
-    success: { description: "The action's answer, unchanged" },
-  },
-  'POST /triggers/{name}': {
-    summary: 'Fire a trigger with a JSON object of parameters',
-    tag: 'functions',
-    path: executionPathSchema,
-    query: executionQuerySchema,
-    body: z.record(z.string(), z.unknown()),
-    success: { description: "The platform's answer, unchanged (202 or 204)" },
-  },
-  'POST /webhooks/{name}': {
-    summary: 'Receive a Standard Webhooks delivery; its action runs once per webhook-id',
-    description:
-      'Authenticated by the webhook-id, webhook-timestamp and webhook-signature headers ' +
-      '(signed with the webhook secret; 5 minutes tolerance), not by a caller token.',
-    tag: 'webhooks',
-    path: webhookPathSchema,
-    rawBody: ['application/json'],
-    success: {
-      status: 202,
-      description: '{"accepted":true,"id":"<webhook-id>"}',
-      contentTypes: ['application/json'],
-    },
-  },
-  ...Object.fromEntries(catalogue.map((api) => [routeKeyOf(api), catalogueDoc(api)])),
-};
-
-/** The methods an `ANY` route accepts (a web action's methods). */
-const ANY_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'] as const;
 
 const ERROR_ENVELOPE: JsonSchema = {
   type: 'object',
@@ -227,26 +62,34 @@ function propertiesOf(schema: Schema | undefined): {
   };
 }
 
-function parametersOf(route: RouteDefinition, doc: OperationDoc | undefined) {
-  const pathProps = propertiesOf(doc?.path);
+/** A parameter's schema: the text pattern of an integer is the parser's business, not the caller's. */
+function parameterSchema(schema: JsonSchema): JsonSchema {
+  if (schema.type !== 'integer') return schema;
+  const { pattern: _text, ...integer } = schema;
+  return integer;
+}
+
+function parametersOf(route: Route) {
+  const input = route.input;
+  const pathProps = propertiesOf(input?.path);
   const pathParams = [...route.path.matchAll(/\{([^}+]+)\+?\}/g)].map(([, name = '']) => ({
     name,
     in: 'path',
     required: true,
-    schema: pathProps.properties[name] ?? { type: 'string' },
+    schema: parameterSchema(pathProps.properties[name] ?? { type: 'string' }),
   }));
-  const query = propertiesOf(doc?.query);
+  const query = propertiesOf(input?.query);
   const queryParams = Object.entries(query.properties).map(([name, schema]) => {
     const repeatable = Array.isArray(schema.anyOf) && JSON.stringify(schema).includes('"array"');
     return {
       name,
       in: 'query',
       required: query.required.has(name),
-      schema: repeatable ? { type: 'array', items: arrayItems(schema) } : schema,
+      schema: repeatable ? { type: 'array', items: arrayItems(schema) } : parameterSchema(schema),
       ...(repeatable ? { style: 'form', explode: true } : {}),
     };
   });
-  const headers = propertiesOf(doc?.headers);
+  const headers = propertiesOf(input?.headers);
   const headerParams = Object.entries(headers.properties).map(([name, schema]) => ({
     name,
     in: 'header',
@@ -259,60 +102,71 @@ function parametersOf(route: RouteDefinition, doc: OperationDoc | undefined) {
 /** The item schema of a "one value or an array of them" parameter. */
 function arrayItems(schema: JsonSchema): JsonSchema {
   const variants = schema.anyOf as JsonSchema[];
-  return variants.find((variant) => variant.type !== 'array') ?? { type: 'string' };
+  return parameterSchema(
+    variants.find((variant) => variant.type !== 'array') ?? { type: 'string' },
+  );
 }
 
-function requestBodyOf(doc: OperationDoc | undefined) {
-  if (doc?.body) {
+function requestBodyOf(route: Route) {
+  const input = route.input;
+  if (input?.body) {
     return {
       required: true,
-      content: { 'application/json': { schema: jsonSchemaOf(doc.body) } },
+      content: { 'application/json': { schema: jsonSchemaOf(input.body) } },
     };
   }
-  if (doc?.rawBody) {
+  if (input?.rawBody) {
     return {
       required: true,
       content: Object.fromEntries(
-        doc.rawBody.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+        input.rawBody.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
       ),
+    };
+  }
+  if (input?.jsonBodyReadByHandler) {
+    return {
+      required: input.jsonBodyReadByHandler.required,
+      description: input.jsonBodyReadByHandler.description,
+      content: { 'application/json': { schema: {} } },
     };
   }
   return undefined;
 }
 
-function responsesOf(route: RouteDefinition, doc: OperationDoc | undefined) {
-  const success = doc?.success ?? { description: 'Success' };
-  const content = success.contentTypes
-    ? Object.fromEntries(
-        success.contentTypes.map((type) => [
-          type,
-          { schema: success.binary ? { type: 'string', format: 'binary' } : {} },
-        ]),
-      )
-    : undefined;
-  const responses: Record<string, unknown> = {
-    [String(success.status ?? 200)]: { description: success.description, content },
-  };
-  responses['400'] = { $ref: '#/components/responses/Error' };
-  if (route.auth) responses['401'] = { $ref: '#/components/responses/Error' };
-  responses.default = { $ref: '#/components/responses/Error' };
+function responsesOf(route: Route) {
+  const responses: Record<string, unknown> = {};
+  for (const answer of route.answers) {
+    const content = answer.contentTypes
+      ? Object.fromEntries(
+          answer.contentTypes.map((type) => [
+            type,
+            {
+              schema: answer.binary
+                ? { type: 'string', format: 'binary' }
+                : type.endsWith('json')
+                  ? (answer.schema ?? {})
+                  : { type: 'string' },
+            },
+          ]),
+        )
+      : undefined;
+    responses[String(answer.status)] = { description: answer.description, content };
+  }
+  responses['400'] ??= { $ref: '#/components/responses/Error' };
+  if (route.auth) responses['401'] ??= { $ref: '#/components/responses/Error' };
+  responses.default ??= { $ref: '#/components/responses/Error' };
   return responses;
-}
-
-function operationIdOf(
-  route: RouteDefinition,
-  method: string,
-  doc: OperationDoc | undefined,
-  shared: boolean,
-): string {
-  if (doc?.operationId) return doc.operationId;
-  if (!shared && route.method !== 'ANY') return route.function;
-  return `${route.function}${method.charAt(0)}${method.slice(1).toLowerCase()}`;
 }
 
 export interface OpenApiDocument {
   readonly openapi: '3.1.0';
-  readonly info: { title: string; version: string; description: string };
+  readonly info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string };
+  };
+  readonly servers: { url: string; description: string }[];
   readonly tags: { name: string; description: string }[];
   readonly paths: Record<string, Record<string, unknown>>;
   readonly components: Record<string, unknown>;
@@ -321,44 +175,36 @@ export interface OpenApiDocument {
 const TAGS = [
   { name: 'service', description: 'The service itself' },
   { name: 'jobs', description: 'Web security scan jobs (signed calls)' },
+  { name: 'functions', description: 'Actions and triggers, through their gateway URLs' },
+  { name: 'webhooks', description: 'Standard Webhooks deliveries, run once each' },
   { name: 'catalogue', description: 'The open API catalogue (client id and secret)' },
 ];
 
 /** The document of the given routes (default: every route of the service). */
-export function buildOpenApiDocument(
-  routeTable: readonly RouteDefinition[] = routes,
-  docs: Readonly<Record<string, OperationDoc>> = operationDocs,
-): OpenApiDocument {
-  const functionUses = new Map<string, number>();
-  for (const route of routeTable) {
-    functionUses.set(route.function, (functionUses.get(route.function) ?? 0) + 1);
-  }
+export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routeTable) {
-    const doc = docs[`${route.method} ${route.path}`];
     const methods = route.method === 'ANY' ? ANY_METHODS : [route.method];
-    const shared = (functionUses.get(route.function) ?? 0) > 1;
     for (const method of methods) {
       const operation: Record<string, unknown> = {
-        operationId: operationIdOf(route, method, doc, shared),
-        summary: doc?.summary ?? `${method} ${route.path}`,
-        tags: [doc?.tag ?? route.path.split('/')[1] ?? 'service'],
+        operationId:
+          route.method === 'ANY'
+            ? `${route.id}${method.charAt(0)}${method.slice(1).toLowerCase()}`
+            : route.id,
+        summary: route.summary,
+        tags: [route.tag],
         security: route.auth ? [{ callerToken: [] }] : [],
-        parameters: parametersOf(route, doc),
-        responses: responsesOf(route, doc),
+        parameters: parametersOf(route),
+        responses: responsesOf(route),
       };
-      if (doc?.description) operation.description = doc.description;
-      const requestBody = requestBodyOf(doc);
+      if (route.description) operation.description = route.description;
+      const requestBody = method === 'GET' || method === 'HEAD' ? undefined : requestBodyOf(route);
       if (requestBody) operation.requestBody = requestBody;
       paths[route.path] ??= {};
       paths[route.path]![method.toLowerCase()] = operation;
     }
   }
-  const tagNames = new Set(
-    Object.values(paths).flatMap((ops) =>
-      Object.values(ops).flatMap((op) => (op as { tags: string[] }).tags),
-    ),
-  );
+  const tagNames = new Set(routeTable.map((route) => route.tag));
   return {
     openapi: '3.1.0',
     info: {
@@ -368,7 +214,16 @@ export function buildOpenApiDocument(
         "Lambda functions in front of the platform's API gateway: scan jobs, function " +
         'execution and the open API catalogue. Every error has the uniform envelope, JSON by ' +
         'default, XML with Accept: text/xml or Content-Type: application/xml.',
+      // As package.json: a private package, no licence granted.
+      license: { name: 'UNLICENSED' },
     },
+    servers: [
+      { url: 'http://localhost:3000', description: 'npm start (serverless offline)' },
+      {
+        url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
+        description: 'A deployed stage (the HTTP API of `serverless deploy`)',
+      },
+    ],
     tags: [
       ...TAGS.filter((tag) => tagNames.has(tag.name)),
       ...[...tagNames]

@@ -9,8 +9,9 @@ import type { Dispatcher } from 'undici';
 import { type Config, loadConfig } from './config.js';
 import { createDispatcher, UpstreamClient } from './http/client.js';
 import type { HttpResult } from './http/responses.js';
-import { type HttpFunctionDefinition, type HttpRequest, httpFunction } from './http/stack.js';
+import { definitionOf, type HttpRequest, httpFunction } from './http/stack.js';
 import { createLogger, describeError, type Logger } from './log.js';
+import type { Route } from './routes/route.js';
 import { awsSecretSource, fileSecretSource, type SecretSource } from './secrets/sources.js';
 import { SecretStore } from './secrets/store.js';
 
@@ -97,19 +98,15 @@ export function setRuntime(runtime: Runtime | undefined): void {
  * An HTTP function that calls the platform: caller tokens come from the secret, and the
  * handler receives the runtime. The runtime is built when the module loads (cold start).
  */
-export function platformFunction<
-  B = undefined,
-  Q = Record<string, never>,
-  P = Record<string, never>,
->(
-  definition: Omit<HttpFunctionDefinition<B, Q, P>, 'callerTokens' | 'log'>,
+export function platformFunction<B, Q, P>(
+  route: Route<B, Q, P>,
   handler: (request: HttpRequest<B, Q, P>, runtime: Runtime) => Promise<HttpResult>,
 ) {
   const runtime = getRuntime();
   return httpFunction<B, Q, P>(
     {
-      ...definition,
-      log: runtime.log.child({ function: definition.name }),
+      ...definitionOf(route),
+      log: runtime.log.child({ function: route.id }),
       callerTokens: async () => (await runtime.secrets.get()).callerTokens ?? [],
     },
     (request) => handler(request, runtime),

@@ -8,14 +8,13 @@ import { toServiceError, UnexpectedError } from './errors.js';
 import { SignedGateway } from './gateway.js';
 import type { CallBudget, UpstreamResponse } from './http/client.js';
 import { perRuntime } from './runtime.js';
+import { intText } from './schemas.js';
 
 const API = '/api/v1/jobs';
 
-const positiveIntText = z.pipe(
-  z.string().check(z.regex(/^[1-9][0-9]{0,8}$/, 'expected a positive integer')),
-  z.transform(Number),
-);
-const positiveInt = z.int().check(z.positive('expected a positive integer'), z.lte(999_999_999));
+const MAX_INT = 999_999_999;
+const positiveIntText = intText(1, MAX_INT, 'expected a positive integer');
+const positiveInt = z.int().check(z.positive('expected a positive integer'), z.lte(MAX_INT));
 
 // Strict: `pages` (a spelling in the platform's own sample) is refused, not silently ignored.
 export const listQuerySchema = z.strictObject({

@@ -6,17 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import * as z from 'zod/mini';
 import type { HeaderMap } from './errorCodec.js';
 import { InputError, NotFoundError, ServiceError } from './errors.js';
+import { type NamePath, namePathSchema } from './schemas.js';
 import type { PlatformSecret, WebhookEntry } from './secrets/schema.js';
 
-export const webhookPathSchema = z.object({
-  name: z
-    .string()
-    .check(z.regex(/^[A-Za-z0-9_.-]{1,128}$/, 'expected a name of letters, digits, _ . -')),
-});
-export type WebhookPath = z.infer<typeof webhookPathSchema>;
+export const webhookPathSchema = namePathSchema;
+export type WebhookPath = NamePath;
 
 /** 401 / `200`, with the reason (never a signature or a secret) in details. */
 export class WebhookSignatureError extends ServiceError {

@@ -1,15 +1,10 @@
 /** ANY /actions/{name}: runs an action through its execution URL. */
-import {
-  executeForCaller,
-  executionPathSchema,
-  executionQuerySchema,
-  functionExecutionOf,
-} from '../../lib/actions.js';
+import { executeForCaller, functionExecutionOf } from '../../lib/actions.js';
+import { functionRoutes } from '../../lib/routes/functions.js';
 import { getRuntime, platformFunction } from '../../lib/runtime.js';
 
 const functions = functionExecutionOf(getRuntime());
 
-export const handler = platformFunction(
-  { name: 'invokeAction', path: executionPathSchema, query: executionQuerySchema },
-  (request) => executeForCaller(functions, 'action', request),
+export const handler = platformFunction(functionRoutes.invokeAction, (request) =>
+  executeForCaller(functions, 'action', request),
 );

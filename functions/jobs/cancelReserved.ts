@@ -1,11 +1,11 @@
 /** POST /jobs/cancel-reserved: cancels every reserved job a search finds, across all pages. */
 import { json } from '../../lib/http/responses.js';
+import { jobRoutes } from '../../lib/routes/jobs.js';
 import { getRuntime, platformFunction } from '../../lib/runtime.js';
-import { cancelReservedBodySchema, scanJobsOf } from '../../lib/scanJobs.js';
+import { scanJobsOf } from '../../lib/scanJobs.js';
 
 const scanJobs = scanJobsOf(getRuntime());
 
-export const handler = platformFunction(
-  { name: 'cancelReservedJobs', body: cancelReservedBodySchema },
-  async (request) => json(200, await scanJobs.cancelReserved(request.body, request.budget)),
+export const handler = platformFunction(jobRoutes.cancelReservedJobs, async (request) =>
+  json(200, await scanJobs.cancelReserved(request.body, request.budget)),
 );

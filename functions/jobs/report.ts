@@ -1,12 +1,11 @@
 /** GET /jobs/{instanceId}/report */
 import { passThrough } from '../../lib/http/responses.js';
+import { jobRoutes } from '../../lib/routes/jobs.js';
 import { getRuntime, platformFunction } from '../../lib/runtime.js';
-import { instancePathSchema, scanJobsOf } from '../../lib/scanJobs.js';
+import { scanJobsOf } from '../../lib/scanJobs.js';
 
 const scanJobs = scanJobsOf(getRuntime());
 
-export const handler = platformFunction(
-  { name: 'getJobReport', path: instancePathSchema },
-  async (request) =>
-    passThrough(await scanJobs.report(request.path.instanceId, request.budget), 200),
+export const handler = platformFunction(jobRoutes.getJobReport, async (request) =>
+  passThrough(await scanJobs.report(request.path.instanceId, request.budget), 200),
 );

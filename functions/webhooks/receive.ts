@@ -7,24 +7,21 @@
  */
 import { bodyBytes } from '../../lib/http/request.js';
 import { json } from '../../lib/http/responses.js';
-import { httpFunction } from '../../lib/http/stack.js';
+import { definitionOf, httpFunction } from '../../lib/http/stack.js';
 import { getInvocationQueue } from '../../lib/invocationQueue.js';
+import { functionRoutes } from '../../lib/routes/functions.js';
 import { getRuntime } from '../../lib/runtime.js';
-import {
-  deliveryKey,
-  verifyDelivery,
-  webhookEntry,
-  webhookPathSchema,
-} from '../../lib/webhooks.js';
+import { deliveryKey, verifyDelivery, webhookEntry } from '../../lib/webhooks.js';
 
 const runtime = getRuntime();
 const queue = getInvocationQueue(runtime);
 
 export const handler = httpFunction(
   {
-    name: 'receiveWebhook',
+    ...definitionOf(functionRoutes.receiveWebhook),
+    // The route's raw body is read by the handler itself, before any parser: as bytes.
+    rawBody: undefined,
     log: runtime.log.child({ function: 'receiveWebhook' }),
-    path: webhookPathSchema,
   },
   async (request) => {
     const name = request.path.name;

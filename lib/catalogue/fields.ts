@@ -28,30 +28,6 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
   return z.enum(values, `expected one of: ${values.join(', ')}`);
 }
 
-/** An integer in [min, max] as JSON sends it. */
-export function int(min: number, max: number) {
-  return z
-    .int(`expected an integer from ${min} to ${max}`)
-    .check(
-      z.gte(min, `expected an integer from ${min} to ${max}`),
-      z.lte(max, `expected an integer from ${min} to ${max}`),
-    );
-}
-
-/** An integer in [min, max] as a query string or a path segment carries it: text. */
-export function intText(min: number, max: number) {
-  const message = `expected an integer from ${min} to ${max}`;
-  return z.pipe(
-    z.pipe(
-      z
-        .string(message)
-        .check(z.regex(/^-?(0|[1-9][0-9]{0,9})$/, message), z.meta({ description: message })),
-      z.transform(Number),
-    ),
-    int(min, max),
-  );
-}
-
 const LON_LAT = /^(-?[0-9]{1,3}(?:\.[0-9]+)?),(-?[0-9]{1,2}(?:\.[0-9]+)?)$/;
 
 function inRange(value: string): boolean {

@@ -8,6 +8,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { NotFoundError } from '../errors.js';
 import { type HttpResult, passThrough } from '../http/responses.js';
 import { httpFunction } from '../http/stack.js';
+import { routeOfApi } from '../routes/catalogue.js';
 import { getRuntime, platformFunction } from '../runtime.js';
 import { type CatalogueApi, routeKeyOf } from './api.js';
 import { catalogueOf } from './client.js';
@@ -16,24 +17,15 @@ export type RouteHandler = (event: APIGatewayProxyEventV2, context: Context) => 
 
 /** The stack of one route: its schemas, caller auth, and the pass-through of the answer. */
 export function catalogueRoute(api: CatalogueApi): RouteHandler {
-  return platformFunction<unknown, unknown, unknown>(
-    {
-      name: api.id,
-      body: api.body,
-      query: api.query,
-      path: api.pathParams,
-      rawBody: api.rawBody ? { contentTypes: api.rawBody } : undefined,
-    },
-    async (request, runtime) => {
-      const response = await catalogueOf(runtime).call(
-        api,
-        { body: request.body, query: request.query, path: request.path },
-        { accept: request.headers.accept },
-        request.budget,
-      );
-      return passThrough(response, 200);
-    },
-  );
+  return platformFunction<unknown, unknown, unknown>(routeOfApi(api), async (request, runtime) => {
+    const response = await catalogueOf(runtime).call(
+      api,
+      { body: request.body, query: request.query, path: request.path },
+      { accept: request.headers.accept },
+      request.budget,
+    );
+    return passThrough(response, 200);
+  });
 }
 
 /** The handler of a grouped function: dispatches on the route key to the route's stack. */

@@ -3,8 +3,9 @@
  * speech synthesis (the legacy CSS endpoint `/voice/v1/tts`) and speech recognition (CSR).
  */
 import * as z from 'zod/mini';
+import { int } from '../schemas.js';
 import { defineApi } from './api.js';
-import { int, oneOf, strictInput, text } from './fields.js';
+import { oneOf, strictInput, text } from './fields.js';
 
 export const TRANSLATION_TARGETS = [
   'ko',

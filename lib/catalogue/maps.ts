@@ -3,6 +3,7 @@
  * search, geocoding and reverse geocoding.
  */
 import * as z from 'zod/mini';
+import { intText } from '../schemas.js';
 import { defineApi } from './api.js';
 import {
   decodeDirectionsError,
@@ -10,7 +11,7 @@ import {
   reverseGeocodeFailure,
   statusNotOk,
 } from './failures.js';
-import { intText, lonLat, oneOf, pairsOf, repeated, strictInput, text, token } from './fields.js';
+import { lonLat, oneOf, pairsOf, repeated, strictInput, text, token } from './fields.js';
 
 const MAX_ZOOM = 21;
 

@@ -19,6 +19,7 @@ import {
 } from '../errors.js';
 import { createLogger, defaultSink, describeError, type Logger } from '../log.js';
 import { flushMetrics } from '../metrics.js';
+import type { Route } from '../routes/route.js';
 import type { CallBudget } from './client.js';
 import { bodyByteLength, bodyBytes, headersOf, queryOf } from './request.js';
 import type { HttpResult } from './responses.js';
@@ -49,6 +50,18 @@ export interface HttpFunctionDefinition<B, Q, P> {
   readonly query?: Schema<Q>;
   readonly path?: Schema<P>;
   readonly log?: Logger;
+}
+
+/** A route's stack definition: its name and input schemas, from its registry entry. */
+export function definitionOf<B, Q, P>(route: Route<B, Q, P>): HttpFunctionDefinition<B, Q, P> {
+  const input = route.input;
+  return {
+    name: route.id,
+    body: input?.body,
+    query: input?.query,
+    path: input?.path,
+    rawBody: input?.rawBody ? { contentTypes: input.rawBody } : undefined,
+  };
 }
 
 export interface HttpRequest<B, Q, P> {

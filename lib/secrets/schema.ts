@@ -3,11 +3,9 @@
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
 import * as z from 'zod/mini';
+import { nameSchema as name } from '../schemas.js';
 
 const text = z.string().check(z.minLength(1, 'expected a non-empty string'));
-const name = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9_.-]{1,128}$/, 'expected a name of letters, digits, _ . -'));
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });
 
 export const actionSchema = z.object({

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../lib/routes.js';
+import { routes } from '../../lib/routes/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -298,7 +298,7 @@ describe('serverless package and its CloudFormation template', () => {
     expect(env.WATCHER_STATE_TABLE).toEqual({ Ref: 'WatcherStateTable' });
   });
 
-  it('declares exactly the routes of lib/routes.ts, plus the catch-all', () => {
+  it('declares exactly the routes of the registry (lib/routes/), plus the catch-all', () => {
     const declared = Object.values(resources)
       .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
       .map((r) => r.Properties.RouteKey as string)

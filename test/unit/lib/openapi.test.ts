@@ -1,51 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { routeKeyOf } from '../../../lib/catalogue/api.js';
 import { catalogue } from '../../../lib/catalogue/table.js';
-import {
-  buildOpenApiDocument,
-  jsonSchemaOf,
-  type OpenApiDocument,
-  operationDocs,
-} from '../../../lib/openapi.js';
-import { routes } from '../../../lib/routes.js';
+import { buildOpenApiDocument, jsonSchemaOf, type OpenApiDocument } from '../../../lib/openapi.js';
+import { routes } from '../../../lib/routes/index.js';
+import { ANY_METHODS } from '../../../lib/routes/route.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import { DEMO_SECRET_FILE, loadHandlers } from '../../helpers/platform.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-
-/** `METHOD /path` of every httpApi event in serverless.yml and the files it includes from sls/. */
-function serverlessRoutes(): string[] {
-  const slsDir = path.join(ROOT, 'sls/functions');
-  const files = [
-    path.join(ROOT, 'serverless.yml'),
-    ...readdirSync(slsDir)
-      .filter((file) => file.endsWith('.yml'))
-      .map((file) => path.join(slsDir, file)),
-  ];
-  const found: string[] = [];
-  for (const file of files) {
-    const lines = readFileSync(file, 'utf8').split('\n');
-    lines.forEach((line, i) => {
-      const flow = /httpApi:\s*\{\s*method:\s*(\w+),\s*path:\s*(?:'([^']+)'|([^\s}]+))\s*\}/.exec(
-        line,
-      );
-      if (flow) {
-        found.push(`${flow[1]?.toUpperCase()} ${flow[2] ?? flow[3]}`);
-        return;
-      }
-      if (!/httpApi:\s*$/.test(line)) return;
-      // Block form: method and path on the following lines.
-      const block = lines.slice(i + 1, i + 4).join('\n');
-      const method = /method:\s*'?(\w+)'?/.exec(block)?.[1];
-      const routePath = /path:\s*'?([^'\s]+)'?/.exec(block)?.[1];
-      if (method && routePath) found.push(`${method.toUpperCase()} ${routePath}`);
-    });
-  }
-  return found;
-}
 
 function operation(document: OpenApiDocument, routeKey: string) {
   const [method = '', routePath = ''] = routeKey.split(' ');
@@ -60,8 +21,6 @@ function operation(document: OpenApiDocument, routeKey: string) {
     | undefined;
 }
 
-const ANY_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'];
-
 describe('the OpenAPI document', () => {
   const document = buildOpenApiDocument();
 
@@ -73,27 +32,56 @@ describe('the OpenAPI document', () => {
     });
   });
 
-  it('has every route that serverless.yml declares', () => {
-    const declared = serverlessRoutes();
-    expect(declared.length).toBeGreaterThan(catalogue.length);
-    for (const routeKey of declared) {
-      const methods = routeKey.startsWith('ANY ') ? ANY_METHODS : [routeKey.split(' ')[0]];
-      for (const method of methods) {
-        expect(
-          operation(document, `${method} ${routeKey.split(' ')[1]}`),
-          `${method} ${routeKey}`,
-        ).toBeDefined();
-      }
+  it('has every route of the registry, each method of an ANY route, and nothing else', () => {
+    const expected = routes.flatMap((route) =>
+      (route.method === 'ANY' ? ANY_METHODS : [route.method]).map(
+        (method) => `${method} ${route.path}`,
+      ),
+    );
+    const documented = Object.entries(document.paths).flatMap(([routePath, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${routePath}`),
+    );
+    expect(documented.sort()).toEqual(expected.sort());
+  });
+
+  it('documents integers in the query and the path as integers, for typed clients', () => {
+    const list = operation(document, 'GET /jobs')!;
+    expect(list.parameters.find((p) => p.name === 'page')?.schema).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+    });
+    const tile = operation(document, 'GET /maps/tiles/{mapType}/{z}/{x}/{tile}')!;
+    for (const name of ['z', 'x']) {
+      expect(tile.parameters.find((p) => p.name === name)?.schema).toMatchObject({
+        type: 'integer',
+      });
     }
   });
 
-  it('has every route of lib/routes.ts, and documents no route that does not exist', () => {
-    for (const route of routes) {
-      const method = route.method === 'ANY' ? 'GET' : route.method;
-      expect(operation(document, `${method} ${route.path}`), route.path).toBeDefined();
-    }
-    const routeKeys = new Set(routes.map((route) => `${route.method} ${route.path}`));
-    for (const key of Object.keys(operationDocs)) expect(routeKeys, key).toContain(key);
+  it('declares the bodies and answers of actions, triggers and webhooks', () => {
+    expect(operation(document, 'POST /actions/{name}')?.requestBody).toMatchObject({
+      required: false,
+      content: { 'application/json': {} },
+    });
+    expect(Object.keys(operation(document, 'POST /triggers/{name}')!.responses)).toEqual(
+      expect.arrayContaining(['202', '204']),
+    );
+    const webhook = operation(document, 'POST /webhooks/{name}')!;
+    expect(webhook.requestBody?.content['application/json']?.schema).toEqual({
+      type: 'string',
+      format: 'binary',
+    });
+    expect(webhook.parameters.filter((p) => p.in === 'header').map((p) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(webhook.security).toEqual([]);
+  });
+
+  it('names its servers and its licence', () => {
+    expect(document.servers[0]?.url).toBe('http://localhost:3000');
+    expect(document.info.license.name).toBeTruthy();
   });
 
   it('gives every operation a unique id and asks for the token everywhere but /health', () => {
@@ -199,23 +187,35 @@ describe('GET /openapi.json', () => {
 });
 
 describe('buildOpenApiDocument with a given table', () => {
-  it('documents header parameters, other success statuses and routes without an entry', () => {
-    const document = buildOpenApiDocument(
-      [
-        { function: 'receive', method: 'POST', path: '/hooks/{name}', auth: false },
-        { function: 'bare', method: 'GET', path: '/bare/{id}', auth: true },
-      ],
+  it('documents header parameters, other success statuses and routes without input', () => {
+    const document = buildOpenApiDocument([
       {
-        'POST /hooks/{name}': {
-          summary: 'hook',
+        function: 'receive',
+        id: 'receive',
+        method: 'POST',
+        path: '/hooks/{name}',
+        auth: false,
+        summary: 'hook',
+        tag: 'hooks',
+        input: {
           headers: z.object({
             'webhook-id': z.string(),
             'webhook-signature': z.optional(z.string()),
           }),
-          success: { status: 202, description: 'accepted' },
         },
+        answers: [{ status: 202, description: 'accepted' }],
       },
-    );
+      {
+        function: 'bare',
+        id: 'bare',
+        method: 'GET',
+        path: '/bare/{id}',
+        auth: true,
+        summary: 'bare',
+        tag: 'bare',
+        answers: [{ status: 200, description: 'ok' }],
+      },
+    ]);
     const hook = document.paths['/hooks/{name}']?.post as {
       parameters: { name: string; in: string; required: boolean }[];
       responses: Record<string, unknown>;
@@ -230,7 +230,6 @@ describe('buildOpenApiDocument with a given table', () => {
     expect(hook.security).toEqual([]);
     expect(document.paths['/bare/{id}']?.get).toMatchObject({
       operationId: 'bare',
-      summary: 'GET /bare/{id}',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
     });
   });

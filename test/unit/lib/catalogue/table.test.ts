@@ -1,9 +1,3 @@
-/**
- * The catalogue table is the one source: lib/routes.ts, sls/functions/catalogue.yml and the
- * function modules must say what it says.
- */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { routeKeyOf } from '../../../../lib/catalogue/api.js';
 import { captchaApis } from '../../../../lib/catalogue/captcha.js';
@@ -11,39 +5,10 @@ import { languageApis } from '../../../../lib/catalogue/language.js';
 import { mapsApis } from '../../../../lib/catalogue/maps.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
 import { utilityApis } from '../../../../lib/catalogue/utility.js';
-import { routes } from '../../../../lib/routes.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../../../..');
-
-interface DeclaredFunction {
-  handler: string;
-  routes: string[];
-}
-
-/** Reads the function map of sls/functions/catalogue.yml (flow-style httpApi events). */
-function declaredFunctions(): Map<string, DeclaredFunction> {
-  const text = readFileSync(path.join(ROOT, 'sls/functions/catalogue.yml'), 'utf8');
-  const functions = new Map<string, DeclaredFunction>();
-  let current: DeclaredFunction | undefined;
-  for (const line of text.split('\n')) {
-    const name = /^([A-Za-z0-9]+):\s*$/.exec(line)?.[1];
-    if (name) {
-      current = { handler: '', routes: [] };
-      functions.set(name, current);
-      continue;
-    }
-    const handler = /^\s+handler:\s*(\S+)/.exec(line)?.[1];
-    if (handler && current) current.handler = handler;
-    const event = /httpApi:\s*\{\s*method:\s*(\w+),\s*path:\s*(?:'([^']+)'|([^\s}]+))\s*\}/.exec(
-      line,
-    );
-    if (event && current) current.routes.push(`${event[1]} ${event[2] ?? event[3]}`);
-  }
-  return functions;
-}
+import { routes } from '../../../../lib/routes/index.js';
 
 describe('the catalogue table', () => {
-  it('has the eighteen routes of contract section 7a (the sixteen APIs), each once', () => {
+  it('has eighteen routes (the sixteen APIs), each once', () => {
     const keys = catalogue.map(routeKeyOf);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.sort()).toEqual(
@@ -109,41 +74,13 @@ describe('the catalogue table', () => {
     expect(Object.values(groups).flat()).toHaveLength(catalogue.length);
   });
 
-  it('is what lib/routes.ts lists for the catalogue functions, all behind a caller token', () => {
+  it('is what the route registry lists for the catalogue functions, all behind a caller token', () => {
     const catalogueFunctions = new Set(catalogue.map((api) => api.function));
     const listed = routes.filter((route) => catalogueFunctions.has(route.function as never));
     expect(listed.map((route) => `${route.function} ${route.method} ${route.path}`).sort()).toEqual(
       catalogue.map((api) => `${api.function} ${routeKeyOf(api)}`).sort(),
     );
     expect(listed.every((route) => route.auth)).toBe(true);
-  });
-
-  it('is what sls/functions/catalogue.yml declares, one handler module per function', () => {
-    const declared = declaredFunctions();
-    for (const api of catalogue) {
-      expect(declared.get(api.function)?.routes, api.function).toContain(routeKeyOf(api));
-    }
-    const declaredCatalogueRoutes = [...declared]
-      .filter(([name]) => name.startsWith('catalogue'))
-      .flatMap(([, fn]) => fn.routes);
-    expect(declaredCatalogueRoutes.sort()).toEqual(catalogue.map(routeKeyOf).sort());
-    expect(declared.get('openapi')?.routes).toEqual(['GET /openapi.json']);
-    for (const [name, fn] of declared) {
-      const module = fn.handler.replace(/\.handler$/, '.ts');
-      expect(existsSync(path.join(ROOT, module)), `${name}: ${module}`).toBe(true);
-      for (const route of fn.routes) {
-        const [method, routePath] = route.split(' ');
-        expect(
-          routes.some((r) => r.function === name && r.method === method && r.path === routePath),
-          `${name} ${route} in lib/routes.ts`,
-        ).toBe(true);
-      }
-    }
-  });
-
-  it('keeps the catalogue routes out of serverless.yml itself', () => {
-    const text = readFileSync(path.join(ROOT, 'serverless.yml'), 'utf8');
-    for (const api of catalogue) expect(text).not.toContain(`path: ${api.path} }`);
   });
 
   it('declares every parameter of a path template in its path schema', () => {

@@ -1,0 +1,79 @@
+/**
+ * The shape of one route of the registry: everything the service declares about it, as data.
+ * The handler takes its entry (`platformFunction(jobRoutes.listJobs, ...)`), the serverless
+ * `httpApi` events are read from the registry (scripts/sls/routes.cjs), and the OpenAPI document
+ * is built from it (lib/openapi.ts), so that a route is declared once.
+ */
+import type * as z from 'zod/mini';
+
+type Schema<T> = z.ZodMiniType<T>;
+export type JsonSchema = Record<string, unknown>;
+
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+
+/** One success answer of a route. */
+export interface RouteAnswer {
+  /** `default`: any other status (an endpoint's own answer, passed through). */
+  readonly status: number | 'default';
+  readonly description: string;
+  /** Media types of its body; none for an answer whose type is the endpoint's own. */
+  readonly contentTypes?: readonly string[];
+  /** The body is bytes (images, audio). */
+  readonly binary?: boolean;
+  /** The JSON Schema of a JSON body, where the service knows it. */
+  readonly schema?: JsonSchema;
+}
+
+export interface RouteInput<B, Q, P> {
+  /** A JSON body (Content-Type application/json) validated by this schema. */
+  readonly body?: Schema<B>;
+  /** Whether a JSON body may be left out (an action's parameters). */
+  readonly bodyOptional?: boolean;
+  /** A raw body of one of these media types, read as bytes. Ignored when `body` is set. */
+  readonly rawBody?: readonly string[];
+  readonly query?: Schema<Q>;
+  readonly path?: Schema<P>;
+  /** Request headers the route reads (lower-case names), for the document. */
+  readonly headers?: Schema<unknown>;
+  /** A JSON body the handler reads and checks itself (an action's parameters), for the document. */
+  readonly jsonBodyReadByHandler?: { readonly required: boolean; readonly description: string };
+}
+
+export interface Route<B = unknown, Q = unknown, P = unknown> {
+  /** The Lambda function that serves it (serverless.yml). */
+  readonly function: string;
+  readonly method: RouteMethod;
+  /** API Gateway path template, `{name}` for a path parameter. */
+  readonly path: string;
+  /** Whether the caller must present a bearer token from the secret's `callerTokens`. */
+  readonly auth: boolean;
+  /** Unique operation id; also the name in log lines. */
+  readonly id: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: string;
+  readonly input?: RouteInput<B, Q, P>;
+  readonly answers: readonly RouteAnswer[];
+}
+
+/** An entry with its input types checked. */
+export function defineRoute<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
+  route: Route<B, Q, P>,
+): Route<B, Q, P> {
+  return route;
+}
+
+export function routeKeyOf(route: Pick<Route, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
+}
+
+/** The methods an `ANY` route accepts (a web action's methods). */
+export const ANY_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'] as const;
+
+/** A JSON answer whose body is the platform's, unchanged. */
+export const PLATFORM_JSON: RouteAnswer = {
+  status: 200,
+  description: "The platform's answer, unchanged",
+  contentTypes: ['application/json'],
+  schema: { type: 'object' },
+};

@@ -1,0 +1,40 @@
+/**
+ * Input schema pieces shared by several routes and by the secret: names, and integers as a query
+ * string or a path segment carries them (text), documented as integers.
+ */
+import * as z from 'zod/mini';
+
+/** The name of an action, a trigger or a webhook, as the secret keys them and a path carries them. */
+export const nameSchema = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_.-]{1,128}$/, 'expected a name of letters, digits, _ . -'));
+
+/** A path with one `{name}` parameter. */
+export const namePathSchema = z.object({ name: nameSchema });
+export type NamePath = z.infer<typeof namePathSchema>;
+
+/** An integer in [min, max] as JSON sends it. */
+export function int(min: number, max: number) {
+  const message = `expected an integer from ${min} to ${max}`;
+  return z.int(message).check(z.gte(min, message), z.lte(max, message));
+}
+
+/**
+ * An integer in [min, max] as a query string or a path segment carries it: text, parsed. The
+ * OpenAPI document shows it as an integer (what a typed client sends), not as a string.
+ */
+export function intText(
+  min: number,
+  max: number,
+  message = `expected an integer from ${min} to ${max}`,
+) {
+  return z
+    .pipe(
+      z.pipe(
+        z.string(message).check(z.regex(/^-?(0|[1-9][0-9]{0,9})$/, message)),
+        z.transform(Number),
+      ),
+      z.int(message).check(z.gte(min, message), z.lte(max, message)),
+    )
+    .check(z.meta({ type: 'integer', minimum: min, maximum: max, description: message }));
+}

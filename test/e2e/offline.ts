@@ -10,9 +10,13 @@
  * variables are not inherited from the shell that runs the tests, only taken from `env`, so a
  * developer's own SCAN_BASE_URL etc. can't leak into a test. stop() kills the whole process
  * group; if the test process ends without calling it, the group is killed anyway.
+ *
+ * Every answer a suite fetches from a running serverless offline is checked against the OpenAPI
+ * document (test/helpers/openapiAnswers.ts): a mismatch fails the fetch, and so the test.
  */
 import { startLocalLedger } from '../../scripts/local-ledger.js';
 import { findFreePort, launchOffline } from '../../scripts/start.js';
+import { checkAnswerAgainstDocument } from '../helpers/openapiAnswers.js';
 
 const CONTRACT_VARIABLES = [
   'PORT',
@@ -59,6 +63,7 @@ export async function startOffline(
         readyTimeoutMs: options.readyTimeoutMs,
       });
       await offline.ready;
+      checkAnswersFrom(offline.baseUrl);
       const stop = async () => {
         await offline.stop();
         await ledger.close();
@@ -71,4 +76,27 @@ export async function startOffline(
   }
   await ledger.close();
   throw lastError;
+}
+
+const checkedBases = new Set<string>();
+
+function checkAnswersFrom(baseUrl: string): void {
+  const first = checkedBases.size === 0;
+  checkedBases.add(baseUrl);
+  if (!first) return;
+  const fetchAnswer = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const response = await fetchAnswer(input, init);
+    const request = input instanceof Request ? input : undefined;
+    const url = new URL(request?.url ?? String(input));
+    if (![...checkedBases].some((base) => url.href.startsWith(`${base}/`))) return response;
+    await checkAnswerAgainstDocument({
+      method: init?.method ?? request?.method ?? 'GET',
+      path: url.pathname,
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? undefined,
+      body: Buffer.from(await response.clone().arrayBuffer()).toString('latin1'),
+    });
+    return response;
+  };
 }

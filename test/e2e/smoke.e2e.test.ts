@@ -1,6 +1,10 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/start.js';
+import { checkedAnswerCount } from '../helpers/openapiAnswers.js';
+import { DEMO_TOKEN } from '../helpers/platform.js';
+import { generateTypedClient } from '../helpers/typedClient.js';
 import { type RunningOffline, startOffline } from './offline.js';
 
 // The first esbuild build of all functions plus serverless offline's start-up.
@@ -26,9 +30,11 @@ describe('serverless offline smoke', () => {
     await emulator?.close();
   }, 30_000);
 
-  it('answers GET /health with 200', async () => {
+  it('answers GET /health with 200, an answer checked against the OpenAPI document', async () => {
+    const before = checkedAnswerCount();
     const response = await fetch(`${offline!.baseUrl}/health`);
     expect(response.status, offline!.output()).toBe(200);
+    expect(checkedAnswerCount()).toBe(before + 1);
   });
 
   it('answers an unknown route with the 404 envelope', async () => {
@@ -41,7 +47,41 @@ describe('serverless offline smoke', () => {
     const { errorCode, message, ...rest } = body.error ?? {};
     expect(errorCode).toBe('300');
     expect(typeof message).toBe('string');
-    // contract section 5: errorCode, message and at most `details`, nothing else
+    // The envelope holds errorCode, message and at most `details`, nothing else.
     expect(Object.keys(rest).filter((key) => key !== 'details')).toEqual([]);
+  });
+
+  it('is called by a typed client generated from its OpenAPI document', async () => {
+    const client = await generateTypedClient();
+    try {
+      const program = [
+        "import createClient from 'openapi-fetch';",
+        "import type { paths } from './api.js';",
+        'export async function calls(baseUrl: string, token: string) {',
+        '  const api = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } });',
+        "  const list = await api.GET('/jobs', { params: { query: { page: 1, limit: 5 } } });",
+        "  const search = await api.POST('/jobs/search', { body: { searchType: 'memo', searchKeyword: 'nightly' } });",
+        "  const health = await api.GET('/health');",
+        '  return { list: list.response.status, search: search.response.status, health: health.data?.status };',
+        '}',
+      ].join('\n');
+      const compiled = await client.compile({ 'calls.ts': program });
+      expect(compiled.output).toBe('');
+      expect(compiled.ok).toBe(true);
+      // The types mean something: a page given as text does not compile.
+      const wrong = program.replace('page: 1', "page: 'one'");
+      expect((await client.compile({ 'calls.ts': wrong })).ok).toBe(false);
+      await client.compile({ 'calls.ts': program });
+      const { calls } = (await import(path.join(client.dir, 'calls.ts'))) as {
+        calls: (baseUrl: string, token: string) => Promise<Record<string, unknown>>;
+      };
+      expect(await calls(offline!.baseUrl, DEMO_TOKEN)).toEqual({
+        list: 200,
+        search: 200,
+        health: 'ok',
+      });
+    } finally {
+      await client.remove();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { vi } from 'vitest';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import type { PlatformSecret } from '../../lib/secrets/schema.js';
 import type { HttpHandler } from './lambda.js';
+import { checkAnswerAgainstDocument } from './openapiAnswers.js';
 
 export const DEMO_SECRET_FILE = path.resolve(
   import.meta.dirname,
@@ -77,9 +78,32 @@ export async function loadHandlers<const T extends Record<string, string>>(
     const module = (await import(path.resolve(import.meta.dirname, '../..', modulePath))) as {
       handler: HttpHandler;
     };
-    loaded[key] = module.handler;
+    loaded[key] = answersCheckedAgainstDocument(module.handler);
   }
   return loaded as { [K in keyof T]: HttpHandler };
+}
+
+/** The handler, with each HTTP answer it gives checked against the OpenAPI document. */
+function answersCheckedAgainstDocument(handler: HttpHandler): HttpHandler {
+  return async (event, context) => {
+    const result = await handler(event, context);
+    const http = event?.requestContext?.http;
+    if (!http || typeof result?.statusCode !== 'number') return result;
+    const headers = Object.fromEntries(
+      Object.entries(result.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    await checkAnswerAgainstDocument({
+      method: http.method,
+      path: event.rawPath,
+      status: result.statusCode,
+      contentType:
+        headers['content-type'] === undefined ? undefined : String(headers['content-type']),
+      body: result.isBase64Encoded
+        ? Buffer.from(result.body ?? '', 'base64').toString('latin1')
+        : (result.body ?? ''),
+    });
+    return result;
+  };
 }
 
 export const SCAN_FUNCTIONS = {

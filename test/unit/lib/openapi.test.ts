@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { routeKeyOf } from '../../../lib/catalogue/api.js';
@@ -6,6 +7,7 @@ import { buildOpenApiDocument, jsonSchemaOf, type OpenApiDocument } from '../../
 import { routes } from '../../../lib/routes/index.js';
 import { ANY_METHODS } from '../../../lib/routes/route.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
+import { checkAnswerAgainstDocument, type ReceivedAnswer } from '../../helpers/openapiAnswers.js';
 import { DEMO_SECRET_FILE, loadHandlers } from '../../helpers/platform.js';
 
 function operation(document: OpenApiDocument, routeKey: string) {
@@ -23,6 +25,12 @@ function operation(document: OpenApiDocument, routeKey: string) {
 
 describe('the OpenAPI document', () => {
   const document = buildOpenApiDocument();
+
+  it('passes an independent validator of OpenAPI 3.1 documents', async () => {
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(document)));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
 
   it('is OpenAPI 3.1 with the caller token scheme and the error envelope', () => {
     expect(document.openapi).toBe('3.1.0');
@@ -232,5 +240,43 @@ describe('buildOpenApiDocument with a given table', () => {
       operationId: 'bare',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
     });
+  });
+});
+
+describe('the answer check of the test suites', () => {
+  const answer = (changes: Partial<ReceivedAnswer>): ReceivedAnswer => ({
+    method: 'GET',
+    path: '/health',
+    status: 200,
+    contentType: 'application/json',
+    body: '{"status":"ok"}',
+    ...changes,
+  });
+
+  it('passes an answer the document describes', async () => {
+    await expect(checkAnswerAgainstDocument(answer({}))).resolves.toBeUndefined();
+    await expect(
+      checkAnswerAgainstDocument(
+        answer({
+          path: '/nowhere',
+          status: 404,
+          body: '{"error":{"errorCode":"300","message":"x"}}',
+        }),
+      ),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses a body, a media type or a status the document does not describe', async () => {
+    await expect(checkAnswerAgainstDocument(answer({ body: '{"status":"bad"}' }))).rejects.toThrow(
+      /does not match/,
+    );
+    await expect(
+      checkAnswerAgainstDocument(answer({ contentType: 'text/html', body: '<p>ok</p>' })),
+    ).rejects.toThrow(/media type not documented/);
+    await expect(
+      checkAnswerAgainstDocument(
+        answer({ path: '/jobs', status: 502, body: '{"error":{"errorCode":"520"},"stack":"x"}' }),
+      ),
+    ).rejects.toThrow(/does not match/);
   });
 });

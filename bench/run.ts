@@ -303,7 +303,7 @@ async function startNeutralUpstream(): Promise<{ port: number; child: ChildProce
 }
 
 async function benchDeadline(): Promise<void> {
-  const { UpstreamClient } = await import('../lib/http/client.js');
+  const { UpstreamClient } = await import('../lib/upstream/client.js');
   const { port, child } = await startNeutralUpstream();
   try {
     const agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });

@@ -3,7 +3,7 @@
  * method a 405 (`100`) with `Allow`, both in the uniform envelope rather than API Gateway's own.
  */
 import { MethodNotAllowedError, NotFoundError } from '../lib/errors.js';
-import { httpFunction } from '../lib/http/stack.js';
+import { httpFunction } from '../lib/inbound/stack.js';
 import { allowedMethods } from '../lib/routes/index.js';
 
 export const handler = httpFunction({ name: 'fallback' }, async ({ event }) => {

@@ -9,17 +9,18 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { decodeUpstreamError, type HeaderMap, mediaType } from './errorCodec.js';
 import { InputError, MethodNotAllowedError, NotFoundError } from './errors.js';
-import { identifyAnswer, originHeaderName } from './http/answerOrigin.js';
-import type { CallBudget, UpstreamClient, UpstreamResponse } from './http/client.js';
-import { bodyBytes } from './http/request.js';
-import { type HttpResult, passThrough } from './http/responses.js';
+import { type HeaderMap, mediaType } from './headers.js';
+import { bodyBytes } from './inbound/request.js';
+import { type HttpResult, passThrough } from './inbound/responses.js';
 import { perRuntime } from './runtime.js';
 import { type NamePath, namePathSchema } from './schemas.js';
 import type { PlatformSecret } from './secrets/schema.js';
 import type { SecretStore } from './secrets/store.js';
-import { gatewayHeaderNames } from './signer.js';
+import { identifyAnswer, originHeaderName } from './upstream/answer-origin.js';
+import type { CallBudget, UpstreamClient, UpstreamResponse } from './upstream/client.js';
+import { decodeUpstreamError } from './upstream/error-decoding.js';
+import { gatewayHeaderNames } from './upstream/signer.js';
 
 export type ExecutionKind = 'action' | 'trigger';
 

@@ -22,12 +22,12 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import type { FunctionExecution } from './actions.js';
-import { type DeliveryLedger, REMEMBER_MARGIN_MS, rememberUntil } from './deliveryLedger.js';
+import { type DeliveryLedger, REMEMBER_MARGIN_MS, rememberUntil } from './delivery-ledger.js';
 import { toServiceError } from './errors.js';
-import type { CallBudget } from './http/client.js';
 import type { LogFields, Logger } from './log.js';
 import { countMetric } from './metrics.js';
 import { nameSchema as name } from './schemas.js';
+import type { CallBudget } from './upstream/client.js';
 
 export const invocationSchema = z.object({
   action: name,

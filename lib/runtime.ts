@@ -7,13 +7,13 @@
  */
 import type { Dispatcher } from 'undici';
 import { type Config, loadConfig } from './config.js';
-import { createDispatcher, UpstreamClient } from './http/client.js';
-import type { HttpResult } from './http/responses.js';
-import { definitionOf, type HttpRequest, httpFunction } from './http/stack.js';
+import type { HttpResult } from './inbound/responses.js';
+import { definitionOf, type HttpRequest, httpFunction } from './inbound/stack.js';
 import { createLogger, describeError, type Logger } from './log.js';
 import type { Route } from './routes/route.js';
 import { awsSecretSource, fileSecretSource, type SecretSource } from './secrets/sources.js';
 import { SecretStore } from './secrets/store.js';
+import { createDispatcher, UpstreamClient } from './upstream/client.js';
 
 export interface Runtime {
   readonly config: Config;

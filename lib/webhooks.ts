@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { HeaderMap } from './errorCodec.js';
 import { InputError, NotFoundError, ServiceError } from './errors.js';
+import type { HeaderMap } from './headers.js';
 import { type NamePath, namePathSchema } from './schemas.js';
 import type { PlatformSecret, WebhookEntry } from './secrets/schema.js';
 

@@ -7,7 +7,7 @@
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { functionExecutionOf } from '../../lib/actions.js';
-import { deliveryLedgerOf } from '../../lib/deliveryLedger.js';
+import { deliveryLedgerOf } from '../../lib/delivery-ledger.js';
 import { consumeBatch } from '../../lib/invocations.js';
 import { defaultSink } from '../../lib/log.js';
 import { flushMetrics } from '../../lib/metrics.js';
@@ -17,7 +17,7 @@ const runtime = getRuntime();
 const log = runtime.log.child({ function: 'consumeInvocations' });
 
 export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
-  // Each upstream call is bounded by the function's remaining time (lib/http/client.ts).
+  // Each upstream call is bounded by the function's remaining time (lib/upstream/client.ts).
   timeoutEarlyInMillis: 0,
 }).handler(async (event, context) => {
   const batchLog = log.child({ requestId: context.awsRequestId });

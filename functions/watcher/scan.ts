@@ -25,7 +25,7 @@ class WatchFailed extends Error {
 }
 
 export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
-  // Upstream calls are already bounded by the remaining time (lib/http/client.ts).
+  // Upstream calls are already bounded by the remaining time (lib/upstream/client.ts).
   timeoutEarlyInMillis: 0,
 }).handler(async (event, context) => {
   const log = runtime.log.child({

@@ -3,12 +3,12 @@
  * its signature, not by a caller token. The body is read raw (no JSON parser runs before the
  * signature is verified); a verified delivery is handed to the invocation queue and answered
  * 202 at once. A delivery sent twice (same webhook-id) runs its action once: the consumer
- * claims each delivery in the ledger (lib/deliveryLedger.ts) before running it.
+ * claims each delivery in the ledger (lib/delivery-ledger.ts) before running it.
  */
-import { bodyBytes } from '../../lib/http/request.js';
-import { json } from '../../lib/http/responses.js';
-import { definitionOf, httpFunction } from '../../lib/http/stack.js';
-import { getInvocationQueue } from '../../lib/invocationQueue.js';
+import { bodyBytes } from '../../lib/inbound/request.js';
+import { json } from '../../lib/inbound/responses.js';
+import { definitionOf, httpFunction } from '../../lib/inbound/stack.js';
+import { getInvocationQueue } from '../../lib/invocation-queue.js';
 import { functionRoutes } from '../../lib/routes/functions.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { deliveryKey, verifyDelivery, webhookEntry } from '../../lib/webhooks.js';

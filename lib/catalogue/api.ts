@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import type { UpstreamError } from '../errors.js';
-import type { UpstreamResponse } from '../http/client.js';
+import type { UpstreamResponse } from '../upstream/client.js';
 
 /** Name/value pairs in the order they are sent. */
 export type Pairs = ReadonlyArray<readonly [string, string]>;

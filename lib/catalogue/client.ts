@@ -7,13 +7,13 @@
  * decoder.
  */
 import { requiredSetting } from '../config.js';
-import { decodeUpstreamError } from '../errorCodec.js';
 import { UnexpectedError } from '../errors.js';
-import type { CallBudget, UpstreamClient, UpstreamResponse } from '../http/client.js';
 import { perRuntime } from '../runtime.js';
 import type { PlatformSecret } from '../secrets/schema.js';
 import type { SecretStore } from '../secrets/store.js';
-import { gatewayHeaderNames } from '../signer.js';
+import type { CallBudget, UpstreamClient, UpstreamResponse } from '../upstream/client.js';
+import { decodeUpstreamError } from '../upstream/error-decoding.js';
+import { gatewayHeaderNames } from '../upstream/signer.js';
 import type { CatalogueApi, CatalogueInput, Pairs } from './api.js';
 
 /** A header value of visible ASCII and spaces: what an Accept header is made of. */

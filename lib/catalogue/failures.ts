@@ -3,9 +3,10 @@
  * uniform envelope with status 400 and the upstream's own code. An empty result is not a
  * failure. Bodies that cannot be read are passed through: a decoder never invents an error.
  */
-import { decodeUpstreamError, fieldsOf } from '../errorCodec.js';
+
 import { UpstreamError } from '../errors.js';
-import type { UpstreamResponse } from '../http/client.js';
+import type { UpstreamResponse } from '../upstream/client.js';
+import { decodeUpstreamError, fieldsOf } from '../upstream/error-decoding.js';
 
 const FAILURE_STATUS = 400;
 

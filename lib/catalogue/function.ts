@@ -6,8 +6,8 @@
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { NotFoundError } from '../errors.js';
-import { type HttpResult, passThrough } from '../http/responses.js';
-import { httpFunction } from '../http/stack.js';
+import { type HttpResult, passThrough } from '../inbound/responses.js';
+import { httpFunction } from '../inbound/stack.js';
 import { routeOfApi } from '../routes/catalogue.js';
 import { getRuntime, platformFunction } from '../runtime.js';
 import { type CatalogueApi, routeKeyOf } from './api.js';

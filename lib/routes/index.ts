@@ -35,9 +35,11 @@ function templateMatches(template: string, path: string): boolean {
 export function httpApiEvents(): Record<string, { httpApi: { method: string; path: string } }[]> {
   const events: Record<string, { httpApi: { method: string; path: string } }[]> = {};
   for (const route of routes) {
-    (events[route.function] ??= []).push({
-      httpApi: { method: route.method === 'ANY' ? '*' : route.method, path: route.path },
-    });
+    const method = route.method === 'ANY' ? '*' : route.method;
+    events[route.function] = [
+      ...(events[route.function] ?? []),
+      { httpApi: { method, path: route.path } },
+    ];
   }
   return events;
 }

@@ -5,10 +5,10 @@
  */
 import { ConfigError } from '../config.js';
 import type { Runtime } from '../runtime.js';
-import { scanJobsOf } from '../scanJobs.js';
-import { dynamoDbStateStore } from './dynamoStateStore.js';
+import { scanJobsOf } from '../scan-jobs.js';
+import { dynamoDbStateStore } from './dynamo-state-store.js';
 import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.js';
-import { fileStateStore, type WatcherStateStore } from './stateStore.js';
+import { fileStateStore, type WatcherStateStore } from './state-store.js';
 import { ScanJobWatcher } from './watcher.js';
 
 export function createScanJobWatcher(runtime: Runtime): ScanJobWatcher {

@@ -10,12 +10,12 @@
  * announcing the same change (see dynamoStateStore.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { CallBudget } from '../http/client.js';
 import type { Logger } from '../log.js';
-import type { ListedJob } from '../scanJobs.js';
+import type { ListedJob } from '../scan-jobs.js';
+import type { CallBudget } from '../upstream/client.js';
 import { chunksOf, detailOf, observedJobs, type StatusChange, statusChanges } from './changes.js';
 import type { ChangeEmitter, EmitFailure } from './emitters.js';
-import type { RunLease, WatcherStateStore } from './stateStore.js';
+import type { RunLease, WatcherStateStore } from './state-store.js';
 
 export interface WatchSummary {
   /** Pages of the job list read. */

@@ -5,8 +5,8 @@
  */
 import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll } from 'vitest';
-import { dynamoDbDeliveryLedger } from '../../lib/deliveryLedger.js';
-import { describeLedgerRules, type LedgerClock } from '../helpers/deliveryLedgerRules.js';
+import { dynamoDbDeliveryLedger } from '../../lib/delivery-ledger.js';
+import { describeLedgerRules, type LedgerClock } from '../helpers/delivery-ledger-rules.js';
 import { clients, createTable, unique } from './moto.js';
 
 const client = clients.dynamo();

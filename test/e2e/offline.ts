@@ -12,11 +12,11 @@
  * group; if the test process ends without calling it, the group is killed anyway.
  *
  * Every answer a suite fetches from a running serverless offline is checked against the OpenAPI
- * document (test/helpers/openapiAnswers.ts): a mismatch fails the fetch, and so the test.
+ * document (test/helpers/openapi-answers.ts): a mismatch fails the fetch, and so the test.
  */
 import { startLocalLedger } from '../../scripts/local-ledger.js';
 import { findFreePort, launchOffline } from '../../scripts/start.js';
-import { checkAnswerAgainstDocument } from '../helpers/openapiAnswers.js';
+import { checkAnswerAgainstDocument } from '../helpers/openapi-answers.js';
 
 const CONTRACT_VARIABLES = [
   'PORT',

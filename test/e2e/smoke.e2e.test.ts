@@ -2,9 +2,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/start.js';
-import { checkedAnswerCount } from '../helpers/openapiAnswers.js';
+import { checkedAnswerCount } from '../helpers/openapi-answers.js';
 import { DEMO_TOKEN } from '../helpers/platform.js';
-import { generateTypedClient } from '../helpers/typedClient.js';
+import { generateTypedClient } from '../helpers/typed-client.js';
 import { type RunningOffline, startOffline } from './offline.js';
 
 // The first esbuild build of all functions plus serverless offline's start-up.
@@ -58,7 +58,7 @@ describe('serverless offline smoke', () => {
         "import createClient from 'openapi-fetch';",
         "import type { paths } from './api.js';",
         'export async function calls(baseUrl: string, token: string) {',
-        '  const api = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } });',
+        "  const api = createClient<paths>({ baseUrl, headers: { authorization: 'Bearer ' + token } });",
         "  const list = await api.GET('/jobs', { params: { query: { page: 1, limit: 5 } } });",
         "  const search = await api.POST('/jobs/search', { body: { searchType: 'memo', searchKeyword: 'nightly' } });",
         "  const health = await api.GET('/health');",

@@ -9,7 +9,7 @@ import { vi } from 'vitest';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import type { PlatformSecret } from '../../lib/secrets/schema.js';
 import type { HttpHandler } from './lambda.js';
-import { checkAnswerAgainstDocument } from './openapiAnswers.js';
+import { checkAnswerAgainstDocument } from './openapi-answers.js';
 
 export const DEMO_SECRET_FILE = path.resolve(
   import.meta.dirname,
@@ -112,5 +112,5 @@ export const SCAN_FUNCTIONS = {
   cancel: 'functions/jobs/cancel.ts',
   stop: 'functions/jobs/stop.ts',
   report: 'functions/jobs/report.ts',
-  cancelReserved: 'functions/jobs/cancelReserved.ts',
+  cancelReserved: 'functions/jobs/cancel-reserved.ts',
 } as const;

@@ -21,7 +21,7 @@ const MODULES: Record<string, string> = {
   health: 'functions/health.ts',
   listJobs: 'functions/jobs/list.ts',
   searchJobs: 'functions/jobs/search.ts',
-  cancelReservedJobs: 'functions/jobs/cancelReserved.ts',
+  cancelReservedJobs: 'functions/jobs/cancel-reserved.ts',
   cancelJob: 'functions/jobs/cancel.ts',
   stopJob: 'functions/jobs/stop.ts',
   getJobReport: 'functions/jobs/report.ts',

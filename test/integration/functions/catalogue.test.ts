@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator, Fault } from '../../../emulator/index.js';
-import { Agent, request } from '../../../lib/http/undici.js';
+import { Agent, request } from '../../../lib/upstream/undici.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import {
   demoSecret,

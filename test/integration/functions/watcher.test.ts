@@ -18,12 +18,15 @@ import type { Emulator } from '../../../emulator/index.js';
 import { loadConfig } from '../../../lib/config.js';
 import { createLogger } from '../../../lib/log.js';
 import { createRuntime } from '../../../lib/runtime.js';
-import { scanJobsOf } from '../../../lib/scanJobs.js';
+import { scanJobsOf } from '../../../lib/scan-jobs.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
-import { fileStateStore } from '../../../lib/watcher/stateStore.js';
+import { fileStateStore } from '../../../lib/watcher/state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
-import { type EventBridgeServer, startEventBridgeServer } from '../../helpers/eventBridgeServer.js';
+import {
+  type EventBridgeServer,
+  startEventBridgeServer,
+} from '../../helpers/event-bridge-server.js';
 import { lambdaContext } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
 import {

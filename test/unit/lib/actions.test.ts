@@ -9,19 +9,19 @@ import {
   resolveTarget,
 } from '../../../lib/actions.js';
 import { ServiceError, UpstreamError } from '../../../lib/errors.js';
+import { fileSecretSource } from '../../../lib/secrets/sources.js';
+import { SecretStore } from '../../../lib/secrets/store.js';
 import {
   createDispatcher,
   UpstreamClient,
   type UpstreamResponse,
-} from '../../../lib/http/client.js';
-import { fileSecretSource } from '../../../lib/secrets/sources.js';
-import { SecretStore } from '../../../lib/secrets/store.js';
+} from '../../../lib/upstream/client.js';
 import { secretFile } from '../../helpers/platform.js';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../helpers/scriptedServer.js';
+} from '../../helpers/scripted-server.js';
 
 const ordinary: ExecutionTarget = { kind: 'action', name: 'a', url: 'http://x/a', web: false };
 const web: ExecutionTarget = { ...ordinary, web: true };

@@ -7,7 +7,7 @@ import { buildOpenApiDocument, jsonSchemaOf, type OpenApiDocument } from '../../
 import { routes } from '../../../lib/routes/index.js';
 import { ANY_METHODS } from '../../../lib/routes/route.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import { checkAnswerAgainstDocument, type ReceivedAnswer } from '../../helpers/openapiAnswers.js';
+import { checkAnswerAgainstDocument, type ReceivedAnswer } from '../../helpers/openapi-answers.js';
 import { DEMO_SECRET_FILE, loadHandlers } from '../../helpers/platform.js';
 
 function operation(document: OpenApiDocument, routeKey: string) {

@@ -3,15 +3,15 @@ import { type CatalogueApi, defineApi } from '../../../../lib/catalogue/api.js';
 import { CatalogueClient } from '../../../../lib/catalogue/client.js';
 import { catalogueApi } from '../../../../lib/catalogue/table.js';
 import { UpstreamError } from '../../../../lib/errors.js';
-import { UpstreamClient } from '../../../../lib/http/client.js';
-import { Agent } from '../../../../lib/http/undici.js';
 import type { SecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
+import { UpstreamClient } from '../../../../lib/upstream/client.js';
+import { Agent } from '../../../../lib/upstream/undici.js';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../helpers/scriptedServer.js';
+} from '../../../helpers/scripted-server.js';
 
 const APP = { clientId: 'client-id-1', clientSecret: 'client-secret-1' };
 

@@ -6,7 +6,7 @@ import {
   fileStateStore,
   WatcherStateError,
   writeFileAtomically,
-} from '../../../../lib/watcher/stateStore.js';
+} from '../../../../lib/watcher/state-store.js';
 import { change, observed } from './fixtures.js';
 
 const lease = { token: 't', expiresAt: Number.MAX_SAFE_INTEGER };

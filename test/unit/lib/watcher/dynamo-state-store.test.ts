@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dynamoDbStateStore } from '../../../../lib/watcher/dynamoStateStore.js';
+import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
 import { change, observed } from './fixtures.js';
 

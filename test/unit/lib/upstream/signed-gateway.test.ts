@@ -2,21 +2,21 @@ import { createHmac } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../lib/errors.js';
-import { SignedGateway } from '../../../lib/gateway.js';
-import { UpstreamClient } from '../../../lib/http/client.js';
-import { createLogger } from '../../../lib/log.js';
-import type { SecretSource } from '../../../lib/secrets/sources.js';
-import { SecretStore } from '../../../lib/secrets/store.js';
+import { UpstreamError } from '../../../../lib/errors.js';
+import { createLogger } from '../../../../lib/log.js';
+import type { SecretSource } from '../../../../lib/secrets/sources.js';
+import { SecretStore } from '../../../../lib/secrets/store.js';
+import { UpstreamClient } from '../../../../lib/upstream/client.js';
+import { SignedGateway } from '../../../../lib/upstream/signed-gateway.js';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../helpers/scriptedServer.js';
+} from '../../../helpers/scripted-server.js';
 
 const NOW = 1_700_000_000_000;
 
-/** The gateway's check, written from the spec rather than from lib/signer. */
+/** The gateway's check, written from the spec rather than from lib/upstream/signer. */
 function expectedSignature(
   method: string,
   uri: string,

@@ -4,12 +4,13 @@
  * upstream client, and decodes error answers. When the gateway refuses the credentials, the
  * secret is fetched again once (it may have been rotated) and the call is signed anew.
  */
-import { decodeUpstreamError } from './errorCodec.js';
-import { UnexpectedError } from './errors.js';
-import type { CallBudget, UpstreamClient, UpstreamResponse } from './http/client.js';
-import type { Logger } from './log.js';
-import type { PlatformSecret } from './secrets/schema.js';
-import type { SecretStore } from './secrets/store.js';
+
+import { UnexpectedError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { PlatformSecret } from '../secrets/schema.js';
+import type { SecretStore } from '../secrets/store.js';
+import type { CallBudget, UpstreamClient, UpstreamResponse } from './client.js';
+import { decodeUpstreamError } from './error-decoding.js';
 import { signatureHeaders, signV2 } from './signer.js';
 
 export interface SignedCall {

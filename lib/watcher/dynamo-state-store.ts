@@ -18,7 +18,7 @@
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 import { chunksOf } from './changes.js';
-import type { RunLease, WatcherStateStore } from './stateStore.js';
+import type { RunLease, WatcherStateStore } from './state-store.js';
 
 export interface DynamoDbStateStoreOptions {
   readonly tableName: string;

@@ -14,9 +14,9 @@ import {
   memoryDeliveryLedger,
   REMEMBER_MARGIN_MS,
   rememberUntil,
-} from '../../../lib/deliveryLedger.js';
+} from '../../../lib/delivery-ledger.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
-import { describeLedgerRules, type LedgerClock } from '../../helpers/deliveryLedgerRules.js';
+import { describeLedgerRules, type LedgerClock } from '../../helpers/delivery-ledger-rules.js';
 
 const MINUTE = 60_000;
 

@@ -5,10 +5,10 @@
 import * as z from 'zod/mini';
 import { requiredSetting } from './config.js';
 import { toServiceError, UnexpectedError } from './errors.js';
-import { SignedGateway } from './gateway.js';
-import type { CallBudget, UpstreamResponse } from './http/client.js';
 import { perRuntime } from './runtime.js';
 import { intText } from './schemas.js';
+import type { CallBudget, UpstreamResponse } from './upstream/client.js';
+import { SignedGateway } from './upstream/signed-gateway.js';
 
 const API = '/api/v1/jobs';
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayHeaderNames, signatureHeaders, signV2, stringToSign } from '../../../lib/signer.js';
-import golden from '../../fixtures/signer/vectors.json' with { type: 'json' };
+import {
+  gatewayHeaderNames,
+  signatureHeaders,
+  signV2,
+  stringToSign,
+} from '../../../../lib/upstream/signer.js';
+import golden from '../../../fixtures/signer/vectors.json' with { type: 'json' };
 
 describe('signV2', () => {
   describe.each(golden.vectors)('golden vector: $name', (vector) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ServiceError } from '../../../../lib/errors.js';
-import { json } from '../../../../lib/http/responses.js';
-import { httpFunction, MAX_BODY_BYTES, tokenMatches } from '../../../../lib/http/stack.js';
+import { json } from '../../../../lib/inbound/responses.js';
+import { httpFunction, MAX_BODY_BYTES, tokenMatches } from '../../../../lib/inbound/stack.js';
 import { createLogger } from '../../../../lib/log.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
 

@@ -1,7 +1,7 @@
 /**
  * The two parts of undici this package uses, imported from their own modules: the package
  * root also loads fetch, WebSocket, the cache and the mock layers, which add about 220 KB to
- * every bundle and about 60 ms to every cold start (README, Benchmarks).
+ * every bundle and about 60 ms to every cold start (docs/benchmarks.md).
  */
 import type { Dispatcher } from 'undici';
 import requestModule from 'undici/lib/api/api-request.js';

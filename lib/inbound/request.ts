@@ -1,6 +1,6 @@
 /** Reading an API Gateway HTTP API (payload v2) request: headers, query, body bytes. */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { HeaderMap } from '../errorCodec.js';
+import type { HeaderMap } from '../headers.js';
 
 /** Header names lower-cased (API Gateway already does; local emulation may not). */
 export function headersOf(event: APIGatewayProxyEventV2): HeaderMap {

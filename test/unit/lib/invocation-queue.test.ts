@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InProcessInvocationQueue } from '../../../lib/invocationQueue.js';
+import { InProcessInvocationQueue } from '../../../lib/invocation-queue.js';
 import type { InvocationOutcome } from '../../../lib/invocations.js';
 import { createLogger } from '../../../lib/log.js';
 

@@ -14,7 +14,7 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { functionExecutionOf } from './actions.js';
-import { deliveryLedgerOf } from './deliveryLedger.js';
+import { deliveryLedgerOf } from './delivery-ledger.js';
 import { UnexpectedError } from './errors.js';
 import { type Invocation, type InvocationOutcome, processMessage } from './invocations.js';
 import { describeError, type Logger } from './log.js';

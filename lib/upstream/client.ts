@@ -10,7 +10,6 @@
  */
 
 import { EventEmitter } from 'node:events';
-import { MAX_DECODED_ERROR_BYTES } from '../errorCodec.js';
 import {
   UnexpectedError,
   UpstreamResponseTooLargeError,
@@ -18,8 +17,9 @@ import {
   UpstreamUnreachableError,
 } from '../errors.js';
 import { countMetric } from '../metrics.js';
-import { identifyAnswer } from './answerOrigin.js';
-import { type AttemptOutcome, mayRetry, type TransportFailure } from './retryPolicy.js';
+import { identifyAnswer } from './answer-origin.js';
+import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
+import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
 import { Agent, type Dispatcher, request as dispatch } from './undici.js';
 
 export interface UpstreamRequest {
@@ -168,7 +168,7 @@ export class UpstreamClient {
     // One native timer and one abort signal per call, whatever the number of attempts: undici's
     // timers above 1 s tick every ~0.5 s, and its body timeout restarts at every chunk. The
     // signal is an EventEmitter, which undici accepts: it costs a third of an AbortSignal's
-    // time per request (README, Benchmarks).
+    // time per request (docs/benchmarks.md).
     const deadlineSignal: DeadlineSignal = Object.assign(new EventEmitter(), { expired: false });
     const timer = setTimeout(() => {
       deadlineSignal.expired = true;

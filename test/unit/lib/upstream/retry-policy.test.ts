@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { identifyAnswer } from '../../../../lib/http/answerOrigin.js';
+import { identifyAnswer } from '../../../../lib/upstream/answer-origin.js';
 import {
   type AttemptOutcome,
   mayRetry,
   RETRY_RULES,
   ruleFor,
   type TransportFailure,
-} from '../../../../lib/http/retryPolicy.js';
+} from '../../../../lib/upstream/retry-policy.js';
 
 const STATUSES = [200, 201, 202, 204, 400, 401, 403, 404, 413, 429, 500, 502, 503, 504];
 const CODES = [undefined, '100', '200', '400', '410', '420', '430', '500', '510', '900'];

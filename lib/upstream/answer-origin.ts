@@ -5,7 +5,7 @@
  * is exactly the gateway's error envelope with a code of the gateway's table and that code's
  * status.
  */
-import type { AnswerOrigin } from './retryPolicy.js';
+import type { AnswerOrigin } from './retry-policy.js';
 
 /** The gateway's own error table: errorCode -> HTTP status. */
 export const GATEWAY_ERROR_STATUS: Readonly<Record<string, number>> = {

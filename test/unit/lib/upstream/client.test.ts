@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { decodeUpstreamError } from '../../../../lib/errorCodec.js';
 import {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
@@ -11,13 +10,14 @@ import {
   MAX_ERROR_BODY_BYTES,
   MAX_UPSTREAM_BODY_BYTES,
   UpstreamClient,
-} from '../../../../lib/http/client.js';
+} from '../../../../lib/upstream/client.js';
+import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.js';
 import {
   drip,
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../helpers/scriptedServer.js';
+} from '../../../helpers/scripted-server.js';
 
 describe('UpstreamClient', () => {
   let server: ScriptedServer;

@@ -1,8 +1,8 @@
 /** Building Lambda proxy results from upstream answers. */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { mediaType } from '../errorCodec.js';
 import { UpstreamResponseTooLargeError } from '../errors.js';
-import { MAX_UPSTREAM_BODY_BYTES, type UpstreamResponse } from './client.js';
+import { mediaType } from '../headers.js';
+import { MAX_UPSTREAM_BODY_BYTES, type UpstreamResponse } from '../upstream/client.js';
 
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 

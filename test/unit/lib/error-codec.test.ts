@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUpstreamError, encodeError, negotiateErrorFormat } from '../../../lib/errorCodec.js';
 import {
   InputError,
   MethodNotAllowedError,
   ServiceError,
   UpstreamError,
 } from '../../../lib/errors.js';
+import { encodeError, negotiateErrorFormat } from '../../../lib/inbound/envelope.js';
+import { decodeUpstreamError } from '../../../lib/upstream/error-decoding.js';
 
 const decode = (status: number, body: string) => decodeUpstreamError({ status, body });
 

@@ -1,6 +1,6 @@
 /**
  * The middy stack of every HTTP function: request log, error envelope with content
- * negotiation, the 10 MB body limit, caller authentication, JSON body parsing and zod
+ * negotiation, the 6 MB body limit, caller authentication, JSON body parsing and zod
  * validation of path, query and body. Handlers receive typed, validated input.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -8,7 +8,6 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { currentTraceId, loadLogLevel } from '../config.js';
-import { encodeError, type HeaderMap, mediaType, negotiateErrorFormat } from '../errorCodec.js';
 import {
   CallerAuthError,
   InputError,
@@ -17,15 +16,17 @@ import {
   toServiceError,
   UpstreamTimeoutError,
 } from '../errors.js';
+import { type HeaderMap, mediaType } from '../headers.js';
 import { createLogger, defaultSink, describeError, type Logger } from '../log.js';
 import { flushMetrics } from '../metrics.js';
 import type { Route } from '../routes/route.js';
-import type { CallBudget } from './client.js';
+import type { CallBudget } from '../upstream/client.js';
+import { encodeError, negotiateErrorFormat } from './envelope.js';
 import { bodyByteLength, bodyBytes, headersOf, queryOf } from './request.js';
 import type { HttpResult } from './responses.js';
 
 /**
- * Contract section 9: the gateway's limit is 10 MB, but a synchronous Lambda invocation carries
+ * The platform gateway's body limit is 10 MB, but a synchronous Lambda invocation carries
  * at most 6 MB, so 6 MB is the documented limit and bigger bodies are refused here, before
  * anything is sent upstream. (Locally, serverless offline refuses bodies over 10 MB itself;
  * scripts/sls/offline-envelope.cjs gives that answer the same envelope.)

@@ -11,9 +11,10 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { InputError, MethodNotAllowedError, NotFoundError } from './errors.js';
 import { type HeaderMap, mediaType } from './headers.js';
-import { bodyBytes } from './inbound/request.js';
+import { bodyBytes, callerJson, callerJsonObject } from './inbound/request.js';
 import { type HttpResult, passThrough } from './inbound/responses.js';
-import { perRuntime } from './runtime.js';
+import { perRuntime } from './per-runtime.js';
+import { ANY_METHODS } from './routes/route.js';
 import { type NamePath, namePathSchema } from './schemas.js';
 import type { PlatformSecret } from './secrets/schema.js';
 import type { SecretStore } from './secrets/store.js';
@@ -46,7 +47,7 @@ export interface ExecutionRequest {
 }
 
 /** The methods a web action is forwarded with (OpenWhisk web actions of the HTTP type). */
-export const WEB_ACTION_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'];
+export const WEB_ACTION_METHODS: readonly string[] = ANY_METHODS;
 const POST_ONLY = ['POST'];
 /**
  * Methods after which an execution may be repeated when the call failed. Running an action
@@ -132,17 +133,10 @@ export function executionBody(
   if (mediaType(contentType ?? '') !== 'application/json') {
     throw new InputError([{ path: 'headers.content-type', issue: 'expected application/json' }]);
   }
-  const text = raw.toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new InputError([{ path: 'body', issue: 'expected a JSON document' }]);
-  }
-  if (!target.web && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
-    throw new InputError([{ path: 'body', issue: 'expected a JSON object of parameters' }]);
-  }
-  return text;
+  // A web action takes any JSON; an ordinary action a JSON object of parameters.
+  if (target.web) callerJson(raw);
+  else callerJsonObject(raw, 'expected a JSON object of parameters');
+  return raw.toString('utf8');
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import * as z from 'zod/mini';
+import { ConfigError } from './errors.js';
 import type { LogLevel } from './log.js';
 
 export interface Config {
@@ -40,10 +41,6 @@ export interface Config {
   /** Receives of a queued invocation before SQS moves it to the dead-letter queue. */
   readonly invocationMaxReceives: number;
   readonly logLevel: LogLevel;
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
 }
 
 const positiveInt = z.pipe(

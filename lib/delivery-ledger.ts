@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { perRuntime } from './runtime.js';
+import { perRuntime } from './per-runtime.js';
 
 /** The signature tolerance: a delivery is accepted this long either side of its timestamp. */
 export const ACCEPTANCE_WINDOW_MS = 5 * 60 * 1000;

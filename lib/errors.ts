@@ -52,6 +52,14 @@ export class CallerAuthError extends ServiceError {
   }
 }
 
+/** 401 / `200` for a webhook delivery, with the reason (never a signature or a secret) in details. */
+export class WebhookSignatureError extends ServiceError {
+  override name = 'WebhookSignatureError';
+  constructor(reason: string) {
+    super({ status: 401, code: '200', message: 'Authentication Failed', details: reason });
+  }
+}
+
 export class NotFoundError extends ServiceError {
   override name = 'NotFoundError';
   constructor(details?: string) {
@@ -148,4 +156,27 @@ export class UnexpectedError extends ServiceError {
 /** Whatever was thrown, as the ServiceError a caller may see. */
 export function toServiceError(thrown: unknown): ServiceError {
   return thrown instanceof ServiceError ? thrown : new UnexpectedError(thrown);
+}
+
+// ---------------------------------------------------------------------------------------
+// Failures that never reach a caller as such: configuration, the secret, the watcher's state.
+
+/** The environment is invalid: the function's init fails, naming the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** The secret could not be read or does not validate (names fields, never values). */
+export class SecretError extends Error {
+  override readonly name = 'SecretError';
+}
+
+/** The watcher's local state file is unreadable: refused rather than started afresh. */
+export class WatcherStateError extends Error {
+  override readonly name = 'WatcherStateError';
+}
+
+/** A watcher run that did not finish its work; thrown so that Lambda reports the run as failed. */
+export class WatchRunError extends Error {
+  override readonly name = 'WatchRunError';
 }

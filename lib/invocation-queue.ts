@@ -18,6 +18,7 @@ import { deliveryLedgerOf } from './delivery-ledger.js';
 import { UnexpectedError } from './errors.js';
 import { type Invocation, type InvocationOutcome, processMessage } from './invocations.js';
 import { describeError, type Logger } from './log.js';
+import { perRuntime } from './per-runtime.js';
 import type { Runtime } from './runtime.js';
 
 export interface EnqueueOptions {
@@ -106,10 +107,5 @@ export function createInvocationQueue(runtime: Runtime): InvocationQueue {
   });
 }
 
-let shared: InvocationQueue | undefined;
-
 /** The container's queue, built on first use from its runtime. */
-export function getInvocationQueue(runtime: Runtime): InvocationQueue {
-  shared ??= createInvocationQueue(runtime);
-  return shared;
-}
+export const invocationQueueOf = perRuntime(createInvocationQueue);

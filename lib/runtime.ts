@@ -3,7 +3,8 @@
  * configuration, the secret store and one undici dispatcher. Built once, at cold start, so
  * that a bad configuration fails the function's init with a clear message. Each area's client
  * (scan jobs, function execution, the catalogue) is derived from it where it is used, with
- * `perRuntime`, so that a function bundles and builds only the area it serves.
+ * `perRuntime` (lib/per-runtime.ts), so that a function bundles and builds only the area it
+ * serves.
  */
 import type { Dispatcher } from 'undici';
 import { type Config, loadConfig } from './config.js';
@@ -71,27 +72,6 @@ export function getRuntime(): Runtime {
     if (shared.config.secretsSource === 'aws') shared.secrets.prefetch();
   }
   return shared;
-}
-
-/**
- * A client derived from a runtime, built once per runtime on first use: e.g.
- * `export const scanJobsOf = perRuntime((runtime) => new ScanJobs(...))`.
- */
-export function perRuntime<T>(build: (runtime: Runtime) => T): (runtime: Runtime) => T {
-  const built = new WeakMap<Runtime, T>();
-  return (runtime) => {
-    let client = built.get(runtime);
-    if (client === undefined) {
-      client = build(runtime);
-      built.set(runtime, client);
-    }
-    return client;
-  };
-}
-
-/** Test seam: replace (or forget) the container's runtime. */
-export function setRuntime(runtime: Runtime | undefined): void {
-  shared = runtime;
 }
 
 /**

@@ -5,7 +5,8 @@
 import * as z from 'zod/mini';
 import { requiredSetting } from './config.js';
 import { toServiceError, UnexpectedError } from './errors.js';
-import { perRuntime } from './runtime.js';
+import { parseJsonOrUndefined } from './json.js';
+import { perRuntime } from './per-runtime.js';
 import { intText } from './schemas.js';
 import type { CallBudget, UpstreamResponse } from './upstream/client.js';
 import { SignedGateway } from './upstream/signed-gateway.js';
@@ -168,13 +169,7 @@ async function* walkPages(
 }
 
 function parseListResult(response: UpstreamResponse) {
-  let json: unknown;
-  try {
-    json = JSON.parse(response.body.toString('utf8'));
-  } catch {
-    json = undefined;
-  }
-  const parsed = listResultSchema.safeParse(json);
+  const parsed = listResultSchema.safeParse(parseJsonOrUndefined(response.body.toString('utf8')));
   if (!parsed.success) {
     throw new UnexpectedError(new Error('The list or search answer is not a scan job list'));
   }

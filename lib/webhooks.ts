@@ -6,21 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { InputError, NotFoundError, ServiceError } from './errors.js';
+import { InputError, NotFoundError, WebhookSignatureError } from './errors.js';
 import type { HeaderMap } from './headers.js';
+import { callerJsonObject } from './inbound/request.js';
 import { type NamePath, namePathSchema } from './schemas.js';
 import type { PlatformSecret, WebhookEntry } from './secrets/schema.js';
 
 export const webhookPathSchema = namePathSchema;
 export type WebhookPath = NamePath;
-
-/** 401 / `200`, with the reason (never a signature or a secret) in details. */
-export class WebhookSignatureError extends ServiceError {
-  override name = 'WebhookSignatureError';
-  constructor(reason: string) {
-    super({ status: 401, code: '200', message: 'Authentication Failed', details: reason });
-  }
-}
 
 export interface VerifiedDelivery {
   readonly id: string;
@@ -85,16 +78,7 @@ function parsePayload(rawBody: Buffer): Record<string, unknown> {
   if (rawBody.length === 0) {
     throw new InputError([{ path: 'body', issue: 'a JSON object is required' }]);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw new InputError([{ path: 'body', issue: 'expected a JSON document' }]);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new InputError([{ path: 'body', issue: 'expected a JSON object' }]);
-  }
-  return parsed as Record<string, unknown>;
+  return callerJsonObject(rawBody);
 }
 
 /** Characters SQS accepts in a MessageDeduplicationId (at most 128 of them). */

@@ -6,7 +6,6 @@
 
 /** 32 kHz mono at 32 kbps: 144 * 32000 / 32000 = 144 bytes per frame, never padded. */
 export const MP3_SAMPLE_RATE = 32_000;
-export const MP3_BITRATE_KBPS = 32;
 export const MP3_FRAME_BYTES = 144;
 /** Every MPEG-1 Layer III frame carries 1152 samples (36 ms at 32 kHz). */
 export const MP3_SAMPLES_PER_FRAME = 1152;

@@ -62,9 +62,3 @@ export function drawLine(
     setPixel(raster, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, color);
   }
 }
-
-/** The pixel at (x, y) as RGB. */
-export function pixelAt(raster: Raster, x: number, y: number): Rgb {
-  const offset = (y * raster.width + x) * 4;
-  return [raster.data[offset] ?? 0, raster.data[offset + 1] ?? 0, raster.data[offset + 2] ?? 0];
-}

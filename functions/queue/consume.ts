@@ -12,6 +12,7 @@ import { consumeBatch } from '../../lib/invocations.js';
 import { defaultSink } from '../../lib/log.js';
 import { flushMetrics } from '../../lib/metrics.js';
 import { getRuntime } from '../../lib/runtime.js';
+import { budgetOf } from '../../lib/upstream/client.js';
 
 const runtime = getRuntime();
 const log = runtime.log.child({ function: 'consumeInvocations' });
@@ -21,10 +22,6 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
   timeoutEarlyInMillis: 0,
 }).handler(async (event, context) => {
   const batchLog = log.child({ requestId: context.awsRequestId });
-  const remainingMs =
-    typeof context.getRemainingTimeInMillis === 'function'
-      ? () => context.getRemainingTimeInMillis()
-      : undefined;
   const result = await consumeBatch(
     event,
     {
@@ -34,7 +31,7 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
       now: runtime.now,
       maxReceives: runtime.config.invocationMaxReceives,
     },
-    { remainingMs },
+    budgetOf(context),
   );
   batchLog.info('batch', {
     messages: event.Records.length,

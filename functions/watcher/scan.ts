@@ -8,12 +8,13 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { defaultSink, describeError } from '../../lib/log.js';
 import { flushMetrics } from '../../lib/metrics.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { createScanJobWatcher } from '../../lib/watcher/setup.js';
+import { budgetOf } from '../../lib/upstream/client.js';
+import { scanJobWatcherOf } from '../../lib/watcher/setup.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
 
 // Built at cold start, so that a bad configuration fails the function's init.
 const runtime = getRuntime();
-const watcher = createScanJobWatcher(runtime);
+const watcher = scanJobWatcherOf(runtime);
 
 /** What reaches Lambda's own error log line: the name and message, no stack. */
 class WatchFailed extends Error {
@@ -34,10 +35,7 @@ export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
     scheduledAt: event.time,
   });
   try {
-    const summary = await watcher.run(
-      { remainingMs: () => context.getRemainingTimeInMillis() },
-      log,
-    );
+    const summary = await watcher.run(budgetOf(context), log);
     log.info('scan job watch done', { ...summary });
     return summary;
   } catch (error) {

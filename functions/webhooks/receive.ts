@@ -8,13 +8,13 @@
 import { bodyBytes } from '../../lib/inbound/request.js';
 import { json } from '../../lib/inbound/responses.js';
 import { definitionOf, httpFunction } from '../../lib/inbound/stack.js';
-import { getInvocationQueue } from '../../lib/invocation-queue.js';
+import { invocationQueueOf } from '../../lib/invocation-queue.js';
 import { functionRoutes } from '../../lib/routes/functions.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { deliveryKey, verifyDelivery, webhookEntry } from '../../lib/webhooks.js';
 
 const runtime = getRuntime();
-const queue = getInvocationQueue(runtime);
+const queue = invocationQueueOf(runtime);
 
 export const handler = httpFunction(
   {

@@ -6,9 +6,7 @@
 import type * as z from 'zod/mini';
 import type { UpstreamError } from '../errors.js';
 import type { UpstreamResponse } from '../upstream/client.js';
-
-/** Name/value pairs in the order they are sent. */
-export type Pairs = ReadonlyArray<readonly [string, string]>;
+import type { Pairs } from '../upstream/gateway-calls.js';
 
 /** The Lambda function that serves a group of routes (sls/functions/catalogue.yml). */
 export type CatalogueFunctionName =

@@ -8,13 +8,19 @@
  */
 import { requiredSetting } from '../config.js';
 import { UnexpectedError } from '../errors.js';
-import { perRuntime } from '../runtime.js';
+import { perRuntime } from '../per-runtime.js';
 import type { PlatformSecret } from '../secrets/schema.js';
 import type { SecretStore } from '../secrets/store.js';
 import type { CallBudget, UpstreamClient, UpstreamResponse } from '../upstream/client.js';
 import { decodeUpstreamError } from '../upstream/error-decoding.js';
+import {
+  encodePairs,
+  type Pairs,
+  sendRefreshingCredentials,
+  upstreamUrl,
+} from '../upstream/gateway-calls.js';
 import { gatewayHeaderNames } from '../upstream/signer.js';
-import type { CatalogueApi, CatalogueInput, Pairs } from './api.js';
+import type { CatalogueApi, CatalogueInput } from './api.js';
 
 /** A header value of visible ASCII and spaces: what an Accept header is made of. */
 const HEADER_VALUE = /^[\x20-\x7e]{1,1024}$/;
@@ -62,11 +68,7 @@ export class CatalogueClient {
 
   /** The URL of an upstream path: the base URL's own path prefix is kept. */
   urlFor(path: string, query: Pairs = []): URL {
-    const base = this.baseFor(path);
-    const url = new URL(base.origin);
-    url.pathname = base.pathname.replace(/\/+$/, '') + path;
-    if (query.length > 0) url.search = encodePairs(query);
-    return url;
+    return upstreamUrl(this.baseFor(path), path, query);
   }
 
   /**
@@ -80,16 +82,12 @@ export class CatalogueClient {
     budget: CallBudget = {},
   ): Promise<UpstreamResponse> {
     const request = this.wireRequest(api, input);
-    const secret = await this.options.secrets.get();
-    let response = await this.send(request, secret, caller, budget);
-    if (isAuthFailure(response)) {
-      // The application's secret may have been rotated: fetch it again, and repeat once with
-      // new credentials. A 401 is the gateway's refusal, so the API itself never saw the call.
-      const fresh = await this.options.secrets.refresh(secret);
-      if (credentialsChanged(secret, fresh)) {
-        response = await this.send(request, fresh, caller, budget);
-      }
-    }
+    // The application's secret may have been rotated: repeated once with new credentials.
+    const response = await sendRefreshingCredentials({
+      secrets: this.options.secrets,
+      credentialsOf: (secret) => [secret.openapi?.clientId, secret.openapi?.clientSecret],
+      send: (secret) => this.send(request, secret, caller, budget),
+    });
     if (response.status < 200 || response.status >= 300) {
       throw (api.decodeError ?? decodeUpstreamError)(response);
     }
@@ -162,26 +160,6 @@ export class CatalogueClient {
       budget,
     );
   }
-}
-
-/**
- * application/x-www-form-urlencoded, UTF-8: what URLSearchParams writes (space as `+`,
- * everything else outside the unreserved set percent-encoded from its UTF-8 bytes).
- */
-export function encodePairs(pairs: Pairs): string {
-  return new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
-}
-
-/** 401 with the gateway's `200` (Authentication Failed): the credentials were refused. */
-function isAuthFailure(response: UpstreamResponse): boolean {
-  return response.status === 401 && decodeUpstreamError(response).code === '200';
-}
-
-function credentialsChanged(before: PlatformSecret, after: PlatformSecret): boolean {
-  return (
-    before.openapi?.clientId !== after.openapi?.clientId ||
-    before.openapi?.clientSecret !== after.openapi?.clientSecret
-  );
 }
 
 /** The container's catalogue client: OPENAPI_BASE_URL, or a service's own host. */

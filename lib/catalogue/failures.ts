@@ -5,6 +5,7 @@
  */
 
 import { UpstreamError } from '../errors.js';
+import { jsonObjectOf } from '../json.js';
 import type { UpstreamResponse } from '../upstream/client.js';
 import { decodeUpstreamError, fieldsOf } from '../upstream/error-decoding.js';
 
@@ -12,15 +13,7 @@ const FAILURE_STATUS = 400;
 
 function jsonObject(response: UpstreamResponse): Record<string, unknown> | undefined {
   const text = response.body.toString('utf8').trim();
-  if (!text.startsWith('{')) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  return text.startsWith('{') ? jsonObjectOf(text) : undefined;
 }
 
 function failure(code: string, message: string | undefined): UpstreamError {

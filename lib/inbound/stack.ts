@@ -21,8 +21,9 @@ import { createLogger, defaultSink, describeError, type Logger } from '../log.js
 import { flushMetrics } from '../metrics.js';
 import type { Route } from '../routes/route.js';
 import type { CallBudget } from '../upstream/client.js';
+import { budgetOf } from '../upstream/client.js';
 import { encodeError, negotiateErrorFormat } from './envelope.js';
-import { bodyByteLength, bodyBytes, headersOf, queryOf } from './request.js';
+import { bodyByteLength, bodyBytes, callerJsonObject, headersOf, queryOf } from './request.js';
 import type { HttpResult } from './responses.js';
 
 /**
@@ -115,7 +116,7 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
       body: parsed.body as B,
       query: parsed.query as Q,
       path: parsed.path as P,
-      budget: { remainingMs: remainingTimeOf(context) },
+      budget: budgetOf(context),
       log: state.log,
     });
   });
@@ -161,12 +162,6 @@ export function consumeColdStart(): boolean {
   const first = coldStart;
   coldStart = false;
   return first;
-}
-
-function remainingTimeOf(context: Context): (() => number) | undefined {
-  return typeof context.getRemainingTimeInMillis === 'function'
-    ? () => context.getRemainingTimeInMillis()
-    : undefined;
 }
 
 function stateOf(event: APIGatewayProxyEventV2, context: Context, baseLog: Logger): RequestState {
@@ -285,17 +280,8 @@ function jsonBody(baseLog: Logger): middy.MiddlewareObj<APIGatewayProxyEventV2, 
           { path: 'headers.content-type', issue: 'expected application/json' },
         ]);
       }
-      let body: unknown;
-      try {
-        body = JSON.parse(bodyBytes(request.event).toString('utf8'));
-      } catch {
-        throw new InputError([{ path: 'body', issue: 'expected a JSON document' }]);
-      }
-      (request.event as { body: unknown }).body = body;
-      // Every JSON route takes an object: `0`, `false`, `null`, a string or an array is refused.
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new InputError([{ path: 'body', issue: 'expected a JSON object' }]);
-      }
+      // Every JSON route takes an object.
+      (request.event as { body: unknown }).body = callerJsonObject(bodyBytes(request.event));
     },
   };
 }

@@ -7,13 +7,9 @@
  * does not validate, leaves the last good secret in service, and further fetches back off.
  * With no good secret at all, callers get CredentialsUnavailableError (503, Retry-After).
  */
-import { CredentialsUnavailableError } from '../errors.js';
+import { CredentialsUnavailableError, SecretError } from '../errors.js';
 import { type PlatformSecret, platformSecretSchema } from './schema.js';
 import type { SecretSource } from './sources.js';
-
-export class SecretError extends Error {
-  override readonly name = 'SecretError';
-}
 
 export interface FetchFailure {
   /** True when the last good secret keeps serving. */

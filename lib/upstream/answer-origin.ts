@@ -5,6 +5,8 @@
  * is exactly the gateway's error envelope with a code of the gateway's table and that code's
  * status.
  */
+
+import { isJsonObject, jsonObjectOf } from '../json.js';
 import type { AnswerOrigin } from './retry-policy.js';
 
 /** The gateway's own error table: errorCode -> HTTP status. */
@@ -59,13 +61,8 @@ const ENVELOPE_MEMBERS = new Set(['errorCode', 'message', 'details']);
 export function gatewayEnvelopeOf(body: Buffer): { errorCode: string } | undefined {
   // Cheap first: an envelope is a small JSON object.
   if (body.length === 0 || body.length > 64 * 1024 || body[0] !== 0x7b) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(parsed) || Object.keys(parsed).length !== 1 || !isRecord(parsed.error)) {
+  const parsed = jsonObjectOf(body.toString('utf8'));
+  if (!parsed || Object.keys(parsed).length !== 1 || !isJsonObject(parsed.error)) {
     return undefined;
   }
   const error = parsed.error;
@@ -75,8 +72,4 @@ export function gatewayEnvelopeOf(body: Buffer): { errorCode: string } | undefin
   const detailsOk = error.details === undefined || typeof error.details === 'string';
   if (!codeOk || typeof error.message !== 'string' || !detailsOk) return undefined;
   return { errorCode: String(code) };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -10,6 +10,7 @@
  */
 
 import { EventEmitter } from 'node:events';
+import type { Context } from 'aws-lambda';
 import {
   UnexpectedError,
   UpstreamResponseTooLargeError,
@@ -54,6 +55,13 @@ export interface UpstreamResponse {
 export interface CallBudget {
   /** Milliseconds the function has left (Lambda's `getRemainingTimeInMillis`). */
   readonly remainingMs?: () => number;
+}
+
+/** The budget of an invocation: its Lambda context's remaining time, when it has one. */
+export function budgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): CallBudget {
+  return typeof context.getRemainingTimeInMillis === 'function'
+    ? { remainingMs: () => context.getRemainingTimeInMillis() }
+    : {};
 }
 
 export interface RetryPolicy {

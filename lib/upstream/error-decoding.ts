@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { XMLParser } from 'fast-xml-parser';
 import { UpstreamError } from '../errors.js';
+import { isJsonObject as isRecord } from '../json.js';
 
 /** Upstream text is bounded so that a hostile or broken upstream cannot flood a response. */
 const MAX_TEXT = 1000;
@@ -97,10 +98,6 @@ function fromXml(text: string): DecodedFields {
     }
   }
   return {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string | undefined {

@@ -11,6 +11,7 @@ import type { PlatformSecret } from '../secrets/schema.js';
 import type { SecretStore } from '../secrets/store.js';
 import type { CallBudget, UpstreamClient, UpstreamResponse } from './client.js';
 import { decodeUpstreamError } from './error-decoding.js';
+import { sendRefreshingCredentials, upstreamUrl } from './gateway-calls.js';
 import { signatureHeaders, signV2 } from './signer.js';
 
 export interface SignedCall {
@@ -50,30 +51,18 @@ export class SignedGateway {
 
   /** The URL a call goes to: the base URL's own path prefix is kept. */
   urlFor(call: Pick<SignedCall, 'path' | 'query'>): URL {
-    const base = this.options.baseUrl;
-    const url = new URL(base.origin);
-    url.pathname = base.pathname.replace(/\/+$/, '') + call.path;
-    if (call.query && call.query.length > 0) {
-      url.search = new URLSearchParams(
-        call.query.map(([k, v]): [string, string] => [k, v]),
-      ).toString();
-    }
-    return url;
+    return upstreamUrl(this.options.baseUrl, call.path, call.query);
   }
 
   /** Sends the call; a non-2xx answer is thrown as the decoded UpstreamError. */
   async call(call: SignedCall, budget: CallBudget = {}): Promise<UpstreamResponse> {
-    const secret = await this.options.secrets.get();
-    let response = await this.send(call, secret, budget);
-    // A 401 is the gateway's refusal: the endpoint never saw the call, so it may be signed
-    // again, once for a drifting clock and once for rotated keys.
-    if (isAuthFailure(response) && this.learnClockOffset(response)) {
-      response = await this.send(call, secret, budget);
-    }
-    if (isAuthFailure(response)) {
-      const fresh = await this.options.secrets.refresh(secret);
-      if (credentialsChanged(secret, fresh)) response = await this.send(call, fresh, budget);
-    }
+    // Signed again at most once for a drifting clock and once for rotated keys.
+    const response = await sendRefreshingCredentials({
+      secrets: this.options.secrets,
+      credentialsOf: (secret) => [secret.iam?.accessKey, secret.iam?.secretKey, secret.apiKey],
+      send: (secret) => this.send(call, secret, budget),
+      retryWithSameSecret: (refusal) => this.learnClockOffset(refusal),
+    });
     if (response.status < 200 || response.status >= 300) throw decodeUpstreamError(response);
     return response;
   }
@@ -123,17 +112,4 @@ export class SignedGateway {
     });
     return true;
   }
-}
-
-/** 401 with the gateway's `200` (Authentication Failed): the keys themselves were refused. */
-function isAuthFailure(response: UpstreamResponse): boolean {
-  return response.status === 401 && decodeUpstreamError(response).code === '200';
-}
-
-function credentialsChanged(before: PlatformSecret, after: PlatformSecret): boolean {
-  return (
-    before.iam?.accessKey !== after.iam?.accessKey ||
-    before.iam?.secretKey !== after.iam?.secretKey ||
-    before.apiKey !== after.apiKey
-  );
 }

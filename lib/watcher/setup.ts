@@ -3,7 +3,8 @@
  * WATCHER_STATE_TABLE is set, else in a local file; changes to the EventBridge bus when
  * EVENT_BUS_NAME is set, else to the log.
  */
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../errors.js';
+import { perRuntime } from '../per-runtime.js';
 import type { Runtime } from '../runtime.js';
 import { scanJobsOf } from '../scan-jobs.js';
 import { dynamoDbStateStore } from './dynamo-state-store.js';
@@ -11,7 +12,8 @@ import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.j
 import { fileStateStore, type WatcherStateStore } from './state-store.js';
 import { ScanJobWatcher } from './watcher.js';
 
-export function createScanJobWatcher(runtime: Runtime): ScanJobWatcher {
+/** The container's watcher, built on first use from its runtime. */
+export const scanJobWatcherOf = perRuntime((runtime): ScanJobWatcher => {
   const log = runtime.log.child({ function: 'watchScanJobs' });
   return new ScanJobWatcher({
     scanJobs: scanJobsOf(runtime),
@@ -19,7 +21,7 @@ export function createScanJobWatcher(runtime: Runtime): ScanJobWatcher {
     emitter: emitterOf(runtime, log),
     log,
   });
-}
+});
 
 function stateStoreOf({ config }: Runtime): WatcherStateStore {
   if (config.watcherStateTable) return dynamoDbStateStore({ tableName: config.watcherStateTable });

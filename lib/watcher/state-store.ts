@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
+import { WatcherStateError } from '../errors.js';
+import { parseJsonOrUndefined } from '../json.js';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 
 /** One run's right to announce the changes it claimed. */
@@ -32,10 +34,6 @@ export interface WatcherStateStore {
   record(changes: readonly StatusChange[], lease: RunLease, at: string): Promise<void>;
   /** Hands back claims of changes that could not be announced, for the next run. */
   release(changes: readonly StatusChange[], lease: RunLease): Promise<void>;
-}
-
-export class WatcherStateError extends Error {
-  override readonly name = 'WatcherStateError';
 }
 
 const stateFileSchema = z.object({
@@ -90,13 +88,7 @@ async function readStateFile(file: string): Promise<Map<string, RecordedJob>> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw error;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const parsed = stateFileSchema.safeParse(json);
+  const parsed = stateFileSchema.safeParse(parseJsonOrUndefined(text));
   // Refuse rather than start afresh: an empty view would take every job for new.
   if (!parsed.success) throw new WatcherStateError(`The watcher state file ${file} is malformed`);
   return new Map(Object.entries(parsed.data.jobs));

@@ -10,6 +10,7 @@
  * announcing the same change (see dynamoStateStore.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { WatchRunError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ListedJob } from '../scan-jobs.js';
 import type { CallBudget } from '../upstream/client.js';
@@ -55,11 +56,6 @@ export interface ScanJobWatcherOptions {
 /** Changes claimed, announced and recorded together: one PutEvents call each. */
 const CHUNK_SIZE = 10;
 const DEFAULT_LEASE_MS = 60_000;
-
-/** A run that did not finish its work; thrown so that Lambda reports the run as failed. */
-export class WatchRunError extends Error {
-  override readonly name = 'WatchRunError';
-}
 
 export class ScanJobWatcher {
   private readonly now: () => number;

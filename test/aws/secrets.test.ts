@@ -6,8 +6,9 @@
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { SecretError } from '../../lib/errors.js';
 import { awsSecretSource } from '../../lib/secrets/sources.js';
-import { SecretError, SecretStore } from '../../lib/secrets/store.js';
+import { SecretStore } from '../../lib/secrets/store.js';
 import { httpEvent, lambdaContext } from '../helpers/lambda.js';
 import { emulatorEnv, loadHandlers, startTestEmulator } from '../helpers/platform.js';
 import { awsEnv, clients, createSecret, unique, useAwsEnv } from './moto.js';

@@ -84,9 +84,9 @@ describe('webhook receiver, locally (in process)', () => {
       { receive: 'functions/webhooks/receive.ts' },
     ));
     // The same module graph as the handler: its container's queue.
-    const { getInvocationQueue } = await import('../../../lib/invocation-queue.js');
+    const { invocationQueueOf } = await import('../../../lib/invocation-queue.js');
     const { getRuntime } = await import('../../../lib/runtime.js');
-    queue = getInvocationQueue(getRuntime()) as InProcessInvocationQueue;
+    queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
   });
   beforeEach(() => {
     emulator.reset();
@@ -298,9 +298,9 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
       }),
       { receive: 'functions/webhooks/receive.ts' },
     ));
-    const { getInvocationQueue } = await import('../../../lib/invocation-queue.js');
+    const { invocationQueueOf } = await import('../../../lib/invocation-queue.js');
     const { getRuntime } = await import('../../../lib/runtime.js');
-    queue = getInvocationQueue(getRuntime()) as InProcessInvocationQueue;
+    queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
   });
   beforeEach(() => {
     emulator.reset();

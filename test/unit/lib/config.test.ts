@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, requiredSetting } from '../../../lib/config.js';
+import { loadConfig, requiredSetting } from '../../../lib/config.js';
+import { ConfigError } from '../../../lib/errors.js';
 
 describe('loadConfig', () => {
   it('has defaults that point at the local emulator and the demo secret', () => {

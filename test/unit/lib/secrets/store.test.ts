@@ -2,14 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CredentialsUnavailableError } from '../../../../lib/errors.js';
+import { CredentialsUnavailableError, SecretError } from '../../../../lib/errors.js';
 import { fileSecretSource, type SecretSource } from '../../../../lib/secrets/sources.js';
-import {
-  type FetchFailure,
-  parseSecret,
-  SecretError,
-  SecretStore,
-} from '../../../../lib/secrets/store.js';
+import { type FetchFailure, parseSecret, SecretStore } from '../../../../lib/secrets/store.js';
 
 const secretText = (accessKey: string) =>
   JSON.stringify({ iam: { accessKey, secretKey: 'SK-very-secret' }, callerTokens: ['t'] });

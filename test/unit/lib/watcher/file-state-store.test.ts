@@ -2,11 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  fileStateStore,
-  WatcherStateError,
-  writeFileAtomically,
-} from '../../../../lib/watcher/state-store.js';
+import { WatcherStateError } from '../../../../lib/errors.js';
+import { fileStateStore, writeFileAtomically } from '../../../../lib/watcher/state-store.js';
 import { change, observed } from './fixtures.js';
 
 const lease = { token: 't', expiresAt: Number.MAX_SAFE_INTEGER };

@@ -2,12 +2,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { WatchRunError } from '../../../../lib/errors.js';
 import { createLogger } from '../../../../lib/log.js';
 import type { ListedJob } from '../../../../lib/scan-jobs.js';
 import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
 import type { ChangeEmitter, EmitFailure } from '../../../../lib/watcher/emitters.js';
 import { fileStateStore, type WatcherStateStore } from '../../../../lib/watcher/state-store.js';
-import { ScanJobWatcher, WatchRunError } from '../../../../lib/watcher/watcher.js';
+import { ScanJobWatcher } from '../../../../lib/watcher/watcher.js';
 
 /** The platform's list: jobs by instanceNo, served in pages of `pageSize`. */
 class FakeList {

@@ -15,10 +15,10 @@ import { createHmac } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
+import { findFreePort } from '../scripts/start.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -40,16 +40,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+const freePort = findFreePort;
 
 async function startEmulatorProcess(port: number): Promise<ChildProcess> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['emulator/main.ts'], {

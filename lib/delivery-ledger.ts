@@ -16,6 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type DynamoDbSdk, lazyDynamoDb } from './dynamo-db.js';
 import { perRuntime } from './per-runtime.js';
 
 /** The signature tolerance: a delivery is accepted this long either side of its timestamp. */
@@ -102,7 +103,7 @@ export interface DynamoDbLedgerOptions {
   readonly now?: () => number;
 }
 
-type Sdk = typeof import('@aws-sdk/client-dynamodb');
+type Sdk = DynamoDbSdk;
 
 /**
  * The ledger in a DynamoDB table (partition key `deliveryKey`, TTL on `expiresAt` in epoch
@@ -112,18 +113,7 @@ type Sdk = typeof import('@aws-sdk/client-dynamodb');
 export function dynamoDbDeliveryLedger(options: DynamoDbLedgerOptions): DeliveryLedger {
   const { tableName } = options;
   const now = options.now ?? (() => Date.now());
-  let client = options.client;
-  let sdk: Sdk | undefined;
-
-  async function connect(): Promise<{ sdk: Sdk; client: DynamoDBClient }> {
-    sdk ??= await import('@aws-sdk/client-dynamodb');
-    client ??= new sdk.DynamoDBClient({
-      // Bounded so that a slow DynamoDB cannot eat the whole function timeout.
-      requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
-      maxAttempts: 3,
-    });
-    return { sdk, client };
-  }
+  const connect = lazyDynamoDb(options.client);
 
   const keyOf = (key: string): Record<string, AttributeValue> => ({ deliveryKey: { S: key } });
   const seconds = (ms: number) => ({ N: String(Math.ceil(ms / 1000)) });

@@ -16,6 +16,7 @@
  * announces the change again, with the same changeId.
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type DynamoDbSdk, lazyDynamoDb } from '../dynamo-db.js';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 import { chunksOf } from './changes.js';
 import type { RunLease, WatcherStateStore } from './state-store.js';
@@ -28,7 +29,7 @@ export interface DynamoDbStateStoreOptions {
 }
 
 type Item = Record<string, AttributeValue>;
-type Sdk = typeof import('@aws-sdk/client-dynamodb');
+type Sdk = DynamoDbSdk;
 
 /** Writes in flight at once: DynamoDB has no conditional batch write. */
 const WRITE_CONCURRENCY = 10;
@@ -36,18 +37,7 @@ const WRITE_CONCURRENCY = 10;
 export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherStateStore {
   const { tableName } = options;
   const now = options.now ?? (() => Date.now());
-  let client = options.client;
-  let sdk: Sdk | undefined;
-
-  async function connect(): Promise<{ sdk: Sdk; client: DynamoDBClient }> {
-    sdk ??= await import('@aws-sdk/client-dynamodb');
-    client ??= new sdk.DynamoDBClient({
-      // Bounded so that a slow DynamoDB cannot eat the whole function timeout.
-      requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
-      maxAttempts: 3,
-    });
-    return { sdk, client };
-  }
+  const connect = lazyDynamoDb(options.client);
 
   /** An UpdateItem that may lose its condition; returns whether it was applied. */
   async function update(key: string, expression: UpdateExpression): Promise<boolean> {

@@ -4,8 +4,8 @@
  * the end. Tests read its URL with `inject('motoEndpoint')`.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import type { TestProject } from 'vitest/node';
+import { findFreePort } from '../../scripts/start.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,19 +13,8 @@ declare module 'vitest' {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const port = await freePort();
+  const port = await findFreePort();
   const endpoint = `http://127.0.0.1:${port}`;
   const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'ignore', 'pipe'],

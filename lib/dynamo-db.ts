@@ -1,0 +1,24 @@
+/**
+ * The DynamoDB client of the stores that use one (the delivery ledger, the watcher's state):
+ * the SDK imported on first use, so that a function that never writes pays nothing for it at
+ * cold start, and each call bounded so that a slow DynamoDB cannot eat the function's time.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+export type DynamoDbSdk = typeof import('@aws-sdk/client-dynamodb');
+
+/** The SDK and a client (the given one, for tests), both made once, on first use. */
+export function lazyDynamoDb(
+  given?: DynamoDBClient,
+): () => Promise<{ sdk: DynamoDbSdk; client: DynamoDBClient }> {
+  let client = given;
+  let sdk: DynamoDbSdk | undefined;
+  return async () => {
+    sdk ??= await import('@aws-sdk/client-dynamodb');
+    client ??= new sdk.DynamoDBClient({
+      requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
+      maxAttempts: 3,
+    });
+    return { sdk, client };
+  };
+}

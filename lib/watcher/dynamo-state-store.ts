@@ -16,7 +16,7 @@
  * announces the change again, with the same changeId.
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type DynamoDbSdk, lazyDynamoDb } from '../dynamo-db.js';
+import { lazyDynamoDb } from '../dynamo-db.js';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 import { chunksOf } from './changes.js';
 import type { RunLease, WatcherStateStore } from './state-store.js';
@@ -29,7 +29,6 @@ export interface DynamoDbStateStoreOptions {
 }
 
 type Item = Record<string, AttributeValue>;
-type Sdk = DynamoDbSdk;
 
 /** Writes in flight at once: DynamoDB has no conditional batch write. */
 const WRITE_CONCURRENCY = 10;

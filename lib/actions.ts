@@ -15,7 +15,7 @@ import { bodyBytes, callerJson, callerJsonObject } from './inbound/request.js';
 import { type HttpResult, passThrough } from './inbound/responses.js';
 import { perRuntime } from './per-runtime.js';
 import { ANY_METHODS } from './routes/route.js';
-import { type NamePath, namePathSchema } from './schemas.js';
+import type { NamePath } from './schemas.js';
 import type { PlatformSecret } from './secrets/schema.js';
 import type { SecretStore } from './secrets/store.js';
 import { identifyAnswer, originHeaderName } from './upstream/answer-origin.js';
@@ -35,7 +35,7 @@ export interface ExecutionTarget {
   readonly apiKey?: string | undefined;
 }
 
-export interface ExecutionRequest {
+interface ExecutionRequest {
   readonly kind: ExecutionKind;
   readonly name: string;
   /** The caller's method, upper case. */
@@ -47,7 +47,7 @@ export interface ExecutionRequest {
 }
 
 /** The methods a web action is forwarded with (OpenWhisk web actions of the HTTP type). */
-export const WEB_ACTION_METHODS: readonly string[] = ANY_METHODS;
+const WEB_ACTION_METHODS: readonly string[] = ANY_METHODS;
 const POST_ONLY = ['POST'];
 /**
  * Methods after which an execution may be repeated when the call failed. Running an action
@@ -57,10 +57,9 @@ const POST_ONLY = ['POST'];
 const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** OpenWhisk names the activation of an answer in this header. */
-export const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';
+const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';
 
-export const executionPathSchema = namePathSchema;
-export type ExecutionPath = NamePath;
+type ExecutionPath = NamePath;
 
 export const executionQuerySchema = z.object({
   result: z.pipe(
@@ -84,7 +83,7 @@ export function resolveTarget(
 }
 
 /** The methods a target runs with. */
-export function allowedMethodsOf(target: ExecutionTarget): readonly string[] {
+function allowedMethodsOf(target: ExecutionTarget): readonly string[] {
   return target.web ? WEB_ACTION_METHODS : POST_ONLY;
 }
 
@@ -151,7 +150,7 @@ export function isGatewayAnswer(response: UpstreamResponse, vendor: string): boo
   return origin !== 'endpoint';
 }
 
-export interface FunctionExecutionOptions {
+interface FunctionExecutionOptions {
   readonly secrets: SecretStore;
   readonly http: UpstreamClient;
   readonly vendor: string;
@@ -201,7 +200,7 @@ export class FunctionExecution {
 }
 
 /** The caller's request to an action or trigger route, as the HTTP stack hands it over. */
-export interface CallerExecution {
+interface CallerExecution {
   readonly event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded' | 'requestContext'>;
   readonly headers: HeaderMap;
   readonly path: ExecutionPath;

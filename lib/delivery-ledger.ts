@@ -96,7 +96,7 @@ export function memoryDeliveryLedger(now: () => number = Date.now): DeliveryLedg
   };
 }
 
-export interface DynamoDbLedgerOptions {
+interface DynamoDbLedgerOptions {
   readonly tableName: string;
   /** For tests; by default one client per container, configured from the environment. */
   readonly client?: DynamoDBClient;

@@ -9,9 +9,9 @@ export interface InputIssue {
   readonly issue: string;
 }
 
-export type ErrorDetails = readonly InputIssue[] | string;
+type ErrorDetails = readonly InputIssue[] | string;
 
-export interface ServiceErrorInit {
+interface ServiceErrorInit {
   readonly status: number;
   readonly code: string;
   readonly message: string;

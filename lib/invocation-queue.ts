@@ -21,18 +21,18 @@ import { describeError, type Logger } from './log.js';
 import { perRuntime } from './per-runtime.js';
 import type { Runtime } from './runtime.js';
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   /** SQS drops a second message with this id within its 5-minute deduplication interval. */
   readonly deduplicationId: string;
   /** Messages of one group run in order. */
   readonly groupId: string;
 }
 
-export interface InvocationQueue {
+interface InvocationQueue {
   enqueue(invocation: Invocation, options: EnqueueOptions): Promise<void>;
 }
 
-export interface SqsInvocationQueueOptions {
+interface SqsInvocationQueueOptions {
   readonly queueUrl: string;
   /** Builds the client on first use (cold starts that never enqueue do not pay for it). */
   readonly client?: () => SQSClient;
@@ -61,7 +61,7 @@ export class SqsInvocationQueue implements InvocationQueue {
   }
 }
 
-export interface InProcessInvocationQueueOptions {
+interface InProcessInvocationQueueOptions {
   /** Runs one message body: the consumer's code. */
   readonly run: (body: string) => Promise<InvocationOutcome>;
   readonly log: Logger;
@@ -91,7 +91,7 @@ export class InProcessInvocationQueue implements InvocationQueue {
   }
 }
 
-export function createInvocationQueue(runtime: Runtime): InvocationQueue {
+function createInvocationQueue(runtime: Runtime): InvocationQueue {
   const queueUrl = runtime.config.invocationQueueUrl;
   if (queueUrl) return new SqsInvocationQueue({ queueUrl });
   const log = runtime.log.child({ function: 'invocationQueue' });

@@ -54,7 +54,7 @@ export type InvocationOutcome =
   | { readonly outcome: 'duplicate' }
   | { readonly outcome: 'failed'; readonly reason: string; readonly status?: number };
 
-export interface InvocationDeps {
+interface InvocationDeps {
   readonly functions: FunctionExecution;
   readonly ledger: DeliveryLedger;
   readonly log: Logger;
@@ -67,7 +67,7 @@ export interface InvocationDeps {
 const LEASE_MARGIN_MS = 30_000;
 
 /** Parses a message body; undefined (logged) when it is not an invocation. */
-export function parseInvocation(body: string, log: Logger): ParsedInvocation | undefined {
+function parseInvocation(body: string, log: Logger): ParsedInvocation | undefined {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -85,7 +85,7 @@ export function parseInvocation(body: string, log: Logger): ParsedInvocation | u
 }
 
 /** Runs one invocation: a blocking POST of its params to the action, result only. */
-export async function runInvocation(
+async function runInvocation(
   invocation: ParsedInvocation,
   deps: InvocationDeps,
   budget: CallBudget = {},

@@ -11,7 +11,7 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-export type LogSink = (line: string) => void;
+type LogSink = (line: string) => void;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };

@@ -11,7 +11,7 @@
 export const METRIC_NAMESPACE = 'PlatformGateway';
 
 /** Every metric the service writes. */
-export type MetricName =
+type MetricName =
   /** An upstream call ended; dimensions Service and Outcome. */
   | 'UpstreamCalls'
   /** Attempts beyond the first; dimension Service. */
@@ -23,7 +23,7 @@ export type MetricName =
   /** A queued invocation failed on its last receive: SQS moves it to the dead-letter queue. */
   | 'InvocationsToDeadLetterQueue';
 
-export type Dimensions = Readonly<Record<string, string>>;
+type Dimensions = Readonly<Record<string, string>>;
 
 interface Count {
   readonly name: MetricName;

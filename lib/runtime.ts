@@ -25,7 +25,7 @@ export interface Runtime {
   readonly now: () => number;
 }
 
-export interface RuntimeOverrides {
+interface RuntimeOverrides {
   readonly dispatcher?: Dispatcher;
   readonly secretSource?: SecretSource;
   readonly now?: () => number;

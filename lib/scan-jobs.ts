@@ -64,19 +64,19 @@ const listResultSchema = z.object({
   }),
 });
 
-export const RESERVED_STATUS = 'Reservation';
+const RESERVED_STATUS = 'Reservation';
 /** Page size used when walking every page of a search. */
 // 20 is the platform's documented default page size, so any gateway following it accepts it.
 const WALK_PAGE_SIZE = 20;
 /** A guard against an upstream whose page count never ends. */
 const MAX_WALK_PAGES = 1000;
 
-export interface CancelReservedResult {
+interface CancelReservedResult {
   cancelled: string[];
   failed: { instanceNo: string; error: { errorCode: string; message: string } }[];
 }
 
-export class ScanJobs {
+class ScanJobs {
   constructor(private readonly gateway: SignedGateway) {}
 
   list(query: ListQuery, budget: CallBudget): Promise<UpstreamResponse> {

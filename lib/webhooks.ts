@@ -9,13 +9,9 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { InputError, NotFoundError, WebhookSignatureError } from './errors.js';
 import type { HeaderMap } from './headers.js';
 import { callerJsonObject } from './inbound/request.js';
-import { type NamePath, namePathSchema } from './schemas.js';
 import type { PlatformSecret, WebhookEntry } from './secrets/schema.js';
 
-export const webhookPathSchema = namePathSchema;
-export type WebhookPath = NamePath;
-
-export interface VerifiedDelivery {
+interface VerifiedDelivery {
   readonly id: string;
   /** webhook-timestamp, in epoch seconds (already checked to be within the tolerance). */
   readonly timestamp: number;

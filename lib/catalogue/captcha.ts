@@ -10,13 +10,13 @@ import type { CatalogueApi } from './api.js';
 import { defineApi } from './api.js';
 import { strictInput, text, token } from './fields.js';
 
-export const AUDIO_CAPTCHA_KEY_PATH = '/scaptcha/v1/nkey';
+const AUDIO_CAPTCHA_KEY_PATH = '/scaptcha/v1/nkey';
 
-export const captchaKeyQuerySchema = strictInput({});
-export const captchaImageQuerySchema = strictInput({ key: token(64) });
-export type CaptchaImageQuery = z.infer<typeof captchaImageQuerySchema>;
-export const captchaVerifyBodySchema = strictInput({ key: token(64), value: text(1, 100) });
-export type CaptchaVerifyBody = z.infer<typeof captchaVerifyBodySchema>;
+const captchaKeyQuerySchema = strictInput({});
+const captchaImageQuerySchema = strictInput({ key: token(64) });
+type CaptchaImageQuery = z.infer<typeof captchaImageQuerySchema>;
+const captchaVerifyBodySchema = strictInput({ key: token(64), value: text(1, 100) });
+type CaptchaVerifyBody = z.infer<typeof captchaVerifyBodySchema>;
 
 interface CaptchaKind {
   readonly name: 'image' | 'audio';

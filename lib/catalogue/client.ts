@@ -25,11 +25,11 @@ import type { CatalogueApi, CatalogueInput } from './api.js';
 /** A header value of visible ASCII and spaces: what an Accept header is made of. */
 const HEADER_VALUE = /^[\x20-\x7e]{1,1024}$/;
 
-export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded; charset=UTF-8';
-export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
-export const RAW_CONTENT_TYPE = 'application/octet-stream';
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded; charset=UTF-8';
+const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
+const RAW_CONTENT_TYPE = 'application/octet-stream';
 
-export interface CatalogueClientOptions {
+interface CatalogueClientOptions {
   readonly baseUrl: URL;
   /** First path segment (`nmt`, `map-geocode`, ...) to the base URL that serves it. */
   readonly serviceUrls: ReadonlyMap<string, URL>;
@@ -39,7 +39,7 @@ export interface CatalogueClientOptions {
 }
 
 /** What the caller sent that goes upstream besides the input: only Accept. */
-export interface CallerHeaders {
+interface CallerHeaders {
   readonly accept?: string | undefined;
 }
 

@@ -13,10 +13,10 @@ import { getRuntime, platformFunction } from '../runtime.js';
 import { type CatalogueApi, routeKeyOf } from './api.js';
 import { catalogueOf } from './client.js';
 
-export type RouteHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
+type RouteHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
 
 /** The stack of one route: its schemas, caller auth, and the pass-through of the answer. */
-export function catalogueRoute(api: CatalogueApi): RouteHandler {
+function catalogueRoute(api: CatalogueApi): RouteHandler {
   return platformFunction<unknown, unknown, unknown>(routeOfApi(api), async (request, runtime) => {
     const response = await catalogueOf(runtime).call(
       api,

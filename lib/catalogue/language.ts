@@ -7,7 +7,7 @@ import { int } from '../schemas.js';
 import { defineApi } from './api.js';
 import { oneOf, strictInput, text } from './fields.js';
 
-export const TRANSLATION_TARGETS = [
+const TRANSLATION_TARGETS = [
   'ko',
   'en',
   'ja',
@@ -22,11 +22,11 @@ export const TRANSLATION_TARGETS = [
   'de',
   'it',
 ] as const;
-export const TRANSLATION_SOURCES = ['auto', ...TRANSLATION_TARGETS] as const;
+const TRANSLATION_SOURCES = ['auto', ...TRANSLATION_TARGETS] as const;
 /** Papago counts at most 5000 characters per call (N2MT08 beyond). */
-export const MAX_TRANSLATION_CHARS = 5000;
+const MAX_TRANSLATION_CHARS = 5000;
 
-export const translateBodySchema = strictInput({
+const translateBodySchema = strictInput({
   engine: z._default(oneOf(['nmt', 'smt']), 'nmt'),
   source: oneOf(TRANSLATION_SOURCES),
   target: oneOf(TRANSLATION_TARGETS),
@@ -47,10 +47,10 @@ export const translateBodySchema = strictInput({
     path: ['glossaryKey'],
   }),
 );
-export type TranslateBody = z.infer<typeof translateBodySchema>;
+type TranslateBody = z.infer<typeof translateBodySchema>;
 
 /** Speakers of the legacy `/voice/v1/tts` (CSS) endpoint. */
-export const TTS_SPEAKERS = [
+const TTS_SPEAKERS = [
   'mijin',
   'jinho',
   'clara',
@@ -61,9 +61,9 @@ export const TTS_SPEAKERS = [
   'jose',
   'carmen',
 ] as const;
-export const MAX_TTS_CHARS = 2000;
+const MAX_TTS_CHARS = 2000;
 
-export const ttsBodySchema = strictInput({
+const ttsBodySchema = strictInput({
   speaker: oneOf(TTS_SPEAKERS),
   text: text(1, MAX_TTS_CHARS),
   speed: z.optional(int(-5, 5)),
@@ -71,11 +71,11 @@ export const ttsBodySchema = strictInput({
   pitch: z.optional(int(-5, 5)),
   format: z.optional(oneOf(['mp3', 'wav'])),
 });
-export type TtsBody = z.infer<typeof ttsBodySchema>;
+type TtsBody = z.infer<typeof ttsBodySchema>;
 
-export const STT_LANGUAGES = ['Kor', 'Eng', 'Jpn', 'Chn'] as const;
-export const sttQuerySchema = strictInput({ lang: oneOf(STT_LANGUAGES) });
-export type SttQuery = z.infer<typeof sttQuerySchema>;
+const STT_LANGUAGES = ['Kor', 'Eng', 'Jpn', 'Chn'] as const;
+const sttQuerySchema = strictInput({ lang: oneOf(STT_LANGUAGES) });
+type SttQuery = z.infer<typeof sttQuerySchema>;
 
 export const languageApis = [
   defineApi<TranslateBody>({

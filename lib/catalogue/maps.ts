@@ -18,7 +18,7 @@ const MAX_ZOOM = 21;
 /** "x,y" in the map's coordinate system (degrees for the default EPSG:4326). */
 const XY = /^-?[0-9]{1,9}(?:\.[0-9]+)?,-?[0-9]{1,9}(?:\.[0-9]+)?$/;
 
-export const staticMapQuerySchema = strictInput({
+const staticMapQuerySchema = strictInput({
   w: intText(1, 4096),
   h: intText(1, 2048),
   center: z.optional(z.string().check(z.regex(XY, 'expected "x,y", e.g. 127.1054,37.3595'))),
@@ -45,7 +45,7 @@ export const staticMapQuerySchema = strictInput({
     { message: 'center out of range for EPSG:4326 (longitude,latitude)', path: ['center'] },
   ),
 );
-export type StaticMapQuery = z.infer<typeof staticMapQuerySchema>;
+type StaticMapQuery = z.infer<typeof staticMapQuerySchema>;
 
 /**
  * API Gateway path parameters are whole segments, so the last segment of the tile route is
@@ -62,7 +62,7 @@ const tileName = z.pipe(
   }),
 );
 
-export const tilePathSchema = z
+const tilePathSchema = z
   .object({
     mapType: token(32),
     z: intText(0, MAX_ZOOM),
@@ -75,11 +75,11 @@ export const tilePathSchema = z
       path: ['tile'],
     }),
   );
-export type TilePath = z.infer<typeof tilePathSchema>;
-export const tileQuerySchema = strictInput({ mt: z.optional(token(100)) });
-export type TileQuery = z.infer<typeof tileQuerySchema>;
+type TilePath = z.infer<typeof tilePathSchema>;
+const tileQuerySchema = strictInput({ mt: z.optional(token(100)) });
+type TileQuery = z.infer<typeof tileQuerySchema>;
 
-export const DIRECTION_OPTIONS = [
+const DIRECTION_OPTIONS = [
   'trafast',
   'tracomfort',
   'traoptimal',
@@ -106,7 +106,7 @@ const directionOptions = z
     ),
   );
 
-export const directionsQuerySchema = strictInput({
+const directionsQuerySchema = strictInput({
   start: lonLat(),
   goal: lonLat(),
   waypoints: z.optional(waypoints),
@@ -118,15 +118,15 @@ export const directionsQuerySchema = strictInput({
   ),
   lang: z.optional(oneOf(['ko', 'en', 'ja', 'zh'])),
 });
-export type DirectionsQuery = z.infer<typeof directionsQuerySchema>;
+type DirectionsQuery = z.infer<typeof directionsQuerySchema>;
 
-export const placesQuerySchema = strictInput({
+const placesQuerySchema = strictInput({
   query: text(1, 200),
   coordinate: z.optional(lonLat()),
 });
-export type PlacesQuery = z.infer<typeof placesQuerySchema>;
+type PlacesQuery = z.infer<typeof placesQuerySchema>;
 
-export const geocodeQuerySchema = strictInput({
+const geocodeQuerySchema = strictInput({
   query: text(1, 500),
   coordinate: z.optional(lonLat()),
   filter: z.optional(
@@ -143,10 +143,10 @@ export const geocodeQuerySchema = strictInput({
   page: z.optional(intText(1, 100_000)),
   count: z.optional(intText(1, 100)),
 });
-export type GeocodeQuery = z.infer<typeof geocodeQuerySchema>;
+type GeocodeQuery = z.infer<typeof geocodeQuerySchema>;
 
 const REVERSE_ORDERS = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const;
-export const reverseGeocodeQuerySchema = strictInput({
+const reverseGeocodeQuerySchema = strictInput({
   coords: lonLat(),
   sourcecrs: z.optional(
     z.string().check(z.regex(/^(epsg|nhn):[0-9]+$/i, 'expected a CRS such as epsg:4326')),
@@ -167,7 +167,7 @@ export const reverseGeocodeQuerySchema = strictInput({
   output: z.optional(oneOf(['json', 'xml'])),
   request: z.optional(oneOf(['coordsToaddr'])),
 });
-export type ReverseGeocodeQuery = z.infer<typeof reverseGeocodeQuerySchema>;
+type ReverseGeocodeQuery = z.infer<typeof reverseGeocodeQuerySchema>;
 
 const JSON_ANSWER = { kind: 'json', contentTypes: ['application/json'] } as const;
 const IMAGE_ANSWER = { kind: 'binary', contentTypes: ['image/jpeg', 'image/png'] } as const;

@@ -5,14 +5,14 @@ import * as z from 'zod/mini';
 import { defineApi } from './api.js';
 import { httpUrl, isoDate, oneOf, strictInput, text } from './fields.js';
 
-export const shortUrlQuerySchema = strictInput({ url: httpUrl() });
-export type ShortUrlQuery = z.infer<typeof shortUrlQuerySchema>;
-export const shortUrlBodySchema = strictInput({ url: httpUrl() });
-export type ShortUrlBody = z.infer<typeof shortUrlBodySchema>;
+const shortUrlQuerySchema = strictInput({ url: httpUrl() });
+type ShortUrlQuery = z.infer<typeof shortUrlQuerySchema>;
+const shortUrlBodySchema = strictInput({ url: httpUrl() });
+type ShortUrlBody = z.infer<typeof shortUrlBodySchema>;
 
 /** DataLab has data from this day on. */
-export const TRENDS_FIRST_DATE = '2016-01-01';
-export const TREND_AGES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'] as const;
+const TRENDS_FIRST_DATE = '2016-01-01';
+const TREND_AGES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11'] as const;
 
 const keywordGroup = strictInput({
   groupName: text(1, 100),
@@ -24,7 +24,7 @@ const keywordGroup = strictInput({
     ),
 });
 
-export const trendsBodySchema = strictInput({
+const trendsBodySchema = strictInput({
   startDate: isoDate(),
   endDate: isoDate(),
   timeUnit: oneOf(['date', 'week', 'month']),
@@ -59,7 +59,7 @@ export const trendsBodySchema = strictInput({
     path: ['ages'],
   }),
 );
-export type TrendsBody = z.infer<typeof trendsBodySchema>;
+type TrendsBody = z.infer<typeof trendsBodySchema>;
 
 const SHORT_URL_ANSWER = {
   kind: 'json-or-xml',

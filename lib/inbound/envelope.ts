@@ -5,7 +5,7 @@
 import type { ServiceError } from '../errors.js';
 import { type HeaderMap, mediaType } from '../headers.js';
 
-export type ErrorFormat = 'json' | 'xml';
+type ErrorFormat = 'json' | 'xml';
 
 const XML_TYPES = new Set(['text/xml', 'application/xml']);
 const JSON_TYPES = new Set(['application/json']);
@@ -33,7 +33,7 @@ function bestOf(accept: string): ErrorFormat | undefined {
   return best?.format;
 }
 
-export interface EncodedError {
+interface EncodedError {
   readonly statusCode: number;
   readonly headers: Record<string, string>;
   readonly body: string;

@@ -12,7 +12,7 @@ export function headersOf(event: APIGatewayProxyEventV2): HeaderMap {
   return headers;
 }
 
-export type QueryValues = Record<string, string | string[]>;
+type QueryValues = Record<string, string | string[]>;
 
 /** The query string as sent; a repeated key becomes an array, in order. */
 export function queryOf(event: APIGatewayProxyEventV2): QueryValues {

@@ -13,7 +13,7 @@ const TEXT_TYPES =
  * A Lambda function's synchronous answer, serialized as JSON, is at most 6 MB. Bodies well
  * below it are not measured; above half of it the serialized size is (escaping can grow text).
  */
-export const LAMBDA_RESPONSE_LIMIT_BYTES = MAX_UPSTREAM_BODY_BYTES;
+const LAMBDA_RESPONSE_LIMIT_BYTES = MAX_UPSTREAM_BODY_BYTES;
 
 /**
  * The upstream's body and Content-Type, byte for byte. Text that is valid UTF-8 goes as a

@@ -36,7 +36,7 @@ export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 type Schema<T> = z.ZodMiniType<T>;
 
-export interface HttpFunctionDefinition<B, Q, P> {
+interface HttpFunctionDefinition<B, Q, P> {
   /** Used in log lines. */
   readonly name: string;
   /** The caller tokens to accept; absent for unauthenticated routes (health). */
@@ -128,7 +128,7 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
  * Kept back from the function's remaining time by the last-resort guard below. Smaller than the
  * upstream client's reserve, so that an upstream call's own deadline normally answers first.
  */
-export const GUARD_RESERVE_MS = 100;
+const GUARD_RESERVE_MS = 100;
 
 /**
  * Whatever hangs (an upstream call, a slow secret fetch in the caller check), the caller gets
@@ -158,7 +158,7 @@ function answerInTime(
 let coldStart = true;
 
 /** True for the first invocation of this container only. */
-export function consumeColdStart(): boolean {
+function consumeColdStart(): boolean {
   const first = coldStart;
   coldStart = false;
   return first;

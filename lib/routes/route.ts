@@ -63,10 +63,6 @@ export function defineRoute<B = undefined, Q = Record<string, never>, P = Record
   return route;
 }
 
-export function routeKeyOf(route: Pick<Route, 'method' | 'path'>): string {
-  return `${route.method} ${route.path}`;
-}
-
 /** The methods an `ANY` route accepts (a web action's methods). */
 export const ANY_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'] as const;
 

@@ -8,13 +8,13 @@ import { nameSchema as name } from '../schemas.js';
 const text = z.string().check(z.minLength(1, 'expected a non-empty string'));
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });
 
-export const actionSchema = z.object({
+const actionSchema = z.object({
   url: httpUrl,
   web: z.optional(z.boolean()),
   apiKey: z.optional(text),
 });
 
-export const triggerSchema = z.object({
+const triggerSchema = z.object({
   url: httpUrl,
   apiKey: z.optional(text),
 });
@@ -35,6 +35,4 @@ export const platformSecretSchema = z.object({
 });
 
 export type PlatformSecret = z.infer<typeof platformSecretSchema>;
-export type ActionEntry = z.infer<typeof actionSchema>;
-export type TriggerEntry = z.infer<typeof triggerSchema>;
 export type WebhookEntry = z.infer<typeof webhookSchema>;

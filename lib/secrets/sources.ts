@@ -19,7 +19,7 @@ export function fileSecretSource(path: string): SecretSource {
   };
 }
 
-export interface AwsSecretSourceOptions {
+interface AwsSecretSourceOptions {
   readonly secretId: string;
   /** For tests; by default one client per container, configured from the environment. */
   readonly client?: SecretsManagerClient;

@@ -18,7 +18,7 @@ export interface FetchFailure {
   readonly retryInMs: number;
 }
 
-export interface SecretStoreOptions {
+interface SecretStoreOptions {
   readonly ttlMs: number;
   /** Forced refreshes closer together than this reuse the last fetch (no refresh storms). */
   readonly minRefreshIntervalMs?: number;

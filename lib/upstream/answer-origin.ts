@@ -10,7 +10,7 @@ import { isJsonObject, jsonObjectOf } from '../json.js';
 import type { AnswerOrigin } from './retry-policy.js';
 
 /** The gateway's own error table: errorCode -> HTTP status. */
-export const GATEWAY_ERROR_STATUS: Readonly<Record<string, number>> = {
+const GATEWAY_ERROR_STATUS: Readonly<Record<string, number>> = {
   '100': 400,
   '200': 401,
   '210': 401,
@@ -28,7 +28,7 @@ export function originHeaderName(vendor: string): string {
   return `x-${vendor.toLowerCase()}-apigw-response-origin`;
 }
 
-export interface AnswerIdentity {
+interface AnswerIdentity {
   readonly origin: AnswerOrigin;
   /** The envelope's errorCode, when the body is a gateway-style envelope. */
   readonly errorCode: string | undefined;
@@ -58,7 +58,7 @@ const ENVELOPE_MEMBERS = new Set(['errorCode', 'message', 'details']);
  * The gateway's JSON envelope `{"error":{"errorCode","message","details"?}}` and nothing else,
  * with errorCode a string or a number; undefined for any other body.
  */
-export function gatewayEnvelopeOf(body: Buffer): { errorCode: string } | undefined {
+function gatewayEnvelopeOf(body: Buffer): { errorCode: string } | undefined {
   // Cheap first: an envelope is a small JSON object.
   if (body.length === 0 || body.length > 64 * 1024 || body[0] !== 0x7b) return undefined;
   const parsed = jsonObjectOf(body.toString('utf8'));

@@ -23,7 +23,7 @@ import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
 import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
 import { Agent, type Dispatcher, request as dispatch } from './undici.js';
 
-export interface UpstreamRequest {
+interface UpstreamRequest {
   readonly method: string;
   readonly url: URL;
   readonly headers?: Readonly<Record<string, string>>;
@@ -64,13 +64,13 @@ export function budgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): Ca
     : {};
 }
 
-export interface RetryPolicy {
+interface RetryPolicy {
   readonly maxAttempts: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
 }
 
-export interface UpstreamClientOptions {
+interface UpstreamClientOptions {
   readonly dispatcher: Dispatcher;
   readonly timeoutMs: number;
   /** The vendor word of the gateway's headers (`x-<vendor>-apigw-response-origin`). */
@@ -96,7 +96,7 @@ export const MAX_ERROR_BODY_BYTES = MAX_DECODED_ERROR_BYTES;
  * event loop (tens of ms), then the error envelope is built and logged, and the runtime has
  * to ship the answer. 250 ms leaves room for all of it on a 10 s function.
  */
-export const DEFAULT_RESERVE_MS = 250;
+const DEFAULT_RESERVE_MS = 250;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** Errors raised before any byte of the request can have reached the upstream. */

@@ -12,7 +12,7 @@ const MAX_TEXT = 1000;
 /** An error envelope is a few hundred bytes: more than this is never parsed. */
 export const MAX_DECODED_ERROR_BYTES = 64 * 1024;
 
-export interface UpstreamErrorSource {
+interface UpstreamErrorSource {
   readonly status: number;
   readonly body: Uint8Array | string;
 }

@@ -27,17 +27,17 @@ export function upstreamUrl(base: URL, path: string, query: Pairs = []): URL {
 }
 
 /** 401 with the gateway's `200` (Authentication Failed): the keys themselves were refused. */
-export function isAuthFailure(response: UpstreamResponse): boolean {
+function isAuthFailure(response: UpstreamResponse): boolean {
   return response.status === 401 && decodeUpstreamError(response).code === '200';
 }
 
-export interface CredentialSource {
+interface CredentialSource {
   get(): Promise<PlatformSecret>;
   /** Fetches the secret again (rate-limited by the store); `previous` is the one refused. */
   refresh(previous: PlatformSecret): Promise<PlatformSecret>;
 }
 
-export interface RefreshingSend {
+interface RefreshingSend {
   readonly secrets: CredentialSource;
   /** The credentials this kind of call signs with: a change means a retry may succeed. */
   readonly credentialsOf: (secret: PlatformSecret) => readonly (string | undefined)[];

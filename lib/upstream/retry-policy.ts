@@ -44,9 +44,9 @@ export type AttemptOutcome =
   | { readonly kind: 'transport'; readonly failure: TransportFailure };
 
 /** always: whatever the method; idempotent: only a request safe to send twice; never. */
-export type RetryVerdict = 'always' | 'idempotent' | 'never';
+type RetryVerdict = 'always' | 'idempotent' | 'never';
 
-export interface RetryRule {
+interface RetryRule {
   readonly transport?: TransportFailure;
   readonly status?: readonly number[];
   readonly errorCodes?: readonly string[];

@@ -14,7 +14,7 @@ import { decodeUpstreamError } from './error-decoding.js';
 import { sendRefreshingCredentials, upstreamUrl } from './gateway-calls.js';
 import { signatureHeaders, signV2 } from './signer.js';
 
-export interface SignedCall {
+interface SignedCall {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Path under the base URL, each dynamic segment already encoded. */
   readonly path: string;
@@ -25,7 +25,7 @@ export interface SignedCall {
   readonly idempotent?: boolean;
 }
 
-export interface SignedGatewayOptions {
+interface SignedGatewayOptions {
   readonly baseUrl: URL;
   readonly vendor: string;
   readonly secrets: SecretStore;
@@ -38,7 +38,7 @@ export interface SignedGatewayOptions {
  * The gateway refuses a timestamp 5 minutes or more from its clock. A refusal whose `Date`
  * is further than this from ours is taken for a drifting clock, not for bad keys.
  */
-export const CLOCK_SKEW_THRESHOLD_MS = 4 * 60 * 1000;
+const CLOCK_SKEW_THRESHOLD_MS = 4 * 60 * 1000;
 
 export class SignedGateway {
   private readonly now: () => number;

@@ -10,12 +10,12 @@
  */
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
-export interface IamCredentials {
+interface IamCredentials {
   readonly accessKey: string;
   readonly secretKey: string;
 }
 
-export interface SignInput {
+interface SignInput {
   readonly method: string;
   /** Path and query string exactly as they go on the wire, e.g. `/api/v1/jobs?page=1&limit=10`. */
   readonly uri: string;
@@ -24,7 +24,7 @@ export interface SignInput {
   readonly credentials: IamCredentials;
 }
 
-export interface Signature {
+interface Signature {
   readonly timestamp: string;
   readonly stringToSign: string;
   readonly signature: string;

@@ -5,7 +5,7 @@
 import type { ListedJob } from '../scan-jobs.js';
 
 /** The platform's status of a finished scan: a report can be fetched. */
-export const COMPLETE_STATUS = 'Complete';
+const COMPLETE_STATUS = 'Complete';
 
 /** One job as the watcher saw it in the list. */
 export interface ObservedJob {
@@ -23,7 +23,7 @@ export interface RecordedJob {
   readonly updatedAt: string;
 }
 
-export type RecordedJobs = ReadonlyMap<string, RecordedJob>;
+type RecordedJobs = ReadonlyMap<string, RecordedJob>;
 
 /** A job whose status differs from the one recorded (previousStatus null: never seen before). */
 export interface StatusChange {
@@ -95,11 +95,11 @@ function compareInstanceNo(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-export function changeIdOf(instanceNo: string, status: string): string {
+function changeIdOf(instanceNo: string, status: string): string {
   return `${instanceNo}:${status}`;
 }
 
-export function reportPathOf(instanceNo: string): string {
+function reportPathOf(instanceNo: string): string {
   return `/jobs/${encodeURIComponent(instanceNo)}/report`;
 }
 

@@ -21,7 +21,7 @@ import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 import { chunksOf } from './changes.js';
 import type { RunLease, WatcherStateStore } from './state-store.js';
 
-export interface DynamoDbStateStoreOptions {
+interface DynamoDbStateStoreOptions {
   readonly tableName: string;
   /** For tests; by default one client per container, configured from the environment. */
   readonly client?: DynamoDBClient;

@@ -9,7 +9,7 @@ import { chunksOf, type StatusChangeDetail } from './changes.js';
 export const EVENT_SOURCE = 'platform.scan-jobs';
 export const EVENT_DETAIL_TYPE = 'Scan Job Status Changed';
 /** PutEvents takes at most 10 entries per call. */
-export const PUT_EVENTS_MAX_ENTRIES = 10;
+const PUT_EVENTS_MAX_ENTRIES = 10;
 
 /** A change that could not be announced, and why (an error code, never a payload). */
 export interface EmitFailure {
@@ -35,7 +35,7 @@ export function logEmitter(log: Logger): ChangeEmitter {
   };
 }
 
-export interface EventBridgeEmitterOptions {
+interface EventBridgeEmitterOptions {
   /** Name or ARN of the bus. */
   readonly busName: string;
   /** For tests; by default one client per container, configured from the environment. */

@@ -33,11 +33,11 @@ export interface WatchSummary {
   readonly baselined: number;
 }
 
-export interface JobLister {
+interface JobLister {
   listEveryPage(budget: CallBudget): AsyncIterable<ListedJob[]>;
 }
 
-export interface ScanJobWatcherOptions {
+interface ScanJobWatcherOptions {
   readonly scanJobs: JobLister;
   readonly store: WatcherStateStore;
   readonly emitter: ChangeEmitter;

@@ -23,6 +23,11 @@ export interface Config {
   readonly secretsSource: 'file' | 'aws';
   readonly secretsFile: string;
   readonly secretId: string | undefined;
+  /**
+   * The local port of the AWS Parameters and Secrets Lambda Extension, when its layer is
+   * attached: the secret is read from it (no SDK) with the function's session token.
+   */
+  readonly secretsExtension: { readonly port: number; readonly token: string } | undefined;
   readonly secretsTtlMs: number;
   readonly upstreamTimeoutMs: number;
   /** DynamoDB table of the scan job watcher's last view; when set, the watcher keeps it there. */
@@ -89,6 +94,9 @@ const environmentSchema = z.object({
   SECRETS_SOURCE: z.optional(z.enum(['file', 'aws'])),
   SECRETS_FILE: z.optional(z.string().check(z.minLength(1))),
   SECRET_ID: z.optional(z.string().check(z.minLength(1))),
+  SECRETS_EXTENSION_PORT: z.optional(port),
+  // Set by Lambda: the extension accepts a request that carries it.
+  AWS_SESSION_TOKEN: z.optional(z.string()),
   SECRETS_TTL_SECONDS: z.optional(
     z.pipe(
       z.string().check(z.regex(/^[0-9]+$/, 'expected a whole number of seconds')),
@@ -159,6 +167,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsSource,
     secretsFile: path.resolve(vars.SECRETS_FILE ?? DEFAULT_SECRETS_FILE),
     secretId: vars.SECRET_ID,
+    secretsExtension:
+      vars.SECRETS_EXTENSION_PORT && vars.AWS_SESSION_TOKEN !== undefined
+        ? { port: vars.SECRETS_EXTENSION_PORT, token: vars.AWS_SESSION_TOKEN }
+        : undefined,
     secretsTtlMs: (vars.SECRETS_TTL_SECONDS ?? 300) * 1000,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS ?? 8000,
     watcherStateTable: vars.WATCHER_STATE_TABLE,

@@ -180,3 +180,8 @@ export class WatcherStateError extends Error {
 export class WatchRunError extends Error {
   override readonly name = 'WatchRunError';
 }
+
+/** The secrets extension could not be reached at all (its layer is missing): the SDK serves. */
+export class ExtensionUnreachableError extends Error {
+  override readonly name = 'ExtensionUnreachableError';
+}

@@ -12,7 +12,13 @@ import type { HttpResult } from './inbound/responses.js';
 import { definitionOf, type HttpRequest, httpFunction } from './inbound/stack.js';
 import { createLogger, describeError, type Logger } from './log.js';
 import type { Route } from './routes/route.js';
-import { awsSecretSource, fileSecretSource, type SecretSource } from './secrets/sources.js';
+import {
+  awsSecretSource,
+  extensionOrSdkSource,
+  extensionSecretSource,
+  fileSecretSource,
+  type SecretSource,
+} from './secrets/sources.js';
 import { SecretStore } from './secrets/store.js';
 import { createDispatcher, UpstreamClient } from './upstream/client.js';
 
@@ -34,11 +40,7 @@ interface RuntimeOverrides {
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const log = overrides.log ?? createLogger({}, undefined, config.logLevel);
-  const source =
-    overrides.secretSource ??
-    (config.secretsSource === 'aws'
-      ? awsSecretSource({ secretId: config.secretId ?? '' })
-      : fileSecretSource(config.secretsFile));
+  const source = overrides.secretSource ?? secretSourceOf(config, log);
   const secrets = new SecretStore(source, {
     ttlMs: config.secretsTtlMs,
     now: overrides.now,
@@ -60,6 +62,18 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     now: overrides.now,
   });
   return { config, log, secrets, http, now: overrides.now ?? (() => Date.now()) };
+}
+
+function secretSourceOf(config: Config, log: Logger): SecretSource {
+  if (config.secretsSource === 'file') return fileSecretSource(config.secretsFile);
+  const secretId = config.secretId ?? '';
+  const sdk = awsSecretSource({ secretId });
+  if (!config.secretsExtension) return sdk;
+  return extensionOrSdkSource(
+    extensionSecretSource({ secretId, ...config.secretsExtension }),
+    sdk,
+    (reason) => log.warn('secrets extension unreachable; reading with the SDK', { reason }),
+  );
 }
 
 let shared: Runtime | undefined;

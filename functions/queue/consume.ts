@@ -12,7 +12,7 @@ import { consumeBatch } from '../../lib/invocations.js';
 import { defaultSink } from '../../lib/log.js';
 import { flushMetrics } from '../../lib/metrics.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { budgetOf } from '../../lib/upstream/client.js';
+import { budgetOf } from '../../lib/upstream/budget.js';
 
 const runtime = getRuntime();
 const log = runtime.log.child({ function: 'consumeInvocations' });

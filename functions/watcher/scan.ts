@@ -8,7 +8,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { defaultSink, describeError } from '../../lib/log.js';
 import { flushMetrics } from '../../lib/metrics.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { budgetOf } from '../../lib/upstream/client.js';
+import { budgetOf } from '../../lib/upstream/budget.js';
 import { scanJobWatcherOf } from '../../lib/watcher/setup.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
 

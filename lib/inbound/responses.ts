@@ -2,7 +2,8 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { UpstreamResponseTooLargeError } from '../errors.js';
 import { mediaType } from '../headers.js';
-import { MAX_UPSTREAM_BODY_BYTES, type UpstreamResponse } from '../upstream/client.js';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../lambda-limits.js';
+import type { UpstreamResponse } from '../upstream/client.js';
 
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 
@@ -13,7 +14,7 @@ const TEXT_TYPES =
  * A Lambda function's synchronous answer, serialized as JSON, is at most 6 MB. Bodies well
  * below it are not measured; above half of it the serialized size is (escaping can grow text).
  */
-const LAMBDA_RESPONSE_LIMIT_BYTES = MAX_UPSTREAM_BODY_BYTES;
+const LAMBDA_RESPONSE_LIMIT_BYTES = LAMBDA_PAYLOAD_LIMIT_BYTES;
 
 /**
  * The upstream's body and Content-Type, byte for byte. Text that is valid UTF-8 goes as a

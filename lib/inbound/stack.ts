@@ -17,11 +17,12 @@ import {
   UpstreamTimeoutError,
 } from '../errors.js';
 import { type HeaderMap, mediaType } from '../headers.js';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../lambda-limits.js';
 import { createLogger, defaultSink, describeError, type Logger } from '../log.js';
 import { flushMetrics } from '../metrics.js';
 import type { Route } from '../routes/route.js';
+import { budgetOf } from '../upstream/budget.js';
 import type { CallBudget } from '../upstream/client.js';
-import { budgetOf } from '../upstream/client.js';
 import { encodeError, negotiateErrorFormat } from './envelope.js';
 import { bodyByteLength, bodyBytes, callerJsonObject, headersOf, queryOf } from './request.js';
 import type { HttpResult } from './responses.js';
@@ -32,7 +33,7 @@ import type { HttpResult } from './responses.js';
  * anything is sent upstream. (Locally, serverless offline refuses bodies over 10 MB itself;
  * scripts/sls/offline-envelope.cjs gives that answer the same envelope.)
  */
-export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+export const MAX_BODY_BYTES = LAMBDA_PAYLOAD_LIMIT_BYTES;
 
 type Schema<T> = z.ZodMiniType<T>;
 

@@ -1,9 +1,13 @@
 /**
- * Where the secret's JSON text comes from: a local file, or AWS Secrets Manager. The SDK is
- * imported on first use, so that a function running on the file source never evaluates it.
+ * Where the secret's JSON text comes from: a local file, or AWS Secrets Manager, read through
+ * the AWS Parameters and Secrets Lambda Extension when its layer is attached (a local HTTP
+ * call, no SDK on the cold path), else with the SDK. The SDK is loaded on first use only, and is
+ * not in the bundles: Lambda's Node.js runtime provides it.
  */
 import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { ExtensionUnreachableError } from '../errors.js';
 
 export interface SecretSource {
   /** For log lines: where the secret comes from (a path or a secret id, never a value). */
@@ -43,6 +47,95 @@ export function awsSecretSource(options: AwsSecretSourceOptions): SecretSource {
       if (answer.SecretBinary !== undefined)
         return Buffer.from(answer.SecretBinary).toString('utf8');
       throw new Error('The secret has neither SecretString nor SecretBinary');
+    },
+  };
+}
+
+interface ExtensionSecretSourceOptions {
+  readonly secretId: string;
+  /** The extension's local port (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT, 2773 by default). */
+  readonly port: number;
+  /** The function's session token: the extension refuses a request without it. */
+  readonly token: string;
+  /** Where the extension listens; `localhost` in Lambda, a stand-in in tests. */
+  readonly host?: string;
+}
+
+/**
+ * The AWS Parameters and Secrets Lambda Extension: `GET /secretsmanager/get?secretId=` on its
+ * local port answers what GetSecretValue answers, from its cache when it has it.
+ * https://docs.aws.amazon.com/secretsmanager/latest/userguide/retrieving-secrets_lambda.html
+ */
+export function extensionSecretSource(options: ExtensionSecretSourceOptions): SecretSource {
+  return {
+    description: `Secrets Manager ${options.secretId} (Lambda extension)`,
+    fetchText: () =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(
+          {
+            host: options.host ?? 'localhost',
+            port: options.port,
+            path: `/secretsmanager/get?secretId=${encodeURIComponent(options.secretId)}`,
+            headers: { 'X-Aws-Parameters-Secrets-Token': options.token },
+            timeout: 3000,
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('error', reject);
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              if (res.statusCode !== 200) {
+                // The extension's own refusals name a status and a reason, never a value.
+                reject(new Error(`The secrets extension answered ${res.statusCode}`));
+                return;
+              }
+              try {
+                const answer = JSON.parse(text) as { SecretString?: string; SecretBinary?: string };
+                if (typeof answer.SecretString === 'string') resolve(answer.SecretString);
+                else if (typeof answer.SecretBinary === 'string') {
+                  resolve(Buffer.from(answer.SecretBinary, 'base64').toString('utf8'));
+                } else reject(new Error('The secret has neither SecretString nor SecretBinary'));
+              } catch {
+                reject(new Error('The secrets extension answered something other than JSON'));
+              }
+            });
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error('The secrets extension did not answer')));
+        req.on('error', (error: NodeJS.ErrnoException) =>
+          reject(
+            error.code === 'ECONNREFUSED' ? new ExtensionUnreachableError(error.message) : error,
+          ),
+        );
+        req.end();
+      }),
+  };
+}
+
+/**
+ * The extension when it is there, the SDK when it is not: a refused connection (no layer)
+ * switches to the SDK for good; any other failure is the extension's answer, reported as such.
+ */
+export function extensionOrSdkSource(
+  extension: SecretSource,
+  sdk: SecretSource,
+  onFallback?: (reason: string) => void,
+): SecretSource {
+  let current = extension;
+  return {
+    get description() {
+      return current.description;
+    },
+    async fetchText() {
+      try {
+        return await current.fetchText();
+      } catch (error) {
+        if (current !== extension || !(error instanceof ExtensionUnreachableError)) throw error;
+        onFallback?.(error.message);
+        current = sdk;
+        return current.fetchText();
+      }
     },
   };
 }

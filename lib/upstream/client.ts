@@ -10,15 +10,16 @@
  */
 
 import { EventEmitter } from 'node:events';
-import type { Context } from 'aws-lambda';
 import {
   UnexpectedError,
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
 } from '../errors.js';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../lambda-limits.js';
 import { countMetric } from '../metrics.js';
 import { identifyAnswer } from './answer-origin.js';
+import type { CallBudget } from './budget.js';
 import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
 import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
 import { Agent, type Dispatcher, request as dispatch } from './undici.js';
@@ -52,17 +53,7 @@ export interface UpstreamResponse {
   readonly attempts: number;
 }
 
-export interface CallBudget {
-  /** Milliseconds the function has left (Lambda's `getRemainingTimeInMillis`). */
-  readonly remainingMs?: () => number;
-}
-
-/** The budget of an invocation: its Lambda context's remaining time, when it has one. */
-export function budgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): CallBudget {
-  return typeof context.getRemainingTimeInMillis === 'function'
-    ? { remainingMs: () => context.getRemainingTimeInMillis() }
-    : {};
-}
+export type { CallBudget } from './budget.js';
 
 interface RetryPolicy {
   readonly maxAttempts: number;
@@ -88,7 +79,7 @@ interface UpstreamClientOptions {
  * A Lambda function returns at most 6 MB (its serialized synchronous response), so an upstream
  * body larger than this can never be passed on: reading stops here.
  */
-export const MAX_UPSTREAM_BODY_BYTES = 6 * 1024 * 1024;
+export const MAX_UPSTREAM_BODY_BYTES = LAMBDA_PAYLOAD_LIMIT_BYTES;
 /** What an error answer that is only decoded needs: the codec reads no further. */
 export const MAX_ERROR_BODY_BYTES = MAX_DECODED_ERROR_BYTES;
 /**

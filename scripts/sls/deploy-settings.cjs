@@ -192,4 +192,17 @@ DeploySettings.alarmActions = async ({ resolveVariable }) => {
   return topic ? [topic] : [];
 };
 
+/** The AWS Parameters and Secrets Lambda Extension's layer, when the stage names one. */
+const extensionLayerOf = async (resolveVariable) =>
+  String((await resolveVariable('param:secretsExtensionLayerArn')) ?? '').trim();
+
+DeploySettings.secretsExtensionLayers = async ({ resolveVariable }) => {
+  const layer = await extensionLayerOf(resolveVariable);
+  return layer ? [layer] : [];
+};
+
+/** The extension's local port (its default), for the functions to read the secret from. */
+DeploySettings.secretsExtensionPort = async ({ resolveVariable }) =>
+  (await extensionLayerOf(resolveVariable)) ? '2773' : '';
+
 module.exports = DeploySettings;

@@ -7,7 +7,8 @@
  *
  * What is not the deployed value: the base URLs (the emulator instead of the platform), the
  * resources CloudFormation would create (made in moto, and their references resolved to them),
- * and the AWS endpoint (moto).
+ * the AWS endpoint (moto), and the AWS SDK that Lambda's runtime provides (this repository's,
+ * on NODE_PATH as the runtime puts its own).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -156,6 +157,8 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
             ...awsEnv(),
             AWS_LAMBDA_FUNCTION_NAME: `platform-gateway-dev-${name}`,
             LAMBDA_TASK_ROOT: dir,
+            // Lambda's Node.js runtime provides the AWS SDK v3 on NODE_PATH; the bundles leave it out.
+            NODE_PATH: path.join(ROOT, 'node_modules'),
           },
         },
       );

@@ -83,4 +83,17 @@ describe('loadConfig', () => {
   it('needs SECRET_ID for the aws source', () => {
     expect(() => loadConfig({ SECRETS_SOURCE: 'aws' })).toThrow(/SECRET_ID/);
   });
+
+  it('reads the secret through the extension only when its port and a session token are set', () => {
+    const aws = { SECRETS_SOURCE: 'aws', SECRET_ID: 'gw/dev' };
+    expect(
+      loadConfig({ ...aws, SECRETS_EXTENSION_PORT: '2773', AWS_SESSION_TOKEN: 'tok' })
+        .secretsExtension,
+    ).toEqual({ port: 2773, token: 'tok' });
+    expect(loadConfig({ ...aws, SECRETS_EXTENSION_PORT: '2773' }).secretsExtension).toBeUndefined();
+    expect(loadConfig({ ...aws, SECRETS_EXTENSION_PORT: '' }).secretsExtension).toBeUndefined();
+    expect(() => loadConfig({ ...aws, SECRETS_EXTENSION_PORT: 'x' })).toThrow(
+      /SECRETS_EXTENSION_PORT/,
+    );
+  });
 });

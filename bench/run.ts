@@ -6,7 +6,11 @@
  *  2. cold start: for every function's deployable bundle (from `serverless package`), its size
  *     and the time to import it in a fresh Node process (median of several runs).
  *
- * Options: --skip-package (reuse .serverless/), --only=overhead|cold, --runs=N (cold imports),
+ *  3. the deadline's cost per request; 4. every function's first answer as deployed
+ *     (bench/first-answer.ts).
+ *
+ * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer,
+ * --runs=N (cold imports, first answers),
  * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
  * a comma-separated list).
  */
@@ -20,6 +24,7 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { findFreePort } from '../scripts/start.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
+import { benchFirstAnswer } from './first-answer.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = new Map(
@@ -360,4 +365,12 @@ const only = args.get('only');
 if (!only || only === 'overhead') await benchOverhead();
 if (!only || only === 'cold') benchColdStart();
 if (!only || only === 'deadline') await benchDeadline();
+if (!only || only === 'first-answer') {
+  // Packaged by the cold-start section when it ran; on its own, package now (or reuse).
+  await benchFirstAnswer(
+    only ? packageArtifacts() : path.join(ROOT, '.serverless'),
+    Number(args.get('runs') ?? 5),
+    args.get('node')?.split(',')[0],
+  );
+}
 process.exit(0);

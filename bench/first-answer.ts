@@ -1,0 +1,208 @@
+/**
+ * Cold start as deployed: every packaged function's first answer (its bundle required as
+ * Lambda requires a `.cjs` handler, then one sample event from `events/`) in a fresh Node
+ * process, for each way the secret can be read:
+ *   file       SECRETS_SOURCE=file (what no deployed function uses; for comparison)
+ *   sdk        SECRETS_SOURCE=aws with the AWS SDK (the runtime's, on NODE_PATH) against a
+ *              loopback server that speaks GetSecretValue
+ *   extension  SECRETS_SOURCE=aws through the Parameters and Secrets Lambda Extension's
+ *              protocol, answered by the same loopback server
+ * beside an empty handler's, for scale. Upstream calls go to the emulator (in this process).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Webhook } from 'standardwebhooks';
+import { demoSecretFor, startEmulator } from '../emulator/index.js';
+import { routes } from '../lib/routes/index.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+const SECRET_ID = 'platform-gateway/dev/platform';
+
+/** Required as Lambda requires a CommonJS handler; prints import and first-answer times. */
+const RUNTIME = `
+const t0 = performance.now();
+const handler = require(process.argv[1])[process.argv[2]];
+const t1 = performance.now();
+const deadline = Date.now() + 10000;
+const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => deadline - Date.now() };
+Promise.resolve(handler(JSON.parse(process.argv[3]), context)).then((result) => {
+  const t2 = performance.now();
+  process.stdout.write('\\n@result ' + JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t0, status: result && result.statusCode }) + '\\n');
+});
+`;
+
+type Shape = 'file' | 'sdk' | 'extension';
+const SHAPES: Shape[] = ['file', 'sdk', 'extension'];
+
+function functionOf(event: Record<string, unknown>): string | undefined {
+  if (Array.isArray(event.Records)) return 'consumeInvocations';
+  if (event.source === 'aws.events') return 'watchScanJobs';
+  if (event.routeKey === '$default') return 'fallback';
+  return routes.find((r) => `${r.method} ${r.path}` === event.routeKey)?.function;
+}
+
+/** GetSecretValue (AWS JSON 1.1) and the extension's GET, both answering the demo secret. */
+function startSecretsStandIn(secretText: string): Promise<Server> {
+  const answer = JSON.stringify({
+    ARN: `arn:aws:secretsmanager:us-east-1:123456789012:secret:${SECRET_ID}-AbCdEf`,
+    Name: SECRET_ID,
+    SecretString: secretText,
+    VersionId: 'v1',
+    VersionStages: ['AWSCURRENT'],
+    CreatedDate: 1_790_000_000,
+  });
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+      res.end(answer);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export async function benchFirstAnswer(out: string, runs: number, node = process.execPath) {
+  const emulator = await startEmulator({ quiet: true });
+  const secret = demoSecretFor(emulator.url);
+  const secretText = JSON.stringify(secret);
+  const work = mkdtempSync(path.join(tmpdir(), 'first-answer-'));
+  const secretFile = path.join(work, 'secret.json');
+  writeFileSync(secretFile, secretText);
+  const standIn = await startSecretsStandIn(secretText);
+  const secretsPort = (standIn.address() as AddressInfo).port;
+  const emptyHandler = path.join(work, 'empty.cjs');
+  writeFileSync(emptyHandler, 'exports.handler = async () => ({ statusCode: 200 });');
+  const webhookSecret = (secret as { webhooks: Record<string, { secret: string }> }).webhooks.demo!
+    .secret;
+
+  const template = JSON.parse(
+    readFileSync(path.join(out, 'cloudformation-template-update-stack.json'), 'utf8'),
+  ).Resources as Record<string, { Type: string; Properties: { Handler: string } }>;
+  const events = new Map<string, { file: string; event: Record<string, unknown> }>();
+  for (const file of readdirSync(path.join(ROOT, 'events')).sort()) {
+    const event = JSON.parse(readFileSync(path.join(ROOT, 'events', file), 'utf8'));
+    const name = functionOf(event);
+    if (name && !events.has(name)) events.set(name, { file, event });
+  }
+
+  const unpacked = mkdtempSync(path.join(work, 'zips-'));
+  const functions = Object.entries(template)
+    .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
+    .map(([id, r]) => {
+      const name = id.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase());
+      const dir = path.join(unpacked, name);
+      return { name, dir, handler: r.Properties.Handler };
+    });
+  for (const fn of functions) {
+    await run('unzip', ['-q', '-o', path.join(out, `${fn.name}.zip`), '-d', fn.dir]);
+  }
+
+  const envOf = (shape: Shape, name: string): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH,
+    NODE_PATH: path.join(ROOT, 'node_modules'),
+    AWS_LAMBDA_FUNCTION_NAME: `platform-gateway-dev-${name}`,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'AKIDBENCH',
+    AWS_SECRET_ACCESS_KEY: 'bench',
+    AWS_SESSION_TOKEN: 'bench-session',
+    SCAN_BASE_URL: emulator.url,
+    OPENAPI_BASE_URL: emulator.url,
+    WATCHER_STATE_FILE: path.join(work, `watcher-${shape}-${Math.random()}.json`),
+    ...(shape === 'file'
+      ? { SECRETS_SOURCE: 'file', SECRETS_FILE: secretFile }
+      : { SECRETS_SOURCE: 'aws', SECRET_ID }),
+    ...(shape === 'sdk'
+      ? { AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${secretsPort}` }
+      : {}),
+    ...(shape === 'extension' ? { SECRETS_EXTENSION_PORT: String(secretsPort) } : {}),
+  });
+
+  const once = async (file: string, exportName: string, event: unknown, env: NodeJS.ProcessEnv) => {
+    const { stdout } = await run(node, ['-e', RUNTIME, file, exportName, JSON.stringify(event)], {
+      env,
+    });
+    // The function's own log lines share stdout: the result is the marked line.
+    const line = stdout.split('\n').find((l) => l.startsWith('@result '));
+    return JSON.parse(line!.slice('@result '.length)) as {
+      importMs: number;
+      firstMs: number;
+      status?: number;
+    };
+  };
+
+  const empty: number[] = [];
+  const results = new Map<string, Record<Shape, number[]>>();
+  const statuses = new Map<string, Set<unknown>>();
+  for (let round = 0; round < runs; round++) {
+    empty.push((await once(emptyHandler, 'handler', {}, { PATH: process.env.PATH })).firstMs);
+    for (const fn of functions) {
+      const sample = events.get(fn.name);
+      if (!sample) continue;
+      for (const shape of SHAPES) {
+        emulator.reset();
+        let event = sample.event;
+        if (fn.name === 'receiveWebhook') {
+          const at = new Date();
+          const headers = { ...(event.headers as Record<string, string>) };
+          headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
+          headers['webhook-signature'] = new Webhook(webhookSecret).sign(
+            headers['webhook-id']!,
+            at,
+            String(event.body),
+          );
+          event = { ...event, headers };
+        }
+        const dot = fn.handler.lastIndexOf('.');
+        const file = path.join(fn.dir, `${fn.handler.slice(0, dot)}.cjs`);
+        const result = await once(file, fn.handler.slice(dot + 1), event, envOf(shape, fn.name));
+        const byShape = results.get(fn.name) ?? { file: [], sdk: [], extension: [] };
+        byShape[shape].push(result.firstMs);
+        results.set(fn.name, byShape);
+        const seen = statuses.get(`${fn.name} ${shape}`) ?? new Set();
+        seen.add(result.status);
+        statuses.set(`${fn.name} ${shape}`, seen);
+      }
+    }
+  }
+  await emulator.close();
+  await new Promise((resolve) => standIn.close(resolve));
+
+  const version = (await run(node, ['--version'])).stdout.trim();
+  console.info(
+    `\n4. First answer as deployed (Node ${version}; require + one sample event, fresh process, median of ${runs} ms)`,
+  );
+  console.info(`   empty handler: ${median(empty).toFixed(1)} ms`);
+  console.info(
+    '   function              file      sdk   extension   sdk/file   extension/file   status',
+  );
+  const ratios: number[] = [];
+  for (const [name, byShape] of [...results].sort(([a], [b]) => a.localeCompare(b))) {
+    const [file, sdk, extension] = SHAPES.map((shape) => median(byShape[shape]));
+    ratios.push(extension! / file!);
+    const status = SHAPES.map((shape) => [...(statuses.get(`${name} ${shape}`) ?? [])].join('/'))
+      .filter((value, i, all) => all.indexOf(value) === i)
+      .join(' ');
+    console.info(
+      `   ${name.padEnd(20)}${file!.toFixed(1).padStart(6)}${sdk!.toFixed(1).padStart(9)}${extension!
+        .toFixed(1)
+        .padStart(12)}${(sdk! / file!).toFixed(2).padStart(11)}${(extension! / file!)
+        .toFixed(2)
+        .padStart(17)}   ${status}`,
+    );
+  }
+  console.info(
+    `   extension/file over all functions: median ${median(ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}`,
+  );
+}

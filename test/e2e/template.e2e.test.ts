@@ -66,6 +66,8 @@ const PROD_SETTINGS = {
   EVENT_BUS_NAME: 'scan-events',
 };
 const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:on-call';
+const EXTENSION_LAYER =
+  'arn:aws:lambda:us-east-1:177933569100:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12';
 
 interface Packaged {
   readonly dir: string;
@@ -112,7 +114,10 @@ describe('serverless package and its CloudFormation template', () => {
     const dev = await packageStage('dev', URLS);
     out = dev.dir;
     resources = dev.resources;
-    prod = await packageStage('prod', PROD_SETTINGS, [`alarmTopicArn=${ALARM_TOPIC}`]);
+    prod = await packageStage('prod', PROD_SETTINGS, [
+      `alarmTopicArn=${ALARM_TOPIC}`,
+      `secretsExtensionLayerArn=${EXTENSION_LAYER}`,
+    ]);
   }, 300_000);
 
   afterAll(async () => {
@@ -368,6 +373,23 @@ describe('serverless package and its CloudFormation template', () => {
         .map((r) => r.Properties.RetentionInDays);
     expect(new Set(retention(resources))).toEqual(new Set([14]));
     expect(new Set(retention(prod.resources))).toEqual(new Set([90]));
+  });
+
+  it('attaches the secrets extension where the stage names its layer, to secret readers only', () => {
+    const props = (of: Record<string, Resource>, id: string) =>
+      of[id]!.Properties as {
+        Layers?: unknown[];
+        Environment: { Variables: Record<string, unknown> };
+      };
+    expect(props(prod.resources, 'ListJobsLambdaFunction').Layers).toEqual([EXTENSION_LAYER]);
+    expect(
+      props(prod.resources, 'ListJobsLambdaFunction').Environment.Variables.SECRETS_EXTENSION_PORT,
+    ).toBe('2773');
+    expect(props(prod.resources, 'HealthLambdaFunction').Layers ?? []).toEqual([]);
+    expect(props(resources, 'ListJobsLambdaFunction').Layers ?? []).toEqual([]);
+    expect(
+      props(resources, 'ListJobsLambdaFunction').Environment.Variables.SECRETS_EXTENSION_PORT,
+    ).toBe('');
   });
 
   it('differs by stage: tracing, data retention, throttling', () => {

@@ -12,7 +12,8 @@
  * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer,
  * --runs=N (cold imports, first answers),
  * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
- * a comma-separated list).
+ * a comma-separated list), --upstream=neutral|emulator (handler overhead; neutral by default),
+ * --pin (this process on core 0, the upstream on core 1).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -48,7 +49,10 @@ function percentile(values: number[], p: number): number {
 const freePort = findFreePort;
 
 async function startEmulatorProcess(port: number): Promise<ChildProcess> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['emulator/main.ts'], {
+  const [command, commandArgs] = pinned(path.join(ROOT, 'node_modules/.bin/tsx'), [
+    'emulator/main.ts',
+  ]);
+  const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: { ...process.env, EMULATOR_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -96,13 +100,29 @@ async function throughput(
   return total / ((performance.now() - start) / 1000);
 }
 
+/** `--pin`: this process on core 0, the upstream on core 1, so neither waits for the other's core. */
+function pinned(command: string, commandArgs: string[]): [string, string[]] {
+  return args.get('pin') === 'true'
+    ? ['taskset', ['-c', '1', command, ...commandArgs]]
+    : [command, commandArgs];
+}
+
 async function benchOverhead(): Promise<void> {
-  const port = await freePort();
-  const emulator = await startEmulatorProcess(port);
+  if (args.get('pin') === 'true')
+    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  // The neutral upstream by default: it does no work per request beyond the answer, so the
+  // ratio measures the function; --upstream=emulator measures against the emulator instead.
+  const useEmulator = args.get('upstream') === 'emulator';
+  const port = useEmulator ? await freePort() : 0;
+  const upstream = useEmulator ? await startEmulatorProcess(port) : await startNeutralUpstream();
+  const upstreamPort = useEmulator ? port : (upstream as { port: number }).port;
+  const emulator = useEmulator
+    ? (upstream as ChildProcess)
+    : (upstream as { child: ChildProcess }).child;
   try {
     const secret = JSON.parse(readFileSync(path.join(ROOT, 'emulator/demo-secret.json'), 'utf8'));
     Object.assign(process.env, {
-      SCAN_BASE_URL: `http://127.0.0.1:${port}`,
+      SCAN_BASE_URL: `http://127.0.0.1:${upstreamPort}`,
       SECRETS_SOURCE: 'file',
       SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
     });
@@ -133,7 +153,7 @@ async function benchOverhead(): Promise<void> {
     const agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });
     const bare = async () => {
       const answer = await agent.request({
-        origin: `http://127.0.0.1:${port}`,
+        origin: `http://127.0.0.1:${upstreamPort}`,
         path: uri,
         method: 'GET',
         headers,
@@ -171,7 +191,7 @@ async function benchOverhead(): Promise<void> {
     const c32Bare = median(bareThroughput);
     const c32Handler = median(handlerThroughput);
     console.info(
-      '\n1. Handler overhead (list-jobs in process vs bare undici GET, emulator in its own process)',
+      `\n1. Handler overhead (list-jobs in process vs bare undici GET; upstream: ${useEmulator ? 'the emulator' : 'neutral'}, own process${args.get('pin') === 'true' ? '; pinned to cores 0 and 1' : ''})`,
     );
     console.info(
       `   Node ${process.version}, ${rounds * perRound} requests per side at c=1, 3 x 3000 at c=32`,
@@ -284,7 +304,10 @@ function kb(bytes: number): string {
 // 3. The deadline: its cost per request, and how far past it an answer comes
 
 async function startNeutralUpstream(): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['bench/neutral-upstream.ts'], {
+  const [command, commandArgs] = pinned(path.join(ROOT, 'node_modules/.bin/tsx'), [
+    'bench/neutral-upstream.ts',
+  ]);
+  const child = spawn(command, commandArgs, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

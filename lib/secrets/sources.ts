@@ -5,9 +5,10 @@
  * not in the bundles: Lambda's Node.js runtime provides it.
  */
 import { readFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ExtensionUnreachableError } from '../errors.js';
+import { jsonObjectOf } from '../json.js';
+import { Agent, type Dispatcher, request } from '../upstream/undici.js';
 
 export interface SecretSource {
   /** For log lines: where the secret comes from (a path or a secret id, never a value). */
@@ -67,49 +68,41 @@ interface ExtensionSecretSourceOptions {
  * https://docs.aws.amazon.com/secretsmanager/latest/userguide/retrieving-secrets_lambda.html
  */
 export function extensionSecretSource(options: ExtensionSecretSourceOptions): SecretSource {
+  // undici, already loaded for the upstream calls: node:http would be one more module to load
+  // during the cold start.
+  let agent: Dispatcher | undefined;
   return {
     description: `Secrets Manager ${options.secretId} (Lambda extension)`,
-    fetchText: () =>
-      new Promise<string>((resolve, reject) => {
-        const req = request(
-          {
-            host: options.host ?? 'localhost',
-            port: options.port,
-            path: `/secretsmanager/get?secretId=${encodeURIComponent(options.secretId)}`,
-            headers: { 'X-Aws-Parameters-Secrets-Token': options.token },
-            timeout: 3000,
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('error', reject);
-            res.on('end', () => {
-              const text = Buffer.concat(chunks).toString('utf8');
-              if (res.statusCode !== 200) {
-                // The extension's own refusals name a status and a reason, never a value.
-                reject(new Error(`The secrets extension answered ${res.statusCode}`));
-                return;
-              }
-              try {
-                const answer = JSON.parse(text) as { SecretString?: string; SecretBinary?: string };
-                if (typeof answer.SecretString === 'string') resolve(answer.SecretString);
-                else if (typeof answer.SecretBinary === 'string') {
-                  resolve(Buffer.from(answer.SecretBinary, 'base64').toString('utf8'));
-                } else reject(new Error('The secret has neither SecretString nor SecretBinary'));
-              } catch {
-                reject(new Error('The secrets extension answered something other than JSON'));
-              }
-            });
-          },
-        );
-        req.on('timeout', () => req.destroy(new Error('The secrets extension did not answer')));
-        req.on('error', (error: NodeJS.ErrnoException) =>
-          reject(
-            error.code === 'ECONNREFUSED' ? new ExtensionUnreachableError(error.message) : error,
-          ),
-        );
-        req.end();
-      }),
+    async fetchText() {
+      agent ??= new Agent({ keepAliveTimeout: 60_000 });
+      let answer: Dispatcher.ResponseData;
+      try {
+        answer = await request(agent, {
+          origin: `http://${options.host ?? 'localhost'}:${options.port}`,
+          path: `/secretsmanager/get?secretId=${encodeURIComponent(options.secretId)}`,
+          method: 'GET',
+          headers: { 'x-aws-parameters-secrets-token': options.token },
+          headersTimeout: 3000,
+          bodyTimeout: 3000,
+        });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ECONNREFUSED') throw new ExtensionUnreachableError((error as Error).message);
+        throw error;
+      }
+      const text = await answer.body.text();
+      // The extension's own refusals name a status and a reason, never a value.
+      if (answer.statusCode !== 200) {
+        throw new Error(`The secrets extension answered ${answer.statusCode}`);
+      }
+      const parsed = jsonObjectOf(text);
+      if (!parsed) throw new Error('The secrets extension answered something other than JSON');
+      if (typeof parsed.SecretString === 'string') return parsed.SecretString;
+      if (typeof parsed.SecretBinary === 'string') {
+        return Buffer.from(parsed.SecretBinary, 'base64').toString('utf8');
+      }
+      throw new Error('The secret has neither SecretString nor SecretBinary');
+    },
   };
 }
 

@@ -181,6 +181,22 @@ describe('UpstreamClient', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('answers at the deadline while the connection is still being set up', async () => {
+    // A connector that never calls back: the TCP handshake of an unreachable host, with no
+    // connect timeout of undici's own to end it. Only the call's deadline can.
+    const hanging = new Agent({ connect: () => {} });
+    try {
+      const attempt = new UpstreamClient({ dispatcher: hanging, timeoutMs: 200 }).send({
+        method: 'GET',
+        url: url(),
+      });
+      await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
+      expect(server.received).toHaveLength(0);
+    } finally {
+      await hanging.destroy();
+    }
+  });
+
   it("never goes past the function's remaining time", async () => {
     server.script = () => {};
     const attempt = client(60_000).send({ method: 'GET', url: url() }, { remainingMs: () => 600 });

@@ -44,20 +44,18 @@ export function countMetric(name: MetricName, dimensions: Dimensions, value = 1)
  */
 export function flushMetrics(functionName: string, write: (line: string) => void): void {
   if (pending.length === 0) return;
-  const groups = new Map<
-    string,
-    { dimensions: Record<string, string>; values: Map<MetricName, number> }
-  >();
-  for (const count of pending.splice(0)) {
-    const dimensions = { Function: functionName, ...count.dimensions };
-    const key = JSON.stringify(Object.entries(dimensions).sort());
+  // Runs on every invocation: plain objects and a string key, no JSON to group by.
+  const groups = new Map<string, { dimensions: Dimensions; values: Record<string, number> }>();
+  for (const count of pending) {
+    const key = dimensionKey(count.dimensions);
     let group = groups.get(key);
     if (!group) {
-      group = { dimensions, values: new Map() };
+      group = { dimensions: { Function: functionName, ...count.dimensions }, values: {} };
       groups.set(key, group);
     }
-    group.values.set(count.name, (group.values.get(count.name) ?? 0) + count.value);
+    group.values[count.name] = (group.values[count.name] ?? 0) + count.value;
   }
+  pending.length = 0;
   const timestamp = Date.now();
   for (const { dimensions, values } of groups.values()) {
     write(
@@ -68,13 +66,21 @@ export function flushMetrics(functionName: string, write: (line: string) => void
             {
               Namespace: METRIC_NAMESPACE,
               Dimensions: [Object.keys(dimensions)],
-              Metrics: [...values.keys()].map((name) => ({ Name: name, Unit: 'Count' })),
+              Metrics: Object.keys(values).map((name) => ({ Name: name, Unit: 'Count' })),
             },
           ],
         },
         ...dimensions,
-        ...Object.fromEntries(values),
+        ...values,
       }),
     );
   }
+}
+
+/** The same dimensions, in any order, give the same key. */
+function dimensionKey(dimensions: Dimensions): string {
+  let key = '';
+  for (const name of Object.keys(dimensions).sort())
+    key += `${name}\u0000${dimensions[name]}\u0001`;
+  return key;
 }

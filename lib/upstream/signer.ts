@@ -56,16 +56,32 @@ function hmacKey(secretKey: string): KeyObject {
   return lastKey.key;
 }
 
+type GatewayHeaderNames = Readonly<{
+  timestamp: string;
+  accessKey: string;
+  signature: string;
+  apiKey: string;
+  clientId: string;
+}>;
+
+/** Built once per vendor word: every signed call needs them. */
+const headerNamesByVendor = new Map<string, GatewayHeaderNames>();
+
 /** The gateway's header names for a vendor word (`platform` in the spec). */
-export function gatewayHeaderNames(vendor: string) {
-  const v = vendor.toLowerCase();
-  return {
-    timestamp: `x-${v}-apigw-timestamp`,
-    accessKey: `x-${v}-iam-access-key`,
-    signature: `x-${v}-apigw-signature-v2`,
-    apiKey: `x-${v}-apigw-api-key`,
-    clientId: `x-${v}-apigw-api-key-id`,
-  } as const;
+export function gatewayHeaderNames(vendor: string): GatewayHeaderNames {
+  let names = headerNamesByVendor.get(vendor);
+  if (!names) {
+    const v = vendor.toLowerCase();
+    names = {
+      timestamp: `x-${v}-apigw-timestamp`,
+      accessKey: `x-${v}-iam-access-key`,
+      signature: `x-${v}-apigw-signature-v2`,
+      apiKey: `x-${v}-apigw-api-key`,
+      clientId: `x-${v}-apigw-api-key-id`,
+    };
+    headerNamesByVendor.set(vendor, names);
+  }
+  return names;
 }
 
 /** The headers that carry a signature (plus the API key when the secret has one). */

@@ -2,12 +2,20 @@
  * Structured JSON log lines, one object per line (CloudWatch Logs Insights reads them).
  * Callers pass explicit fields: never headers, bodies, secrets or stack traces.
  */
+import type { MetricDocument } from './metrics.js';
+
 export type LogFields = Record<string, string | number | boolean | undefined | null>;
 
+/**
+ * `metrics`: an EMF document (metrics.ts) whose members join the line, so that one line carries
+ * both; its members come last.
+ */
+type LineWriter = (message: string, fields?: LogFields, metrics?: MetricDocument) => void;
+
 export interface Logger {
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
+  info: LineWriter;
+  warn: LineWriter;
+  error: LineWriter;
   child(fields: LogFields): Logger;
 }
 
@@ -15,7 +23,12 @@ type LogSink = (line: string) => void;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
-const ignore = () => {};
+/** Below the level, a line is not written; the metrics it carried still are, on their own. */
+const metricsOnly =
+  (sink: LogSink): LineWriter =>
+  (_message, _fields, metrics) => {
+    if (metrics) sink(JSON.stringify(metrics));
+  };
 
 /** Lines below `level` are not written (LOG_LEVEL, read by config.ts). */
 export function createLogger(
@@ -25,10 +38,10 @@ export function createLogger(
 ): Logger {
   const writer = (lineLevel: LogLevel) =>
     RANK[lineLevel] < RANK[level]
-      ? ignore
-      : (message: string, fields?: LogFields) =>
+      ? metricsOnly(sink)
+      : (message: string, fields?: LogFields, metrics?: MetricDocument) =>
           // No timestamp of our own: Lambda stamps every line it ships to CloudWatch Logs.
-          sink(JSON.stringify({ level: lineLevel, message, ...base, ...fields }));
+          sink(JSON.stringify({ level: lineLevel, message, ...base, ...fields, ...metrics }));
   return {
     info: writer('info'),
     warn: writer('warn'),

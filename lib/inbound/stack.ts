@@ -19,7 +19,7 @@ import {
 import { type HeaderMap, mediaType } from '../headers.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../lambda-limits.js';
 import { createLogger, defaultSink, describeError, type Logger } from '../log.js';
-import { flushMetrics } from '../metrics.js';
+import { takeMetrics } from '../metrics.js';
 import type { Route } from '../routes/route.js';
 import { budgetOf } from '../upstream/budget.js';
 import type { CallBudget } from '../upstream/client.js';
@@ -197,9 +197,11 @@ function requestLog(
       status,
       durationMs: Math.round(performance.now() - (startedAt.get(request) ?? performance.now())),
     };
-    if (status !== undefined && status >= 500) log.error('request failed', fields);
-    else log.info('request', fields);
-    flushMetrics(functionName, defaultSink);
+    // The invocation's metrics ride on its request line; any that cannot, on lines of their own.
+    const [metrics, ...more] = takeMetrics(functionName);
+    if (status !== undefined && status >= 500) log.error('request failed', fields, metrics);
+    else log.info('request', fields, metrics);
+    for (const document of more) defaultSink(JSON.stringify(document));
     states.delete(request.context);
   };
   return {

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { ServiceError } from '../../../../lib/errors.js';
 import { json } from '../../../../lib/inbound/responses.js';
 import { httpFunction, MAX_BODY_BYTES, tokenMatches } from '../../../../lib/inbound/stack.js';
 import { createLogger } from '../../../../lib/log.js';
+import { countMetric } from '../../../../lib/metrics.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
 
 function capturedLog() {
@@ -271,6 +272,54 @@ describe('httpFunction log lines', () => {
     });
     expect(typeof first?.coldStart).toBe('boolean');
     expect(second?.coldStart).toBe(false);
+  });
+
+  it("write the invocation's metrics in its request line, and those that cannot share it on lines of their own", async () => {
+    const lines: string[] = [];
+    const handler = httpFunction(
+      { name: 'counted', log: createLogger({ function: 'counted' }, (line) => lines.push(line)) },
+      async () => {
+        countMetric('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'success' });
+        countMetric('UpstreamRetries', { Service: 'scan-jobs' }, 2);
+        // A second outcome of the same metric needs a document of its own.
+        countMetric('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'timeout' });
+        return json(200, {});
+      },
+    );
+    const console = vi.spyOn(globalThis.console, 'log').mockImplementation(() => {});
+    try {
+      await handler(validEvent(), lambdaContext());
+      const [request] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toHaveLength(1);
+      expect(request).toMatchObject({
+        message: 'request',
+        status: 200,
+        Function: 'counted',
+        Service: 'scan-jobs',
+        Outcome: 'success',
+        UpstreamCalls: 1,
+        UpstreamRetries: 2,
+        _aws: {
+          CloudWatchMetrics: [{ Namespace: 'PlatformGateway' }, { Namespace: 'PlatformGateway' }],
+        },
+      });
+      const own = console.mock.calls.map(
+        ([line]) => JSON.parse(String(line)) as Record<string, unknown>,
+      );
+      expect(own).toEqual([expect.objectContaining({ Outcome: 'timeout', UpstreamCalls: 1 })]);
+      expect(own[0]).not.toHaveProperty('message');
+    } finally {
+      console.mockRestore();
+    }
+  });
+
+  it('leaves out lines below the level, but not the metrics they carry', () => {
+    const lines: string[] = [];
+    const log = createLogger({}, (line) => lines.push(line), 'warn');
+    log.info('quiet', { a: 1 }, { _aws: { CloudWatchMetrics: [] }, UpstreamCalls: 1 });
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { _aws: { CloudWatchMetrics: [] }, UpstreamCalls: 1 },
+    ]);
   });
 
   it('leaves out lines below the level', () => {

@@ -1,27 +1,31 @@
 /**
  * `npm run bench`: run by hand, never in CI. Prints
- *  1. handler overhead: the list-jobs function invoked in process as Lambda invokes it, against
- *     the emulator (in its own process), versus a bare undici GET of the same signed URL:
- *     ratio of medians at concurrency 1 and ratio of throughputs at concurrency 32;
+ *  1. handler overhead: the packaged list-jobs bundle (what deploys) invoked in process as Lambda
+ *     invokes it, versus a bare undici GET of the same signed URL, against a neutral upstream in
+ *     its own process: ratio of medians at concurrency 1, CPU per request of each side, and ratio
+ *     of throughputs at concurrency 32. Log lines go where Lambda's runtime sends them: one
+ *     synchronous write per line to a file descriptor (here /dev/null);
  *  2. cold start: for every function's deployable bundle (from `serverless package`), its size
- *     and the time to import it in a fresh Node process (median of several runs).
- *
- *  3. the deadline's cost per request; 4. every function's first answer as deployed
- *     (bench/first-answer.ts).
+ *     and the time to import it in a fresh Node process (median of several runs);
+ *  3. the upstream client's cost per request over a bare undici request (deadline, bounded read,
+ *     retry decision, metric count), and how far past a deadline an answer comes;
+ *  4. every function's first answer as deployed (bench/first-answer.ts).
  *
  * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer,
  * --runs=N (cold imports, first answers),
  * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
  * a comma-separated list), --upstream=neutral|emulator (handler overhead; neutral by default),
- * --pin (this process on core 0, the upstream on core 1).
+ * --pin (section 1: this process on core 0, the upstream on core 1), --source (section 1 on the TypeScript
+ * sources through tsx rather than on the packaged bundle).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { EventEmitter } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { format } from 'node:util';
 import { Agent } from 'undici';
 import { findFreePort } from '../scripts/start.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
@@ -73,16 +77,20 @@ async function startEmulatorProcess(port: number): Promise<ChildProcess> {
 
 interface Sample {
   readonly perRequestMs: number[];
+  /** This process's CPU time (every thread: user + system) per request, in µs. */
+  readonly cpuMicros: number;
 }
 
 async function timeSequential(run: () => Promise<void>, count: number): Promise<Sample> {
   const perRequestMs: number[] = [];
+  const cpuBefore = process.cpuUsage();
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     await run();
     perRequestMs.push(performance.now() - start);
   }
-  return { perRequestMs };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { perRequestMs, cpuMicros: (cpu.user + cpu.system) / count };
 }
 
 async function throughput(
@@ -108,6 +116,9 @@ function pinned(command: string, commandArgs: string[]): [string, string[]] {
 }
 
 async function benchOverhead(): Promise<void> {
+  // Resolved (and packaged) before this process's environment is pointed at the upstream.
+  const fromSource = args.get('source') === 'true';
+  const entry = fromSource ? undefined : packagedEntry('listJobs');
   if (args.get('pin') === 'true')
     execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
   // The neutral upstream by default: it does no work per request beyond the answer, so the
@@ -120,22 +131,30 @@ async function benchOverhead(): Promise<void> {
     ? (upstream as ChildProcess)
     : (upstream as { child: ChildProcess }).child;
   try {
+    const event = sampleEvent('jobs-list.json');
     const secret = JSON.parse(readFileSync(path.join(ROOT, 'emulator/demo-secret.json'), 'utf8'));
     Object.assign(process.env, {
       SCAN_BASE_URL: `http://127.0.0.1:${upstreamPort}`,
       SECRETS_SOURCE: 'file',
       SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
     });
-    // The handler logs one JSON line per request: keep that cost, send the lines nowhere.
-    const devNull = (await import('node:fs')).createWriteStream('/dev/null');
+    // The handler logs a JSON line or two per request: keep that cost as Lambda's Node.js runtime
+    // makes it (its console.log formats the line, stamps it, and writes it synchronously to a file
+    // descriptor: aws-lambda-nodejs-runtime-interface-client, LogPatch), to /dev/null.
+    const devNull = openSync('/dev/null', 'w');
     console.log =
       process.env.BENCH_LOG === 'none'
         ? () => {}
-        : (line: unknown) => {
-            devNull.write(`${String(line)}\n`);
+        : (...values: unknown[]) => {
+            const line = format(...values).replaceAll('\n', '\r');
+            writeSync(
+              devNull,
+              `${new Date().toISOString()}\t${event.requestContext.requestId}\tINFO\t${line}\n`,
+            );
           };
-    const { handler } = (await import('../functions/jobs/list.js')) as { handler: HttpHandler };
-    const event = sampleEvent('jobs-list.json');
+    const { handler } = (
+      entry ? createRequire(import.meta.url)(entry) : await import('../functions/jobs/list.js')
+    ) as { handler: HttpHandler };
 
     // The bare request: the same signed URL, headers signed once (valid for minutes).
     const uri = '/api/v1/jobs?page=1&limit=10';
@@ -170,13 +189,19 @@ async function benchOverhead(): Promise<void> {
     // Warm both paths (JIT, connections, secret cache), then interleave rounds.
     await timeSequential(bare, 300);
     await timeSequential(viaHandler, 300);
-    const rounds = 5;
-    const perRound = 400;
+    const rounds = 7;
+    const perRound = 600;
     const bareTimes: number[] = [];
     const handlerTimes: number[] = [];
+    const bareCpu: number[] = [];
+    const handlerCpu: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      bareTimes.push(...(await timeSequential(bare, perRound)).perRequestMs);
-      handlerTimes.push(...(await timeSequential(viaHandler, perRound)).perRequestMs);
+      const bareSample = await timeSequential(bare, perRound);
+      const handlerSample = await timeSequential(viaHandler, perRound);
+      bareTimes.push(...bareSample.perRequestMs);
+      handlerTimes.push(...handlerSample.perRequestMs);
+      bareCpu.push(bareSample.cpuMicros);
+      handlerCpu.push(handlerSample.cpuMicros);
     }
     const bareThroughput: number[] = [];
     const handlerThroughput: number[] = [];
@@ -191,7 +216,7 @@ async function benchOverhead(): Promise<void> {
     const c32Bare = median(bareThroughput);
     const c32Handler = median(handlerThroughput);
     console.info(
-      `\n1. Handler overhead (list-jobs in process vs bare undici GET; upstream: ${useEmulator ? 'the emulator' : 'neutral'}, own process${args.get('pin') === 'true' ? '; pinned to cores 0 and 1' : ''})`,
+      `\n1. Handler overhead (list-jobs ${fromSource ? 'from the TypeScript sources' : 'as packaged'}, in process, vs bare undici GET; upstream: ${useEmulator ? 'the emulator' : 'neutral'}, own process${args.get('pin') === 'true' ? '; pinned to cores 0 and 1' : ''})`,
     );
     console.info(
       `   Node ${process.version}, ${rounds * perRound} requests per side at c=1, 3 x 3000 at c=32`,
@@ -202,20 +227,33 @@ async function benchOverhead(): Promise<void> {
         `ratio ${(c1Handler / c1Bare).toFixed(2)}x (+${((c1Handler - c1Bare) * 1000).toFixed(0)} µs)`,
     );
     console.info(
+      `   c=1  CPU per request (this process, median of ${rounds} rounds): bare ${median(bareCpu).toFixed(0)} µs, ` +
+        `handler ${median(handlerCpu).toFixed(0)} µs (+${(median(handlerCpu) - median(bareCpu)).toFixed(0)} µs)`,
+    );
+    console.info(
       `   c=32 throughput: bare ${c32Bare.toFixed(0)} req/s, handler ${c32Handler.toFixed(0)} req/s; ` +
         `ratio ${(c32Bare / c32Handler).toFixed(2)}x (bare / handler)`,
     );
   } finally {
     emulator.kill('SIGTERM');
+    // The later sections (cold starts, first answers) run on every core again.
+    if (args.get('pin') === 'true') {
+      const cores = `0-${availableParallelism() - 1}`;
+      execFileSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' });
+    }
   }
 }
 
 // ---------------------------------------------------------------------------------------
 // 2. Cold start
 
+let packaged = false;
+
+/** `serverless package`, once per run (unless --skip-package): the functions as they deploy. */
 function packageArtifacts(): string {
   const out = path.join(ROOT, '.serverless');
-  if (args.get('skip-package') !== 'true') {
+  if (args.get('skip-package') !== 'true' && !packaged) {
+    packaged = true;
     console.info('packaging (npx serverless package)...');
     execFileSync(path.join(ROOT, 'node_modules/.bin/serverless'), ['package'], {
       cwd: ROOT,
@@ -244,6 +282,8 @@ function importOnce(node: string, file: string): number {
     {
       env: {
         PATH: process.env.PATH,
+        // The AWS SDK clients are not bundled: Lambda's runtime provides them on NODE_PATH.
+        NODE_PATH: path.join(ROOT, 'node_modules'),
         SECRETS_SOURCE: 'file',
         SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
         NODE_OPTIONS: '--enable-source-maps',
@@ -254,20 +294,27 @@ function importOnce(node: string, file: string): number {
   return Number(output);
 }
 
+/** A packaged function's zip, unzipped into a fresh directory: its bundle's path. */
+function unpackedEntry(out: string, name: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  execFileSync('unzip', ['-q', '-o', path.join(out, `${name}.zip`), '-d', dir]);
+  return execFileSync('find', [dir, '-name', '*.cjs'], { encoding: 'utf8' }).trim().split('\n')[0]!;
+}
+
+/** The packaged bundle of one function (packaging first unless --skip-package). */
+function packagedEntry(name: string): string {
+  return unpackedEntry(packageArtifacts(), name);
+}
+
 function benchColdStart(): void {
   const out = packageArtifacts();
   const zips = readdirSync(out).filter((f) => f.endsWith('.zip'));
   const runs = Number(args.get('runs') ?? 9);
-  const unpacked = mkdtempSync(path.join(tmpdir(), 'bundles-'));
   const bundles = zips.map((zip) => {
-    const dir = path.join(unpacked, zip.replace(/\.zip$/, ''));
-    execFileSync('unzip', ['-q', '-o', path.join(out, zip), '-d', dir]);
-    const files = execFileSync('find', [dir, '-name', '*.cjs'], { encoding: 'utf8' })
-      .trim()
-      .split('\n');
-    const entry = files[0]!;
+    const name = zip.replace(/\.zip$/, '');
+    const entry = unpackedEntry(out, name);
     return {
-      name: zip.replace(/\.zip$/, ''),
+      name,
       entry,
       zipBytes: statSync(path.join(out, zip)).size,
       bundleBytes: statSync(entry).size,
@@ -323,6 +370,7 @@ async function startNeutralUpstream(): Promise<{ port: number; child: ChildProce
 
 async function benchDeadline(): Promise<void> {
   const { UpstreamClient } = await import('../lib/upstream/client.js');
+  const { flushMetrics } = await import('../lib/metrics.js');
   const { port, child } = await startNeutralUpstream();
   try {
     const agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });
@@ -331,24 +379,22 @@ async function benchDeadline(): Promise<void> {
       const answer = await agent.request({ origin, path: '/x', method: 'GET' });
       await answer.body.arrayBuffer();
     };
-    // What the client adds per call for its deadline: one EventEmitter signal, one native timer.
-    const withDeadline = async () => {
-      const signal = new EventEmitter();
-      const timer = setTimeout(() => signal.emit('abort'), 8000);
-      try {
-        const answer = await agent.request({ origin, path: '/x', method: 'GET', signal });
-        await answer.body.arrayBuffer();
-      } finally {
-        clearTimeout(timer);
-      }
+    // The same request through the upstream client: its deadline (one native timer), the body
+    // collected up to its limit, the retry decision and the metric count.
+    const viaClient = new UpstreamClient({ dispatcher: agent, timeoutMs: 8000 });
+    const target = new URL('/x', origin);
+    const withClient = async () => {
+      await viaClient.send({ method: 'GET', url: target, service: 'bench' });
     };
     await timeSequential(plain, 500);
-    await timeSequential(withDeadline, 500);
+    await timeSequential(withClient, 500);
     const plainTimes: number[] = [];
-    const deadlineTimes: number[] = [];
+    const clientTimes: number[] = [];
     for (let round = 0; round < 7; round++) {
       plainTimes.push(...(await timeSequential(plain, 500)).perRequestMs);
-      deadlineTimes.push(...(await timeSequential(withDeadline, 500)).perRequestMs);
+      clientTimes.push(...(await timeSequential(withClient, 500)).perRequestMs);
+      // Counted metrics are written by the function at the end of each invocation.
+      flushMetrics('bench', () => {});
     }
     await agent.close();
 
@@ -369,11 +415,13 @@ async function benchDeadline(): Promise<void> {
     await dispatcher.destroy();
     silent.close();
 
-    console.info('\n3. The deadline (neutral loopback upstream in its own process)');
     console.info(
-      `   cost per request, c=1, 3500 requests each: plain ${median(plainTimes).toFixed(3)} ms, ` +
-        `with the deadline ${median(deadlineTimes).toFixed(3)} ms ` +
-        `(+${((median(deadlineTimes) - median(plainTimes)) * 1000).toFixed(1)} µs)`,
+      '\n3. The upstream client and its deadline (neutral loopback upstream in its own process)',
+    );
+    console.info(
+      `   cost per request, c=1, 3500 requests each: bare undici request ${median(plainTimes).toFixed(3)} ms, ` +
+        `through the client ${median(clientTimes).toFixed(3)} ms ` +
+        `(+${((median(clientTimes) - median(plainTimes)) * 1000).toFixed(1)} µs)`,
     );
     console.info(
       `   overshoot past a 500 ms deadline, upstream silent, 20 calls: median ${median(overshoot).toFixed(1)} ms, ` +

@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ExtensionUnreachableError } from '../errors.js';
 import { jsonObjectOf } from '../json.js';
-import { Agent, type Dispatcher, request } from '../upstream/undici.js';
+import { dispatchOnce, type Exchanged } from '../upstream/client.js';
+import { Agent, type Dispatcher } from '../upstream/undici.js';
 
 export interface SecretSource {
   /** For log lines: where the secret comes from (a path or a secret id, never a value). */
@@ -52,6 +53,12 @@ export function awsSecretSource(options: AwsSecretSourceOptions): SecretSource {
   };
 }
 
+/**
+ * A secret value is at most 64 KB (Secrets Manager's quota); the extension's answer, with the
+ * value escaped or in base64 and its metadata, stays well under this.
+ */
+const MAX_EXTENSION_ANSWER_BYTES = 1024 * 1024;
+
 interface ExtensionSecretSourceOptions {
   readonly secretId: string;
   /** The extension's local port (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT, 2773 by default). */
@@ -68,32 +75,36 @@ interface ExtensionSecretSourceOptions {
  * https://docs.aws.amazon.com/secretsmanager/latest/userguide/retrieving-secrets_lambda.html
  */
 export function extensionSecretSource(options: ExtensionSecretSourceOptions): SecretSource {
-  // undici, already loaded for the upstream calls: node:http would be one more module to load
-  // during the cold start.
+  // The same undici exchange as the upstream calls: node:http would be one more module to load
+  // during the cold start, and a different path would leave the first upstream call cold.
   let agent: Dispatcher | undefined;
   return {
     description: `Secrets Manager ${options.secretId} (Lambda extension)`,
     async fetchText() {
       agent ??= new Agent({ keepAliveTimeout: 60_000 });
-      let answer: Dispatcher.ResponseData;
+      let answer: Exchanged;
       try {
-        answer = await request(agent, {
-          origin: `http://${options.host ?? 'localhost'}:${options.port}`,
-          path: `/secretsmanager/get?secretId=${encodeURIComponent(options.secretId)}`,
-          method: 'GET',
-          headers: { 'x-aws-parameters-secrets-token': options.token },
-          headersTimeout: 3000,
-          bodyTimeout: 3000,
-        });
+        answer = await dispatchOnce(
+          agent,
+          {
+            origin: `http://${options.host ?? 'localhost'}:${options.port}`,
+            path: `/secretsmanager/get?secretId=${encodeURIComponent(options.secretId)}`,
+            method: 'GET',
+            headers: { 'x-aws-parameters-secrets-token': options.token },
+            headersTimeout: 3000,
+            bodyTimeout: 3000,
+          },
+          { maxBodyBytes: MAX_EXTENSION_ANSWER_BYTES },
+        );
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ECONNREFUSED') throw new ExtensionUnreachableError((error as Error).message);
         throw error;
       }
-      const text = await answer.body.text();
+      const text = answer.body.toString('utf8');
       // The extension's own refusals name a status and a reason, never a value.
-      if (answer.statusCode !== 200) {
-        throw new Error(`The secrets extension answered ${answer.statusCode}`);
+      if (answer.status !== 200) {
+        throw new Error(`The secrets extension answered ${answer.status}`);
       }
       const parsed = jsonObjectOf(text);
       if (!parsed) throw new Error('The secrets extension answered something other than JSON');

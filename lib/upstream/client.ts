@@ -199,9 +199,28 @@ export class UpstreamClient {
     if (deadline.expired) return failed(new UpstreamTimeoutError(), 'deadline');
     let answered = false;
     try {
-      const { status, headers, body } = await this.transfer(request, deadline, backstopMs, () => {
-        answered = true;
-      });
+      const { status, headers, body } = await dispatchOnce(
+        this.options.dispatcher,
+        {
+          origin: request.url.origin,
+          path: request.url.pathname + request.url.search,
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          // Backstops only: the deadline ends the call first.
+          headersTimeout: backstopMs + 1000,
+          bodyTimeout: backstopMs + 1000,
+        },
+        {
+          maxBodyBytes: this.maxBodyBytes,
+          // An error answer that is only decoded is cut; one passed on is held to the limit.
+          maxErrorBodyBytes: request.passesErrors ? undefined : MAX_ERROR_BODY_BYTES,
+          deadline,
+          onAnswer: () => {
+            answered = true;
+          },
+        },
+      );
       const response = { status, headers, body, attempts: attempt };
       if (status < 400)
         return { response, outcome: { kind: 'answer', status, origin: 'endpoint' } };
@@ -227,94 +246,6 @@ export class UpstreamClient {
     }
   }
 
-  /**
-   * One exchange through undici's dispatch API: the body is collected as it arrives, with no
-   * stream and no abort signal per call (together about 15 µs of CPU a request, measured in
-   * docs/benchmarks.md). Reading stops at the limit for the answer's status: past it, an answer
-   * that is passed on is refused, and an error answer that is only decoded is cut; either way
-   * the connection is dropped. When the deadline passes, the promise rejects at once, and the
-   * request is aborted as soon as undici hands it its controller.
-   */
-  private transfer(
-    request: UpstreamRequest,
-    deadline: Deadline,
-    backstopMs: number,
-    onAnswer: () => void,
-  ): Promise<Exchanged> {
-    return new Promise<Exchanged>((resolve, reject) => {
-      let controller: Dispatcher.DispatchController | undefined;
-      let settled = false;
-      let status = 0;
-      let headers: Record<string, string> = {};
-      let limit = this.maxBodyBytes;
-      let cutAtLimit = false;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const stop = (reason: Error) => {
-        if (!settled) {
-          settled = true;
-          deadline.unwatch();
-          reject(reason);
-        }
-        controller?.abort(reason);
-      };
-      const finish = () => {
-        settled = true;
-        deadline.unwatch();
-        resolve({ status, headers, body: Buffer.concat(chunks, size) });
-      };
-      deadline.watch(() => stop(new UpstreamTimeoutError()));
-      this.options.dispatcher.dispatch(
-        {
-          origin: request.url.origin,
-          path: request.url.pathname + request.url.search,
-          method: request.method as Dispatcher.HttpMethod,
-          headers: request.headers,
-          body: request.body,
-          // Backstops only: the deadline above ends the call first.
-          headersTimeout: backstopMs + 1000,
-          bodyTimeout: backstopMs + 1000,
-        },
-        {
-          onRequestStart: (started) => {
-            controller = started;
-            if (settled) started.abort(new UpstreamTimeoutError());
-          },
-          onResponseStart: (_controller, statusCode, answerHeaders) => {
-            if (settled || statusCode < 200) return;
-            onAnswer();
-            status = statusCode;
-            headers = flatten(answerHeaders);
-            cutAtLimit = statusCode >= 400 && !request.passesErrors;
-            if (cutAtLimit) limit = MAX_ERROR_BODY_BYTES;
-            const declared = Number(headers['content-length']);
-            if (!cutAtLimit && declared > limit) stop(new UpstreamResponseTooLargeError(limit));
-          },
-          onResponseData: (_controller, chunk) => {
-            if (settled) return;
-            if (size + chunk.length <= limit) {
-              chunks.push(chunk);
-              size += chunk.length;
-              return;
-            }
-            if (!cutAtLimit) return stop(new UpstreamResponseTooLargeError(limit));
-            chunks.push(chunk.subarray(0, limit - size));
-            size = limit;
-            finish();
-            // The rest is not read: the connection is dropped.
-            controller?.abort(new UpstreamResponseTooLargeError(limit));
-          },
-          onResponseEnd: () => {
-            if (!settled) finish();
-          },
-          onResponseError: (_controller, error) => {
-            if (!settled) stop(error);
-          },
-        },
-      );
-    });
-  }
-
   /** Full jitter, raised to the upstream's Retry-After when it sends one. */
   private backoff(attempt: number, result: Attempt): number {
     const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
@@ -323,6 +254,94 @@ export class UpstreamClient {
       'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
     return Math.max(jittered, retryAfter);
   }
+}
+
+interface DispatchOnceOptions {
+  /** Past this many bytes of body, the call fails with UpstreamResponseTooLargeError. */
+  readonly maxBodyBytes: number;
+  /** When set, an error answer (4xx, 5xx) is cut at this many bytes instead. */
+  readonly maxErrorBodyBytes?: number;
+  /** When it passes, the call fails with UpstreamTimeoutError. */
+  readonly deadline?: Deadline;
+  /** Called when the answer's status and headers arrive. */
+  readonly onAnswer?: () => void;
+}
+
+/**
+ * One exchange through undici's dispatch API, shared by every call this package makes (the
+ * upstream client, the secrets extension), so that the first call of a container warms the
+ * code of the next. The body is collected as it arrives, with no stream and no abort signal
+ * per call (together about 15 µs of CPU a request, docs/benchmarks.md). Reading stops at the
+ * limit for the answer's status, and the connection is then dropped. When the deadline passes,
+ * the promise rejects at once, and the request is aborted as soon as undici hands it its
+ * controller (even while its connection is being set up).
+ */
+export function dispatchOnce(
+  dispatcher: Dispatcher,
+  request: Dispatcher.DispatchOptions,
+  options: DispatchOnceOptions,
+): Promise<Exchanged> {
+  return new Promise<Exchanged>((resolve, reject) => {
+    const deadline = options.deadline;
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    let status = 0;
+    let headers: Record<string, string> = {};
+    let limit = options.maxBodyBytes;
+    let cutAtLimit = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (reason: Error) => {
+      if (!settled) {
+        settled = true;
+        deadline?.unwatch();
+        reject(reason);
+      }
+      controller?.abort(reason);
+    };
+    const finish = () => {
+      settled = true;
+      deadline?.unwatch();
+      resolve({ status, headers, body: Buffer.concat(chunks, size) });
+    };
+    deadline?.watch(() => stop(new UpstreamTimeoutError()));
+    dispatcher.dispatch(request, {
+      onRequestStart: (started) => {
+        controller = started;
+        if (settled) started.abort(new UpstreamTimeoutError());
+      },
+      onResponseStart: (_controller, statusCode, answerHeaders) => {
+        if (settled || statusCode < 200) return;
+        options.onAnswer?.();
+        status = statusCode;
+        headers = flatten(answerHeaders);
+        cutAtLimit = statusCode >= 400 && options.maxErrorBodyBytes !== undefined;
+        if (cutAtLimit) limit = options.maxErrorBodyBytes ?? limit;
+        const declared = Number(headers['content-length']);
+        if (!cutAtLimit && declared > limit) stop(new UpstreamResponseTooLargeError(limit));
+      },
+      onResponseData: (_controller, chunk) => {
+        if (settled) return;
+        if (size + chunk.length <= limit) {
+          chunks.push(chunk);
+          size += chunk.length;
+          return;
+        }
+        if (!cutAtLimit) return stop(new UpstreamResponseTooLargeError(limit));
+        chunks.push(chunk.subarray(0, limit - size));
+        size = limit;
+        finish();
+        // The rest is not read: the connection is dropped.
+        controller?.abort(new UpstreamResponseTooLargeError(limit));
+      },
+      onResponseEnd: () => {
+        if (!settled) finish();
+      },
+      onResponseError: (_controller, error) => {
+        if (!settled) stop(error);
+      },
+    });
+  });
 }
 
 function failed(error: Error, failure: TransportFailure): Attempt {
@@ -358,7 +377,7 @@ function flatten(headers: Record<string, string | string[] | undefined>): Record
 }
 
 /** What one exchange brought back. */
-interface Exchanged {
+export interface Exchanged {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: Buffer;

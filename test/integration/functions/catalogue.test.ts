@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator, Fault } from '../../../emulator/index.js';
-import { Agent, request } from '../../../lib/upstream/undici.js';
+import { Agent } from 'undici';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import {
   demoSecret,
@@ -90,7 +90,7 @@ describe('catalogue functions against the emulator', () => {
 
   /** What the emulator answers to this exact request made directly, with the demo app's keys. */
   async function direct(method: 'GET' | 'POST', pathAndQuery: string, body?: string) {
-    const answer = await request(agent, {
+    const answer = await agent.request({
       origin: emulator.url,
       path: pathAndQuery,
       method,

@@ -5,14 +5,13 @@
  * with the options of serverless.yml). Both call a neutral upstream (on core 1; this process on
  * core 0), in alternating rounds of 1,500 requests; the figure is the median of the paired
  * differences of CPU per request (every thread of this process), which machine noise moves
- * least. Log lines are written as in section 1 of run.ts. Run by hand, never in CI.
+ * least. Log lines are written as Lambda's runtime writes them (harness.ts). Run by hand, never in CI.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { openSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { format } from 'node:util';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
+import { logLinesAsLambda, median, startNeutralUpstream } from './harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const [fileA, fileB, roundsArg] = process.argv.slice(2);
@@ -23,27 +22,13 @@ if (!fileA || !fileB) {
 const rounds = Number(roundsArg ?? 16);
 
 execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-const upstream = spawn(
-  'taskset',
-  ['-c', '1', process.execPath, '--import', 'tsx', 'bench/neutral-upstream.ts'],
-  { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const port = await new Promise<number>((resolve) => {
-  upstream.stdout?.on('data', (chunk: Buffer) => {
-    const match = /listening (\d+)/.exec(chunk.toString());
-    if (match) resolve(Number(match[1]));
-  });
-});
+const { port, child: upstream } = await startNeutralUpstream(true);
 Object.assign(process.env, {
   SCAN_BASE_URL: `http://127.0.0.1:${port}`,
   SECRETS_SOURCE: 'file',
   SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
 });
-const devNull = openSync('/dev/null', 'w');
-console.log = (...values: unknown[]) => {
-  const line = format(...values).replaceAll('\n', '\r');
-  writeSync(devNull, `${new Date().toISOString()}\tbench\tINFO\t${line}\n`);
-};
+logLinesAsLambda('bench');
 
 const load = createRequire(import.meta.url);
 const handlerA = (load(path.resolve(fileA)) as { handler: HttpHandler }).handler;
@@ -58,12 +43,6 @@ async function cpuPerRequest(handler: HttpHandler, count: number): Promise<numbe
   }
   const used = process.cpuUsage(before);
   return (used.user + used.system) / count;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 await cpuPerRequest(handlerA, 3000);

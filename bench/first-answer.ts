@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { demoSecretFor, startEmulator } from '../emulator/index.js';
 import { routes } from '../lib/routes/index.js';
+import { median } from './harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -65,12 +66,6 @@ function startSecretsStandIn(secretText: string): Promise<Server> {
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export async function benchFirstAnswer(out: string, runs: number, node = process.execPath) {

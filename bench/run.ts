@@ -20,16 +20,16 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { format } from 'node:util';
 import { Agent } from 'undici';
 import { findFreePort } from '../scripts/start.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
 import { benchFirstAnswer } from './first-answer.js';
+import { logLinesAsLambda, median, startNeutralUpstream } from './harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = new Map(
@@ -38,12 +38,6 @@ const args = new Map(
     return [key, value] as const;
   }),
 );
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -125,7 +119,9 @@ async function benchOverhead(): Promise<void> {
   // ratio measures the function; --upstream=emulator measures against the emulator instead.
   const useEmulator = args.get('upstream') === 'emulator';
   const port = useEmulator ? await freePort() : 0;
-  const upstream = useEmulator ? await startEmulatorProcess(port) : await startNeutralUpstream();
+  const upstream = useEmulator
+    ? await startEmulatorProcess(port)
+    : await startNeutralUpstream(args.get('pin') === 'true');
   const upstreamPort = useEmulator ? port : (upstream as { port: number }).port;
   const emulator = useEmulator
     ? (upstream as ChildProcess)
@@ -141,17 +137,8 @@ async function benchOverhead(): Promise<void> {
     // The handler logs a JSON line or two per request: keep that cost as Lambda's Node.js runtime
     // makes it (its console.log formats the line, stamps it, and writes it synchronously to a file
     // descriptor: aws-lambda-nodejs-runtime-interface-client, LogPatch), to /dev/null.
-    const devNull = openSync('/dev/null', 'w');
-    console.log =
-      process.env.BENCH_LOG === 'none'
-        ? () => {}
-        : (...values: unknown[]) => {
-            const line = format(...values).replaceAll('\n', '\r');
-            writeSync(
-              devNull,
-              `${new Date().toISOString()}\t${event.requestContext.requestId}\tINFO\t${line}\n`,
-            );
-          };
+    if (process.env.BENCH_LOG === 'none') console.log = () => {};
+    else logLinesAsLambda(event.requestContext.requestId);
     const { handler } = (
       entry ? createRequire(import.meta.url)(entry) : await import('../functions/jobs/list.js')
     ) as { handler: HttpHandler };
@@ -350,28 +337,10 @@ function kb(bytes: number): string {
 // ---------------------------------------------------------------------------------------
 // 3. The deadline: its cost per request, and how far past it an answer comes
 
-async function startNeutralUpstream(): Promise<{ port: number; child: ChildProcess }> {
-  const [command, commandArgs] = pinned(path.join(ROOT, 'node_modules/.bin/tsx'), [
-    'bench/neutral-upstream.ts',
-  ]);
-  const child = spawn(command, commandArgs, {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`neutral upstream exited with ${code}`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const match = /listening (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  return { port, child };
-}
-
 async function benchDeadline(): Promise<void> {
   const { UpstreamClient } = await import('../lib/upstream/client.js');
   const { flushMetrics } = await import('../lib/metrics.js');
-  const { port, child } = await startNeutralUpstream();
+  const { port, child } = await startNeutralUpstream(args.get('pin') === 'true');
   try {
     const agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });
     const origin = `http://127.0.0.1:${port}`;

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { demoSecretFor, startEmulator } from '../emulator/index.js';
-import { routes } from '../lib/routes/index.js';
+import { routes } from '../lib/http/routes/index.js';
 import { median } from './harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

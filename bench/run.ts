@@ -339,7 +339,7 @@ function kb(bytes: number): string {
 
 async function benchDeadline(): Promise<void> {
   const { UpstreamClient } = await import('../lib/upstream/client.js');
-  const { flushMetrics } = await import('../lib/metrics.js');
+  const { flushMetrics } = await import('../lib/core/metrics.js');
   const { port, child } = await startNeutralUpstream(args.get('pin') === 'true');
   try {
     const agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });

@@ -2,9 +2,9 @@
  * The catch-all route: an unknown path is a 404 (`300`), a known path called with another
  * method a 405 (`100`) with `Allow`, both in the uniform envelope rather than API Gateway's own.
  */
-import { MethodNotAllowedError, NotFoundError } from '../lib/errors.js';
-import { httpFunction } from '../lib/inbound/stack.js';
-import { allowedMethods } from '../lib/routes/index.js';
+import { MethodNotAllowedError, NotFoundError } from '../lib/core/errors.js';
+import { httpFunction } from '../lib/http/http-function.js';
+import { allowedMethods } from '../lib/http/routes/index.js';
 
 export const handler = httpFunction({ name: 'fallback' }, async ({ event }) => {
   const allow = allowedMethods(event.rawPath);

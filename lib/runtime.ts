@@ -7,11 +7,11 @@
  * serves.
  */
 import type { Dispatcher } from 'undici';
-import { type Config, loadConfig } from './config.js';
-import type { HttpResult } from './inbound/responses.js';
-import { definitionOf, type HttpRequest, httpFunction } from './inbound/stack.js';
-import { createLogger, describeError, type Logger } from './log.js';
-import type { Route } from './routes/route.js';
+import { type Config, loadConfig } from './core/config.js';
+import { createLogger, describeError, type Logger } from './core/log.js';
+import { definitionOf, type HttpRequest, httpFunction } from './http/http-function.js';
+import type { HttpResult } from './http/responses.js';
+import type { Route } from './http/routes/route.js';
 import {
   awsSecretSource,
   extensionOrSdkSource,

@@ -1,8 +1,8 @@
 /** GET /jobs?page=&limit= */
-import { passThrough } from '../../lib/inbound/responses.js';
-import { jobRoutes } from '../../lib/routes/jobs.js';
+import { passThrough } from '../../lib/http/responses.js';
+import { jobRoutes } from '../../lib/http/routes/jobs.js';
 import { getRuntime, platformFunction } from '../../lib/runtime.js';
-import { scanJobsOf } from '../../lib/scan-jobs.js';
+import { scanJobsOf } from '../../lib/scan-jobs/client.js';
 
 const scanJobs = scanJobsOf(getRuntime());
 

@@ -6,13 +6,13 @@
  */
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { functionExecutionOf } from '../../lib/actions.js';
-import { deliveryLedgerOf } from '../../lib/delivery-ledger.js';
-import { consumeBatch } from '../../lib/invocations.js';
-import { defaultSink } from '../../lib/log.js';
-import { flushMetrics } from '../../lib/metrics.js';
+import { defaultSink } from '../../lib/core/log.js';
+import { flushMetrics } from '../../lib/core/metrics.js';
+import { budgetOf } from '../../lib/core/time-budget.js';
+import { functionExecutionOf } from '../../lib/execution/client.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { budgetOf } from '../../lib/upstream/budget.js';
+import { consumeBatch } from '../../lib/webhooks/consumer.js';
+import { deliveryLedgerOf } from '../../lib/webhooks/ledger.js';
 
 const runtime = getRuntime();
 const log = runtime.log.child({ function: 'consumeInvocations' });

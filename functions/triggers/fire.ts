@@ -1,6 +1,6 @@
 /** POST /triggers/{name}: fires a trigger through its execution URL. */
-import { executeForCaller, functionExecutionOf } from '../../lib/actions.js';
-import { functionRoutes } from '../../lib/routes/functions.js';
+import { executeForCaller, functionExecutionOf } from '../../lib/execution/client.js';
+import { functionRoutes } from '../../lib/http/routes/functions.js';
 import { getRuntime, platformFunction } from '../../lib/runtime.js';
 
 const functions = functionExecutionOf(getRuntime());

@@ -5,10 +5,10 @@
  */
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { defaultSink, describeError } from '../../lib/log.js';
-import { flushMetrics } from '../../lib/metrics.js';
+import { defaultSink, describeError } from '../../lib/core/log.js';
+import { flushMetrics } from '../../lib/core/metrics.js';
+import { budgetOf } from '../../lib/core/time-budget.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { budgetOf } from '../../lib/upstream/budget.js';
 import { scanJobWatcherOf } from '../../lib/watcher/setup.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
 

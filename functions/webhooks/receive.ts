@@ -5,13 +5,14 @@
  * 202 at once. A delivery sent twice (same webhook-id) runs its action once: the consumer
  * claims each delivery in the ledger (lib/delivery-ledger.ts) before running it.
  */
-import { bodyBytes } from '../../lib/inbound/request.js';
-import { json } from '../../lib/inbound/responses.js';
-import { definitionOf, httpFunction } from '../../lib/inbound/stack.js';
-import { invocationQueueOf } from '../../lib/invocation-queue.js';
-import { functionRoutes } from '../../lib/routes/functions.js';
+
+import { definitionOf, httpFunction } from '../../lib/http/http-function.js';
+import { bodyBytes } from '../../lib/http/request.js';
+import { json } from '../../lib/http/responses.js';
+import { functionRoutes } from '../../lib/http/routes/functions.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { deliveryKey, verifyDelivery, webhookEntry } from '../../lib/webhooks.js';
+import { invocationQueueOf } from '../../lib/webhooks/queue.js';
+import { deliveryKey, verifyDelivery, webhookEntry } from '../../lib/webhooks/verify.js';
 
 const runtime = getRuntime();
 const queue = invocationQueueOf(runtime);

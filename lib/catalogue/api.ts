@@ -4,9 +4,9 @@
  * this shape (lib/catalogue/table.ts), so that adding an API is adding one entry.
  */
 import type * as z from 'zod/mini';
-import type { UpstreamError } from '../errors.js';
+import type { UpstreamError } from '../core/errors.js';
 import type { UpstreamResponse } from '../upstream/client.js';
-import type { Pairs } from '../upstream/gateway-calls.js';
+import type { Pairs } from '../upstream/gateway/credential-refresh.js';
 
 /** The Lambda function that serves a group of routes (sls/functions/catalogue.yml). */
 export type CatalogueFunctionName =

@@ -6,9 +6,9 @@
  * error answers through the error codec, failures inside a 200 body through the entry's own
  * decoder.
  */
-import { requiredSetting } from '../config.js';
-import { UnexpectedError } from '../errors.js';
-import { perRuntime } from '../per-runtime.js';
+import { requiredSetting } from '../core/config.js';
+import { UnexpectedError } from '../core/errors.js';
+import { perRuntime } from '../core/per-runtime.js';
 import type { PlatformSecret } from '../secrets/schema.js';
 import type { SecretStore } from '../secrets/store.js';
 import type { CallBudget, UpstreamClient, UpstreamResponse } from '../upstream/client.js';
@@ -18,8 +18,8 @@ import {
   type Pairs,
   sendRefreshingCredentials,
   upstreamUrl,
-} from '../upstream/gateway-calls.js';
-import { gatewayHeaderNames } from '../upstream/signer.js';
+} from '../upstream/gateway/credential-refresh.js';
+import { gatewayHeaderNames } from '../upstream/gateway/signer.js';
 import type { CatalogueApi, CatalogueInput } from './api.js';
 
 /** A header value of visible ASCII and spaces: what an Accept header is made of. */

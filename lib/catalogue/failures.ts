@@ -4,8 +4,8 @@
  * failure. Bodies that cannot be read are passed through: a decoder never invents an error.
  */
 
-import { UpstreamError } from '../errors.js';
-import { jsonObjectOf } from '../json.js';
+import { UpstreamError } from '../core/errors.js';
+import { jsonObjectOf } from '../core/json.js';
 import type { UpstreamResponse } from '../upstream/client.js';
 import { decodeUpstreamError, fieldsOf } from '../upstream/error-decoding.js';
 

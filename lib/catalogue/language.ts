@@ -3,7 +3,7 @@
  * speech synthesis (the legacy CSS endpoint `/voice/v1/tts`) and speech recognition (CSR).
  */
 import * as z from 'zod/mini';
-import { int } from '../schemas.js';
+import { int } from '../core/schemas.js';
 import { defineApi } from './api.js';
 import { oneOf, strictInput, text } from './fields.js';
 

@@ -3,7 +3,7 @@
  * search, geocoding and reverse geocoding.
  */
 import * as z from 'zod/mini';
-import { intText } from '../schemas.js';
+import { intText } from '../core/schemas.js';
 import { defineApi } from './api.js';
 import {
   decodeDirectionsError,

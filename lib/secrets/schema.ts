@@ -3,7 +3,7 @@
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
 import * as z from 'zod/mini';
-import { nameSchema as name } from '../schemas.js';
+import { nameSchema as name } from '../core/schemas.js';
 
 const text = z.string().check(z.minLength(1, 'expected a non-empty string'));
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });

@@ -6,8 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ExtensionUnreachableError } from '../errors.js';
-import { jsonObjectOf } from '../json.js';
+import { ExtensionUnreachableError } from '../core/errors.js';
+import { jsonObjectOf } from '../core/json.js';
 import { dispatchOnce, type Exchanged } from '../upstream/client.js';
 import { Agent, type Dispatcher } from '../upstream/undici.js';
 

@@ -7,7 +7,7 @@
  * does not validate, leaves the last good secret in service, and further fetches back off.
  * With no good secret at all, callers get CredentialsUnavailableError (503, Retry-After).
  */
-import { CredentialsUnavailableError, SecretError } from '../errors.js';
+import { CredentialsUnavailableError, SecretError } from '../core/errors.js';
 import { type PlatformSecret, platformSecretSchema } from './schema.js';
 import type { SecretSource } from './sources.js';
 

@@ -6,7 +6,7 @@
  * status.
  */
 
-import { isJsonObject, jsonObjectOf } from '../json.js';
+import { isJsonObject, jsonObjectOf } from '../core/json.js';
 import type { AnswerOrigin } from './retry-policy.js';
 
 /** The gateway's own error table: errorCode -> HTTP status. */

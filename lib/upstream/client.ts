@@ -14,11 +14,11 @@ import {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../errors.js';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../lambda-limits.js';
-import { countMetric } from '../metrics.js';
+} from '../core/errors.js';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
+import { countMetric } from '../core/metrics.js';
+import type { CallBudget } from '../core/time-budget.js';
 import { identifyAnswer } from './answer-origin.js';
-import type { CallBudget } from './budget.js';
 import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
 import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
 import { Agent, type Dispatcher } from './undici.js';
@@ -52,7 +52,7 @@ export interface UpstreamResponse {
   readonly attempts: number;
 }
 
-export type { CallBudget } from './budget.js';
+export type { CallBudget } from '../core/time-budget.js';
 
 interface RetryPolicy {
   readonly maxAttempts: number;

@@ -4,8 +4,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { XMLParser } from 'fast-xml-parser';
-import { UpstreamError } from '../errors.js';
-import { isJsonObject as isRecord } from '../json.js';
+import { UpstreamError } from '../core/errors.js';
+import { isJsonObject as isRecord } from '../core/json.js';
 
 /** Upstream text is bounded so that a hostile or broken upstream cannot flood a response. */
 const MAX_TEXT = 1000;

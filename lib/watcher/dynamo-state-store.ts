@@ -16,7 +16,7 @@
  * announces the change again, with the same changeId.
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { lazyDynamoDb } from '../dynamo-db.js';
+import { lazyDynamoDb } from '../core/dynamo-db.js';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 import { chunksOf } from './changes.js';
 import type { RunLease, WatcherStateStore } from './state-store.js';

@@ -3,7 +3,7 @@
  * otherwise. The EventBridge SDK is imported on first use.
  */
 import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { chunksOf, type StatusChangeDetail } from './changes.js';
 
 export const EVENT_SOURCE = 'platform.scan-jobs';

@@ -3,10 +3,10 @@
  * WATCHER_STATE_TABLE is set, else in a local file; changes to the EventBridge bus when
  * EVENT_BUS_NAME is set, else to the log.
  */
-import { ConfigError } from '../errors.js';
-import { perRuntime } from '../per-runtime.js';
+import { ConfigError } from '../core/errors.js';
+import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
-import { scanJobsOf } from '../scan-jobs.js';
+import { scanJobsOf } from '../scan-jobs/client.js';
 import { dynamoDbStateStore } from './dynamo-state-store.js';
 import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.js';
 import { fileStateStore, type WatcherStateStore } from './state-store.js';

@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
-import { WatcherStateError } from '../errors.js';
-import { parseJsonOrUndefined } from '../json.js';
+import { WatcherStateError } from '../core/errors.js';
+import { parseJsonOrUndefined } from '../core/json.js';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 
 /** One run's right to announce the changes it claimed. */

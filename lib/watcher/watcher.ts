@@ -10,9 +10,9 @@
  * announcing the same change (see dynamoStateStore.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { WatchRunError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { ListedJob } from '../scan-jobs.js';
+import { WatchRunError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { ListedJob } from '../scan-jobs/client.js';
 import type { CallBudget } from '../upstream/client.js';
 import { chunksOf, detailOf, observedJobs, type StatusChange, statusChanges } from './changes.js';
 import type { ChangeEmitter, EmitFailure } from './emitters.js';

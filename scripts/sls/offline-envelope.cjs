@@ -12,16 +12,16 @@
 // - a function that failed or timed out in serverless offline (its worker slow to start, on a
 //   loaded machine) is answered 200 with a mock Lambda error and stack trace by serverless
 //   offline; it becomes 504/`510` (timed out) or 500/`900`, as the service answers elsewhere.
-// The envelope comes from the service's own encoder (lib/inbound/envelope.ts), loaded through tsx.
+// The envelope comes from the service's own encoder (lib/http/envelope.ts), loaded through tsx.
 const path = require('node:path');
 const tsx = require('tsx/cjs/api');
 
 const { encodeError, negotiateErrorFormat } = tsx.require(
-  path.join(__dirname, '../../lib/inbound/envelope.ts'),
+  path.join(__dirname, '../../lib/http/envelope.ts'),
   __filename,
 );
 const { InputError, NotFoundError, ServiceError, UnexpectedError, UpstreamTimeoutError } =
-  tsx.require(path.join(__dirname, '../../lib/errors.ts'), __filename);
+  tsx.require(path.join(__dirname, '../../lib/core/errors.ts'), __filename);
 
 /** What a body sent without Content-Type is labelled locally. */
 const UNSPECIFIED_TYPE = 'application/x-unspecified';

@@ -8,7 +8,7 @@
  */
 import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll } from 'vitest';
-import { dynamoDbDeliveryLedger } from '../../lib/delivery-ledger.js';
+import { dynamoDbDeliveryLedger } from '../../lib/webhooks/ledger.js';
 import { describeLedgerRules, type LedgerClock } from '../helpers/delivery-ledger-rules.js';
 import { clients, createTable, unique } from './moto.js';
 

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { routes } from '../../lib/routes/index.js';
+import { routes } from '../../lib/http/routes/index.js';
 import { startTestEmulator } from '../helpers/platform.js';
 import { awsEnv, createFifoQueue, createSecret, createTable, unique } from './moto.js';
 

@@ -14,7 +14,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { SqsInvocationQueue } from '../../lib/invocation-queue.js';
+import { SqsInvocationQueue } from '../../lib/webhooks/queue.js';
 import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
 import { captureLogLines } from '../helpers/logs.js';
 import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';

@@ -6,7 +6,7 @@
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { SecretError } from '../../lib/errors.js';
+import { SecretError } from '../../lib/core/errors.js';
 import { awsSecretSource } from '../../lib/secrets/sources.js';
 import { SecretStore } from '../../lib/secrets/store.js';
 import { httpEvent, lambdaContext } from '../helpers/lambda.js';

@@ -4,7 +4,7 @@
  * lapsed leases are taken over, expired records count as absent.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DeliveryLedger } from '../../lib/delivery-ledger.js';
+import type { DeliveryLedger } from '../../lib/webhooks/ledger.js';
 
 const MINUTE = 60_000;
 

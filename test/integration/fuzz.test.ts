@@ -10,7 +10,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { routes } from '../../lib/routes/index.js';
+import { routes } from '../../lib/http/routes/index.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../helpers/lambda.js';
 import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';
 

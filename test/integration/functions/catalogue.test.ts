@@ -3,9 +3,10 @@
  * loopback against the embedded emulator: for every API a valid call, an input refused before
  * sending, an upstream error turned into the envelope, and for binary answers the exact bytes.
  */
+
+import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator, Fault } from '../../../emulator/index.js';
-import { Agent } from 'undici';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import {
   demoSecret,

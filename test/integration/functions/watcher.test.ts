@@ -15,10 +15,10 @@ import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
-import { loadConfig } from '../../../lib/config.js';
-import { createLogger } from '../../../lib/log.js';
+import { loadConfig } from '../../../lib/core/config.js';
+import { createLogger } from '../../../lib/core/log.js';
 import { createRuntime } from '../../../lib/runtime.js';
-import { scanJobsOf } from '../../../lib/scan-jobs.js';
+import { scanJobsOf } from '../../../lib/scan-jobs/client.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
 import { fileStateStore } from '../../../lib/watcher/state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';

@@ -9,7 +9,7 @@ import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/cli
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../../emulator/index.js';
-import type { InProcessInvocationQueue } from '../../../lib/invocation-queue.js';
+import type { InProcessInvocationQueue } from '../../../lib/webhooks/queue.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
 import { pointAwsSdkAt } from '../../helpers/aws.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
@@ -84,7 +84,7 @@ describe('webhook receiver, locally (in process)', () => {
       { receive: 'functions/webhooks/receive.ts' },
     ));
     // The same module graph as the handler: its container's queue.
-    const { invocationQueueOf } = await import('../../../lib/invocation-queue.js');
+    const { invocationQueueOf } = await import('../../../lib/webhooks/queue.js');
     const { getRuntime } = await import('../../../lib/runtime.js');
     queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
   });
@@ -298,7 +298,7 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
       }),
       { receive: 'functions/webhooks/receive.ts' },
     ));
-    const { invocationQueueOf } = await import('../../../lib/invocation-queue.js');
+    const { invocationQueueOf } = await import('../../../lib/webhooks/queue.js');
     const { getRuntime } = await import('../../../lib/runtime.js');
     queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CatalogueApi, defineApi } from '../../../../lib/catalogue/api.js';
 import { CatalogueClient } from '../../../../lib/catalogue/client.js';
 import { catalogueApi } from '../../../../lib/catalogue/table.js';
-import { UpstreamError } from '../../../../lib/errors.js';
+import { UpstreamError } from '../../../../lib/core/errors.js';
 import type { SecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
 import { UpstreamClient } from '../../../../lib/upstream/client.js';

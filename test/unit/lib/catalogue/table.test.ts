@@ -5,7 +5,7 @@ import { languageApis } from '../../../../lib/catalogue/language.js';
 import { mapsApis } from '../../../../lib/catalogue/maps.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
 import { utilityApis } from '../../../../lib/catalogue/utility.js';
-import { routes } from '../../../../lib/routes/index.js';
+import { routes } from '../../../../lib/http/routes/index.js';
 
 describe('the catalogue table', () => {
   it('has eighteen routes (the sixteen APIs), each once', () => {

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CredentialsUnavailableError, SecretError } from '../../../../lib/errors.js';
+import { CredentialsUnavailableError, SecretError } from '../../../../lib/core/errors.js';
 import { fileSecretSource, type SecretSource } from '../../../../lib/secrets/sources.js';
 import { type FetchFailure, parseSecret, SecretStore } from '../../../../lib/secrets/store.js';
 

@@ -5,7 +5,7 @@ import {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../../../../lib/errors.js';
+} from '../../../../lib/core/errors.js';
 import {
   MAX_ERROR_BODY_BYTES,
   MAX_UPSTREAM_BODY_BYTES,

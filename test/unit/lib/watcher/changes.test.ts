@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListedJob } from '../../../../lib/scan-jobs.js';
+import type { ListedJob } from '../../../../lib/scan-jobs/client.js';
 import {
   chunksOf,
   detailOf,

@@ -1,6 +1,6 @@
 import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/log.js';
+import { createLogger } from '../../../../lib/core/log.js';
 import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
 import { eventBridgeEmitter, logEmitter } from '../../../../lib/watcher/emitters.js';
 

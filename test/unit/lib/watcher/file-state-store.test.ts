@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { WatcherStateError } from '../../../../lib/errors.js';
+import { WatcherStateError } from '../../../../lib/core/errors.js';
 import { fileStateStore, writeFileAtomically } from '../../../../lib/watcher/state-store.js';
 import { change, observed } from './fixtures.js';
 

@@ -1,0 +1,94 @@
+/** Function execution: actions and triggers through their gateway URLs, and webhooks. */
+import * as z from 'zod/mini';
+import { type NamePath, namePathSchema } from '../../core/schemas.js';
+import { type ExecutionQuery, executionQuerySchema } from '../../execution/client.js';
+import { defineRoute, type RouteAnswer } from './route.js';
+
+/** An endpoint's answer comes back unchanged, whatever its status and type. */
+const endpointAnswer = (what: string): RouteAnswer => ({
+  status: 'default',
+  description: `${what}, unchanged (status, Content-Type, body); only an error of the platform's gateway becomes the uniform envelope`,
+});
+
+export const functionRoutes = {
+  invokeAction: defineRoute<undefined, ExecutionQuery, NamePath>({
+    function: 'invokeAction',
+    id: 'invokeAction',
+    method: 'ANY',
+    path: '/actions/{name}',
+    auth: true,
+    summary: 'Run an action (blocking); a web action keeps the method, others take POST only',
+    description:
+      'A JSON object of parameters is the body of an ordinary action (required); a web action ' +
+      'takes any body, or none, and receives the method, query and headers.',
+    tag: 'functions',
+    input: {
+      path: namePathSchema,
+      query: executionQuerySchema,
+      jsonBodyReadByHandler: {
+        required: false,
+        description: 'The parameters: a JSON object, required unless the action is a web action',
+      },
+    },
+    answers: [endpointAnswer("The action's answer")],
+  }),
+  fireTrigger: defineRoute<undefined, ExecutionQuery, NamePath>({
+    function: 'fireTrigger',
+    id: 'fireTrigger',
+    method: 'POST',
+    path: '/triggers/{name}',
+    auth: true,
+    summary: 'Fire a trigger with a JSON object of parameters',
+    tag: 'functions',
+    input: {
+      path: namePathSchema,
+      query: executionQuerySchema,
+      jsonBodyReadByHandler: { required: true, description: 'The parameters: a JSON object' },
+    },
+    answers: [
+      {
+        status: 202,
+        description: 'Fired: the activation id of the trigger',
+        contentTypes: ['application/json'],
+        schema: { type: 'object' },
+      },
+      { status: 204, description: 'Fired, with no rule to run' },
+      endpointAnswer("The platform's answer"),
+    ],
+  }),
+  receiveWebhook: defineRoute<undefined, Record<string, never>, NamePath>({
+    function: 'receiveWebhook',
+    id: 'receiveWebhook',
+    method: 'POST',
+    path: '/webhooks/{name}',
+    auth: false,
+    summary: 'Receive a Standard Webhooks delivery; its action runs once per webhook-id',
+    description:
+      'Authenticated by its signature (webhook-id, webhook-timestamp, webhook-signature, signed ' +
+      'with the webhook secret; 5 minutes tolerance), not by a caller token. The body is read ' +
+      'as raw bytes, verified, then handed to the queue.',
+    tag: 'webhooks',
+    input: {
+      path: namePathSchema,
+      rawBody: ['application/json'],
+      headers: z.object({
+        'webhook-id': z.string(),
+        'webhook-timestamp': z.string().check(z.regex(/^[0-9]{1,12}$/)),
+        'webhook-signature': z.string(),
+      }),
+    },
+    answers: [
+      {
+        status: 202,
+        description: 'Accepted: queued, to run once',
+        contentTypes: ['application/json'],
+        schema: {
+          type: 'object',
+          required: ['accepted', 'id'],
+          properties: { accepted: { const: true }, id: { type: 'string' } },
+          additionalProperties: false,
+        },
+      },
+    ],
+  }),
+};

@@ -1,0 +1,93 @@
+/** The web security scan job routes: signed calls to the scan job API. */
+import {
+  type CancelReservedBody,
+  cancelReservedBodySchema,
+  type InstancePath,
+  instancePathSchema,
+  type ListQuery,
+  listQuerySchema,
+  type SearchBody,
+  searchBodySchema,
+} from '../../scan-jobs/client.js';
+import { defineRoute, PLATFORM_JSON } from './route.js';
+
+const jobRoute = { auth: true, tag: 'jobs', answers: [PLATFORM_JSON] } as const;
+
+export const jobRoutes = {
+  listJobs: defineRoute<undefined, ListQuery>({
+    ...jobRoute,
+    function: 'listJobs',
+    id: 'listJobs',
+    method: 'GET',
+    path: '/jobs',
+    summary: 'List scan jobs, one page',
+    input: { query: listQuerySchema },
+  }),
+  searchJobs: defineRoute<SearchBody>({
+    ...jobRoute,
+    function: 'searchJobs',
+    id: 'searchJobs',
+    method: 'POST',
+    path: '/jobs/search',
+    summary: 'Search scan jobs by URL or memo',
+    input: { body: searchBodySchema },
+  }),
+  cancelReservedJobs: defineRoute<CancelReservedBody>({
+    ...jobRoute,
+    function: 'cancelReservedJobs',
+    id: 'cancelReservedJobs',
+    method: 'POST',
+    path: '/jobs/cancel-reserved',
+    summary: 'Cancel every reserved job a search finds, across all pages',
+    input: { body: cancelReservedBodySchema },
+    answers: [
+      {
+        status: 200,
+        description: 'The jobs cancelled, and those that could not be, with the reason',
+        contentTypes: ['application/json'],
+        schema: {
+          type: 'object',
+          required: ['cancelled', 'failed'],
+          properties: {
+            cancelled: { type: 'array', items: { type: 'string' } },
+            failed: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['instanceNo', 'error'],
+                properties: { instanceNo: { type: 'string' }, error: { type: 'object' } },
+              },
+            },
+          },
+        },
+      },
+    ],
+  }),
+  cancelJob: defineRoute<undefined, Record<string, never>, InstancePath>({
+    ...jobRoute,
+    function: 'cancelJob',
+    id: 'cancelJob',
+    method: 'PATCH',
+    path: '/jobs/{instanceId}/cancel',
+    summary: 'Cancel a job that has not started',
+    input: { path: instancePathSchema },
+  }),
+  stopJob: defineRoute<undefined, Record<string, never>, InstancePath>({
+    ...jobRoute,
+    function: 'stopJob',
+    id: 'stopJob',
+    method: 'PATCH',
+    path: '/jobs/{instanceId}/stop',
+    summary: 'Stop a running job',
+    input: { path: instancePathSchema },
+  }),
+  getJobReport: defineRoute<undefined, Record<string, never>, InstancePath>({
+    ...jobRoute,
+    function: 'getJobReport',
+    id: 'getJobReport',
+    method: 'GET',
+    path: '/jobs/{instanceId}/report',
+    summary: "A finished job's report, byte for byte",
+    input: { path: instancePathSchema },
+  }),
+};

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, requiredSetting } from '../../../../lib/core/config.js';
+import { ConfigError } from '../../../../lib/core/errors.js';
+
+describe('loadConfig', () => {
+  it('has defaults that point at the local emulator and the demo secret', () => {
+    const config = loadConfig({});
+    expect(config.scanBaseUrl?.href).toBe('http://127.0.0.1:4010/');
+    expect(config.openapiBaseUrl?.href).toBe('http://127.0.0.1:4010/');
+    expect(config.gatewayVendor).toBe('platform');
+    expect(config.secretsSource).toBe('file');
+    expect(config.secretsFile.endsWith('emulator/demo-secret.json')).toBe(true);
+    expect(config.secretsTtlMs).toBe(300_000);
+    expect(config.upstreamTimeoutMs).toBe(8000);
+  });
+
+  it('derives the emulator URL from EMULATOR_PORT', () => {
+    expect(loadConfig({ EMULATOR_PORT: '5999' }).scanBaseUrl?.href).toBe('http://127.0.0.1:5999/');
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      SCAN_BASE_URL: 'https://wsc.example.com/prefix',
+      OPENAPI_BASE_URL: 'https://open.example.com',
+      OPENAPI_SERVICE_URLS: '{"nmt":"https://papago.example.com"}',
+      GATEWAY_VENDOR: 'NCP',
+      SECRETS_SOURCE: 'aws',
+      SECRET_ID: 'arn:aws:secretsmanager:us-east-1:1:secret:x',
+      SECRETS_TTL_SECONDS: '0',
+      UPSTREAM_TIMEOUT_MS: '1500',
+    });
+    expect(config.scanBaseUrl?.href).toBe('https://wsc.example.com/prefix');
+    expect(config.openapiServiceUrls.get('nmt')?.href).toBe('https://papago.example.com/');
+    expect(config.gatewayVendor).toBe('ncp');
+    expect(config.secretsSource).toBe('aws');
+    expect(config.secretsTtlMs).toBe(0);
+    expect(config.upstreamTimeoutMs).toBe(1500);
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ SCAN_BASE_URL: '', UPSTREAM_TIMEOUT_MS: '' }).upstreamTimeoutMs).toBe(8000);
+  });
+
+  it('defaults to Secrets Manager inside a real Lambda container, not under serverless offline', () => {
+    const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'fn', SECRET_ID: 'id' };
+    expect(loadConfig(lambda).secretsSource).toBe('aws');
+    expect(loadConfig({ ...lambda, IS_OFFLINE: 'true' }).secretsSource).toBe('file');
+  });
+
+  it.each([
+    ['UPSTREAM_TIMEOUT_MS', 'soon'],
+    ['UPSTREAM_TIMEOUT_MS', '0'],
+    ['EMULATOR_PORT', '70000'],
+    ['SCAN_BASE_URL', 'ftp://example.com'],
+    ['OPENAPI_BASE_URL', 'not a url'],
+    ['OPENAPI_SERVICE_URLS', '{nmt:'],
+    ['OPENAPI_SERVICE_URLS', '{"nmt":"not a url"}'],
+    ['GATEWAY_VENDOR', 'x-ncp'],
+    ['SECRETS_SOURCE', 'vault'],
+    ['SECRETS_TTL_SECONDS', '-1'],
+  ])('fails fast on a bad %s, naming it but not its value', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain(name);
+    expect(message).not.toContain(value);
+  });
+
+  it('has no base URL default when deployed, and says so when a function needs one', () => {
+    const deployed = loadConfig({ AWS_LAMBDA_FUNCTION_NAME: 'fn', SECRET_ID: 'id' });
+    expect(deployed.scanBaseUrl).toBeUndefined();
+    expect(deployed.openapiBaseUrl).toBeUndefined();
+    expect(() => requiredSetting(deployed.scanBaseUrl, 'SCAN_BASE_URL')).toThrow(
+      /SCAN_BASE_URL: required when deployed/,
+    );
+  });
+
+  it('needs SECRET_ID for the aws source', () => {
+    expect(() => loadConfig({ SECRETS_SOURCE: 'aws' })).toThrow(/SECRET_ID/);
+  });
+
+  it('reads the secret through the extension only when its port and a session token are set', () => {
+    const aws = { SECRETS_SOURCE: 'aws', SECRET_ID: 'gw/dev' };
+    expect(
+      loadConfig({ ...aws, SECRETS_EXTENSION_PORT: '2773', AWS_SESSION_TOKEN: 'tok' })
+        .secretsExtension,
+    ).toEqual({ port: 2773, token: 'tok' });
+    expect(loadConfig({ ...aws, SECRETS_EXTENSION_PORT: '2773' }).secretsExtension).toBeUndefined();
+    expect(loadConfig({ ...aws, SECRETS_EXTENSION_PORT: '' }).secretsExtension).toBeUndefined();
+    expect(() => loadConfig({ ...aws, SECRETS_EXTENSION_PORT: 'x' })).toThrow(
+      /SECRETS_EXTENSION_PORT/,
+    );
+  });
+});

@@ -1,0 +1,259 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceError, UpstreamError } from '../../../../lib/core/errors.js';
+import {
+  type ExecutionTarget,
+  executionBody,
+  executionQuerySchema,
+  executionUrl,
+  FunctionExecution,
+  isGatewayAnswer,
+  resolveTarget,
+} from '../../../../lib/execution/client.js';
+import { fileSecretSource } from '../../../../lib/secrets/sources.js';
+import { SecretStore } from '../../../../lib/secrets/store.js';
+import {
+  createDispatcher,
+  UpstreamClient,
+  type UpstreamResponse,
+} from '../../../../lib/upstream/client.js';
+import { secretFile } from '../../../helpers/platform.js';
+import {
+  gatewayError,
+  type ScriptedServer,
+  startScriptedServer,
+} from '../../../helpers/scripted-server.js';
+
+const ordinary: ExecutionTarget = { kind: 'action', name: 'a', url: 'http://x/a', web: false };
+const web: ExecutionTarget = { ...ordinary, web: true };
+
+function answer(status: number, body: string, headers: Record<string, string> = {}) {
+  return { status, headers, body: Buffer.from(body), attempts: 1 } satisfies UpstreamResponse;
+}
+
+function thrown(fn: () => unknown): ServiceError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ServiceError) return error;
+    throw error;
+  }
+  throw new Error('expected a ServiceError');
+}
+
+describe('executionUrl', () => {
+  it('adds blocking and result to a URL without a query', () => {
+    expect(executionUrl('https://gw.example/ab12/dev/hello', true).href).toBe(
+      'https://gw.example/ab12/dev/hello?blocking=true&result=true',
+    );
+  });
+
+  it('keeps the query the URL already has, exactly as written', () => {
+    expect(executionUrl('https://gw.example/x?a=b%20c&flag&t=1+2', false).search).toBe(
+      '?a=b%20c&flag&t=1+2&blocking=true&result=false',
+    );
+  });
+
+  it('replaces a blocking or result the URL already carries', () => {
+    expect(executionUrl('https://gw.example/x?blocking=false&k=v&result=true', false).search).toBe(
+      '?k=v&blocking=true&result=false',
+    );
+  });
+});
+
+describe('executionQuerySchema', () => {
+  it.each([
+    [{}, true],
+    [{ result: 'true' }, true],
+    [{ result: 'false' }, false],
+  ])('reads %j as result=%s', (query, expected) => {
+    expect(executionQuerySchema.parse(query)).toEqual({ result: expected });
+  });
+
+  it.each([{ result: 'yes' }, { result: '' }, { result: 'TRUE' }, { result: ['true', 'true'] }])(
+    'refuses %j',
+    (query) => {
+      expect(executionQuerySchema.safeParse(query).success).toBe(false);
+    },
+  );
+});
+
+describe('resolveTarget', () => {
+  const secret = {
+    actions: {
+      hello: { url: 'https://gw/a', web: true, apiKey: 'k1' },
+      plain: { url: 'https://gw/p' },
+    },
+    triggers: { nightly: { url: 'https://gw/t' } },
+  };
+
+  it('finds actions and triggers with their flags', () => {
+    expect(resolveTarget(secret, 'action', 'hello')).toEqual({
+      kind: 'action',
+      name: 'hello',
+      url: 'https://gw/a',
+      web: true,
+      apiKey: 'k1',
+    });
+    expect(resolveTarget(secret, 'action', 'plain').web).toBe(false);
+    expect(resolveTarget(secret, 'trigger', 'nightly').web).toBe(false);
+  });
+
+  it.each([
+    ['action', 'nightly'],
+    ['trigger', 'hello'],
+    ['action', 'toString'],
+    ['action', '__proto__'],
+  ] as const)('answers 404/300 for the %s %s', (kind, name) => {
+    const error = thrown(() => resolveTarget(secret, kind, name));
+    expect([error.status, error.code]).toEqual([404, '300']);
+  });
+
+  it('answers 404/300 when the secret has no actions at all', () => {
+    expect(thrown(() => resolveTarget({}, 'action', 'hello')).status).toBe(404);
+  });
+});
+
+describe('executionBody', () => {
+  const json = 'application/json; charset=utf-8';
+
+  it('passes a JSON object through as written', () => {
+    expect(executionBody(ordinary, 'POST', Buffer.from('{ "a" : 1 }'), json)).toBe('{ "a" : 1 }');
+  });
+
+  it('lets a web action go without a body, and with any JSON value', () => {
+    expect(executionBody(web, 'GET', Buffer.alloc(0), undefined)).toBeUndefined();
+    expect(executionBody(web, 'PUT', Buffer.from('[1,2]'), json)).toBe('[1,2]');
+  });
+
+  it.each([
+    ['no body for an ordinary action', ordinary, 'POST', '', json, 'body'],
+    ['a JSON array for an ordinary action', ordinary, 'POST', '[1]', json, 'body'],
+    ['malformed JSON', web, 'POST', '{"a":', json, 'body'],
+    ['another Content-Type', web, 'POST', '{}', 'text/plain', 'headers.content-type'],
+    ['no Content-Type', ordinary, 'POST', '{}', undefined, 'headers.content-type'],
+    ['a body on GET', web, 'GET', '{}', json, 'body'],
+    ['a body on HEAD', web, 'HEAD', '{}', json, 'body'],
+  ] as const)('refuses %s with 400/100', (_case, target, method, body, type, path) => {
+    const error = thrown(() => executionBody(target, method, Buffer.from(body), type));
+    expect([error.status, error.code]).toEqual([400, '100']);
+    expect(error.details).toEqual([expect.objectContaining({ path })]);
+  });
+});
+
+describe('isGatewayAnswer', () => {
+  it('believes the response-origin header either way', () => {
+    const envelope = '{"error":{"errorCode":"200","message":"Authentication Failed"}}';
+    expect(
+      isGatewayAnswer(answer(401, envelope, { 'x-ncp-apigw-response-origin': 'APIGW' }), 'NCP'),
+    ).toBe(true);
+    expect(
+      isGatewayAnswer(answer(401, envelope, { 'x-ncp-apigw-response-origin': 'ENDPOINT' }), 'ncp'),
+    ).toBe(false);
+    expect(
+      isGatewayAnswer(answer(200, '{}', { 'x-ncp-apigw-response-origin': 'APIGW' }), 'ncp'),
+    ).toBe(true);
+  });
+
+  it('without the header, recognises exactly the envelope with its table status', () => {
+    const check = (status: number, body: string) =>
+      isGatewayAnswer(answer(status, body), 'platform');
+    expect(check(429, '{"error":{"errorCode":"400","message":"Quota Exceeded"}}')).toBe(true);
+    expect(
+      check(504, '{"error":{"errorCode":510,"message":"Endpoint Timeout","details":"x"}}'),
+    ).toBe(true);
+    // The action's own answers, even when they look similar.
+    expect(check(400, '{"error":{"errorCode":"400","message":"Quota Exceeded"}}')).toBe(false);
+    expect(check(502, '{"error":"The action failed."}')).toBe(false);
+    expect(check(401, '{"error":{"errorCode":"200","message":"x","extra":1}}')).toBe(false);
+    expect(check(401, '{"error":{"errorCode":"200","message":"x"},"more":true}')).toBe(false);
+    expect(check(404, '{"error":{"errorCode":"N404","message":"no such user"}}')).toBe(false);
+    expect(check(503, 'Service Unavailable')).toBe(false);
+    expect(check(200, '{"error":{"errorCode":"200","message":"Authentication Failed"}}')).toBe(
+      false,
+    );
+  });
+});
+
+describe('FunctionExecution over loopback', () => {
+  let server: ScriptedServer;
+  let functions: FunctionExecution;
+
+  beforeEach(async () => {
+    server = await startScriptedServer();
+    const file = await secretFile({
+      actions: {
+        plain: { url: `${server.url.href}fx/dev/plain?x=1`, apiKey: 'action-key' },
+        page: { url: `${server.url.href}fx/dev/page`, web: true },
+      },
+      triggers: { nightly: { url: `${server.url.href}fx/dev/nightly` } },
+    });
+    const secrets = new SecretStore(fileSecretSource(file), { ttlMs: 60_000 });
+    const http = new UpstreamClient({
+      dispatcher: createDispatcher(),
+      timeoutMs: 2000,
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    });
+    functions = new FunctionExecution({ secrets, http, vendor: 'platform' });
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('refuses a method the target does not run with, before sending anything', async () => {
+    await expect(functions.target('action', 'plain', 'GET')).rejects.toMatchObject({
+      status: 405,
+      headers: { Allow: 'POST' },
+    });
+    await expect(functions.target('trigger', 'nightly', 'PUT')).rejects.toMatchObject({
+      status: 405,
+    });
+    await expect(functions.target('action', 'page', 'TRACE')).rejects.toMatchObject({
+      status: 405,
+      headers: { Allow: 'GET, POST, PUT, DELETE, OPTIONS, PATCH, HEAD' },
+    });
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('sends the body as JSON with the API key, unsigned', async () => {
+    server.script = (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    const target = await functions.target('action', 'plain', 'POST');
+    await functions.execute(target, { method: 'POST', result: true, body: '{"a":1}' });
+    const sent = server.received[0]!;
+    expect(sent.url).toBe('/fx/dev/plain?x=1&blocking=true&result=true');
+    expect(sent.headers['content-type']).toBe('application/json');
+    expect(sent.headers['x-platform-apigw-api-key']).toBe('action-key');
+    expect(sent.headers['x-platform-apigw-signature-v2']).toBeUndefined();
+    expect(sent.body.toString()).toBe('{"a":1}');
+  });
+
+  it('never repeats a POST that reached the action, even on a 503', async () => {
+    server.script = (_req, res) => gatewayError(res, 503, '500', 'Endpoint Error');
+    const target = await functions.target('action', 'plain', 'POST');
+    await expect(
+      functions.execute(target, { method: 'POST', result: true, body: '{}' }),
+    ).rejects.toBeInstanceOf(UpstreamError);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('does not repeat a PUT to a web action either, but repeats a GET', async () => {
+    server.script = (_req, res) => gatewayError(res, 503, '500', 'Endpoint Error');
+    const target = await functions.target('action', 'page', 'PUT');
+    await expect(functions.execute(target, { method: 'PUT', result: true })).rejects.toThrow();
+    expect(server.received).toHaveLength(1);
+    server.script = (_req, res, index) =>
+      index === 1 ? gatewayError(res, 503, '500') : res.writeHead(200).end('ok');
+    const answer = await functions.execute(target, { method: 'GET', result: true });
+    expect(answer.status).toBe(200);
+    expect(server.received).toHaveLength(3);
+  });
+
+  it("returns the action's own error answer instead of throwing", async () => {
+    server.script = (_req, res) =>
+      res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":"boom"}');
+    const target = await functions.target('action', 'plain', 'POST');
+    const result = await functions.execute(target, { method: 'POST', result: true, body: '{}' });
+    expect(result.status).toBe(502);
+    expect(result.body.toString()).toBe('{"error":"boom"}');
+  });
+});

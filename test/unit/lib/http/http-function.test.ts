@@ -1,0 +1,337 @@
+import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
+import { ServiceError } from '../../../../lib/core/errors.js';
+import { createLogger } from '../../../../lib/core/log.js';
+import { countMetric } from '../../../../lib/core/metrics.js';
+import { httpFunction, MAX_BODY_BYTES, tokenMatches } from '../../../../lib/http/http-function.js';
+import { json } from '../../../../lib/http/responses.js';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
+
+function capturedLog() {
+  const lines: string[] = [];
+  return { lines, log: createLogger({ function: 'test' }, (line) => lines.push(line)) };
+}
+
+function echoFunction(options: { onCall?: () => void } = {}) {
+  const { lines, log } = capturedLog();
+  const handler = httpFunction(
+    {
+      name: 'echo',
+      log,
+      callerTokens: async () => ['good-token', 'other-token'],
+      body: z.strictObject({ n: z.int().check(z.positive()), s: z.optional(z.string()) }),
+      query: z.object({ mode: z.optional(z.enum(['a', 'b'])) }),
+      path: z.object({ id: z.string().check(z.regex(/^[0-9]+$/)) }),
+    },
+    async (request) => {
+      options.onCall?.();
+      return json(200, { body: request.body, query: request.query, path: request.path });
+    },
+  );
+  return { handler, lines };
+}
+
+const validEvent = (changes: Parameters<typeof httpEvent>[1] = {}) =>
+  httpEvent('jobs-search.json', {
+    body: '{"n":3}',
+    pathParameters: { id: '42' },
+    query: 'mode=a',
+    ...changes,
+    headers: { authorization: 'Bearer good-token', ...changes.headers },
+  });
+
+describe('httpFunction (the shared middy stack)', () => {
+  it('hands validated body, query and path to the handler', async () => {
+    const { handler } = echoFunction();
+    const result = await handler(validEvent(), lambdaContext());
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result)).toEqual({ body: { n: 3 }, query: { mode: 'a' }, path: { id: '42' } });
+  });
+
+  it.each([
+    ['no Authorization header', undefined],
+    ['a wrong token', 'Bearer bad-token'],
+    ['another scheme', 'Basic Z29vZC10b2tlbg=='],
+    ['an empty bearer', 'Bearer '],
+    ['a token prefix', 'Bearer good'],
+  ])('refuses %s with 401/200 and calls nothing', async (_case, authorization) => {
+    let called = false;
+    const { handler } = echoFunction({ onCall: () => (called = true) });
+    const result = await handler(validEvent({ headers: { authorization } }), lambdaContext());
+    expect(result.statusCode).toBe(401);
+    expect(jsonBody(result)).toEqual({
+      error: { errorCode: '200', message: 'Authentication Failed' },
+    });
+    expect(called).toBe(false);
+  });
+
+  it('accepts any configured token', async () => {
+    const { handler } = echoFunction();
+    const result = await handler(
+      validEvent({ headers: { authorization: 'Bearer other-token' } }),
+      lambdaContext(),
+    );
+    expect(result.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['malformed JSON', { body: '{"n":' }, 'body'],
+    ['a wrong Content-Type', { headers: { 'content-type': 'text/plain' } }, 'headers.content-type'],
+    ['no body', { body: undefined }, 'body'],
+    ['a failed schema', { body: '{"n":-1}' }, 'body.n'],
+    ['an unknown member', { body: '{"n":1,"pages":2}' }, 'body'],
+    ['a bad query value', { query: 'mode=c' }, 'query.mode'],
+    ['a bad path parameter', { pathParameters: { id: 'x/y' } }, 'path.id'],
+    ['no Content-Type', { headers: { 'content-type': undefined } }, 'headers.content-type'],
+    ['the JSON number 0', { body: '0' }, 'body'],
+    ['the JSON false', { body: 'false' }, 'body'],
+    ['the JSON null', { body: 'null' }, 'body'],
+    ['a JSON string', { body: '"text"' }, 'body'],
+    ['a JSON array', { body: '[{"n":1}]' }, 'body'],
+  ] as const)('answers %s with 400/100 and details', async (_case, changes, detailPath) => {
+    let called = false;
+    const { handler } = echoFunction({ onCall: () => (called = true) });
+    const result = await handler(validEvent(changes), lambdaContext());
+    expect(result.statusCode).toBe(400);
+    const body = jsonBody(result) as { error: { errorCode: string; details: { path: string }[] } };
+    expect(body.error.errorCode).toBe('100');
+    expect(body.error.details.map((d) => d.path)).toContain(detailPath);
+    expect(called).toBe(false);
+  });
+
+  it.each(['Application/JSON', 'application/json; charset=UTF-8', 'application/vnd.api+json'])(
+    'takes a JSON body labelled %s',
+    async (contentType) => {
+      const { handler } = echoFunction();
+      const result = await handler(
+        validEvent({ headers: { 'content-type': contentType } }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(200);
+    },
+  );
+
+  it('reads a base64-encoded JSON body', async () => {
+    const { handler } = echoFunction();
+    const body = Buffer.from('{"n":7,"s":"한글"}').toString('base64');
+    const result = await handler(validEvent({ body, isBase64Encoded: true }), lambdaContext());
+    expect(jsonBody(result)).toMatchObject({ body: { n: 7, s: '한글' } });
+  });
+
+  it('refuses a body over 10 MB with 413/430 before anything else', async () => {
+    let called = false;
+    const { handler } = echoFunction({ onCall: () => (called = true) });
+    const big = `{"n":1,"s":"${'x'.repeat(MAX_BODY_BYTES)}"}`;
+    const result = await handler(
+      validEvent({ body: big, headers: { authorization: undefined } }),
+      lambdaContext(),
+    );
+    expect(result.statusCode).toBe(413);
+    expect((jsonBody(result) as { error: { errorCode: string } }).error.errorCode).toBe('430');
+    expect(called).toBe(false);
+  });
+
+  it('counts base64 bodies by their decoded size', async () => {
+    const { handler } = echoFunction();
+    const atLimit = Buffer.alloc(MAX_BODY_BYTES, 0x20).toString('base64');
+    const over = Buffer.alloc(MAX_BODY_BYTES + 1, 0x20).toString('base64');
+    const under = await handler(
+      validEvent({ body: atLimit, isBase64Encoded: true }),
+      lambdaContext(),
+    );
+    expect(under.statusCode).toBe(400); // spaces are not JSON, but the size was accepted
+    const refused = await handler(
+      validEvent({ body: over, isBase64Encoded: true }),
+      lambdaContext(),
+    );
+    expect(refused.statusCode).toBe(413);
+  });
+
+  it('answers in XML when the caller asks for it', async () => {
+    const { handler } = echoFunction();
+    const result = await handler(
+      validEvent({ headers: { authorization: undefined, accept: 'text/xml' } }),
+      lambdaContext(),
+    );
+    expect(result.statusCode).toBe(401);
+    expect(result.headers?.['Content-Type']).toBe('text/xml');
+    expect(result.body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode><message>Authentication Failed</message></error></result>',
+    );
+  });
+
+  it('answers in XML when the caller sends XML', async () => {
+    const { handler } = echoFunction();
+    const result = await handler(
+      validEvent({ headers: { 'content-type': 'application/xml' }, body: '<n>1</n>' }),
+      lambdaContext(),
+    );
+    expect(result.statusCode).toBe(400);
+    expect(result.headers?.['Content-Type']).toBe('text/xml');
+    expect(result.body).toContain('<errorCode>100</errorCode>');
+  });
+
+  it('turns an unexpected failure into 500/900 with no stack, and logs it without one', async () => {
+    const { lines, log } = capturedLog();
+    const handler = httpFunction({ name: 'boom', log }, async () => {
+      throw new TypeError('secret detail at /var/task/index.mjs:1:2');
+    });
+    const result = await handler(validEvent(), lambdaContext());
+    expect(result.statusCode).toBe(500);
+    expect(jsonBody(result)).toEqual({ error: { errorCode: '900', message: 'Unexpected Error' } });
+    expect(result.body).not.toContain('index.mjs');
+    expect(lines.join('\n')).not.toMatch(/\n\s+at /);
+    expect(lines.some((line) => line.includes('"errorName":"TypeError"'))).toBe(true);
+  });
+
+  it('passes a ServiceError through with its own status and code', async () => {
+    const handler = httpFunction({ name: 'upstream', log: capturedLog().log }, async () => {
+      throw new ServiceError({
+        status: 429,
+        code: '420',
+        message: 'Rate Limited',
+        details: 'slow down',
+      });
+    });
+    const result = await handler(validEvent(), lambdaContext());
+    expect(result.statusCode).toBe(429);
+    expect(jsonBody(result)).toEqual({
+      error: { errorCode: '420', message: 'Rate Limited', details: 'slow down' },
+    });
+  });
+
+  it('never logs the caller token or the body', async () => {
+    const { handler, lines } = echoFunction();
+    await handler(validEvent({ body: '{"n":5,"s":"private-text"}' }), lambdaContext());
+    await handler(
+      validEvent({ headers: { authorization: 'Bearer wrong-token-value' } }),
+      lambdaContext(),
+    );
+    const logged = lines.join('\n');
+    expect(logged).not.toContain('good-token');
+    expect(logged).not.toContain('wrong-token-value');
+    expect(logged).not.toContain('private-text');
+    expect(lines).toHaveLength(2);
+  });
+});
+
+describe('tokenMatches', () => {
+  it('matches only whole tokens', () => {
+    expect(tokenMatches('abc', ['x', 'abc'])).toBe(true);
+    expect(tokenMatches('ab', ['abc'])).toBe(false);
+    expect(tokenMatches('abcd', ['abc'])).toBe(false);
+    expect(tokenMatches('abc', [])).toBe(false);
+  });
+});
+
+describe('httpFunction answers before the function times out', () => {
+  it('answers 504/510 when the caller check hangs (a slow secret fetch)', async () => {
+    const { log, lines } = capturedLog();
+    const handler = httpFunction(
+      { name: 'stuck', log, callerTokens: () => new Promise(() => {}) },
+      async () => json(200, {}),
+    );
+    const result = await handler(
+      validEvent({ headers: { accept: 'text/xml' } }),
+      lambdaContext(400),
+    );
+    expect(result.statusCode).toBe(504);
+    expect(result.body).toContain('<errorCode>510</errorCode>');
+    expect(lines.some((line) => line.includes('no answer before the function timeout'))).toBe(true);
+  });
+
+  it('answers 504/510 when the handler hangs', async () => {
+    const handler = httpFunction({ name: 'stuck' }, () => new Promise(() => {}));
+    const result = await handler(validEvent(), lambdaContext(300));
+    expect(result.statusCode).toBe(504);
+    expect(jsonBody(result)).toMatchObject({ error: { errorCode: '510' } });
+  });
+});
+
+describe('httpFunction log lines', () => {
+  it('carry the level, cold start, trace id and API Gateway request id, and the metrics follow', async () => {
+    const lines: string[] = [];
+    const handler = httpFunction(
+      { name: 'logged', log: createLogger({ function: 'logged' }, (line) => lines.push(line)) },
+      async () => json(200, {}),
+    );
+    process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1';
+    try {
+      await handler(validEvent(), lambdaContext());
+      await handler(validEvent(), lambdaContext());
+    } finally {
+      delete process.env._X_AMZN_TRACE_ID;
+    }
+    const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toMatchObject({
+      level: 'info',
+      message: 'request',
+      traceId: 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1',
+      apiRequestId: validEvent().requestContext.requestId,
+      status: 200,
+    });
+    expect(typeof first?.coldStart).toBe('boolean');
+    expect(second?.coldStart).toBe(false);
+  });
+
+  it("write the invocation's metrics in its request line, and those that cannot share it on lines of their own", async () => {
+    const lines: string[] = [];
+    const handler = httpFunction(
+      { name: 'counted', log: createLogger({ function: 'counted' }, (line) => lines.push(line)) },
+      async () => {
+        countMetric('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'success' });
+        countMetric('UpstreamRetries', { Service: 'scan-jobs' }, 2);
+        // A second outcome of the same metric needs a document of its own.
+        countMetric('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'timeout' });
+        return json(200, {});
+      },
+    );
+    const console = vi.spyOn(globalThis.console, 'log').mockImplementation(() => {});
+    try {
+      await handler(validEvent(), lambdaContext());
+      const [request] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toHaveLength(1);
+      expect(request).toMatchObject({
+        message: 'request',
+        status: 200,
+        Function: 'counted',
+        Service: 'scan-jobs',
+        Outcome: 'success',
+        UpstreamCalls: 1,
+        UpstreamRetries: 2,
+        _aws: {
+          CloudWatchMetrics: [{ Namespace: 'PlatformGateway' }, { Namespace: 'PlatformGateway' }],
+        },
+      });
+      const own = console.mock.calls.map(
+        ([line]) => JSON.parse(String(line)) as Record<string, unknown>,
+      );
+      expect(own).toEqual([expect.objectContaining({ Outcome: 'timeout', UpstreamCalls: 1 })]);
+      expect(own[0]).not.toHaveProperty('message');
+    } finally {
+      console.mockRestore();
+    }
+  });
+
+  it('leaves out lines below the level, but not the metrics they carry', () => {
+    const lines: string[] = [];
+    const log = createLogger({}, (line) => lines.push(line), 'warn');
+    log.info('quiet', { a: 1 }, { _aws: { CloudWatchMetrics: [] }, UpstreamCalls: 1 });
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { _aws: { CloudWatchMetrics: [] }, UpstreamCalls: 1 },
+    ]);
+  });
+
+  it('leaves out lines below the level', () => {
+    const lines: string[] = [];
+    const log = createLogger({}, (line) => lines.push(line), 'warn');
+    log.info('quiet');
+    log.warn('heard');
+    log.child({ a: 1 }).info('quiet too');
+    log.child({ a: 1 }).error('heard too');
+    expect(lines.map((line) => (JSON.parse(line) as { message: string }).message)).toEqual([
+      'heard',
+      'heard too',
+    ]);
+  });
+});

@@ -1,0 +1,289 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
+import { routeKeyOf } from '../../../../lib/catalogue/api.js';
+import { catalogue } from '../../../../lib/catalogue/table.js';
+import {
+  buildOpenApiDocument,
+  jsonSchemaOf,
+  type OpenApiDocument,
+} from '../../../../lib/http/openapi.js';
+import { routes } from '../../../../lib/http/routes/index.js';
+import { ANY_METHODS } from '../../../../lib/http/routes/route.js';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
+import {
+  checkAnswerAgainstDocument,
+  type ReceivedAnswer,
+} from '../../../helpers/openapi-answers.js';
+import { DEMO_SECRET_FILE, loadHandlers } from '../../../helpers/platform.js';
+
+function operation(document: OpenApiDocument, routeKey: string) {
+  const [method = '', routePath = ''] = routeKey.split(' ');
+  return document.paths[routePath]?.[method.toLowerCase()] as
+    | {
+        operationId: string;
+        security: unknown[];
+        parameters: { name: string; in: string; required: boolean; schema: unknown }[];
+        requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+        responses: Record<string, { content?: Record<string, unknown> }>;
+      }
+    | undefined;
+}
+
+describe('the OpenAPI document', () => {
+  const document = buildOpenApiDocument();
+
+  it('passes an independent validator of OpenAPI 3.1 documents', async () => {
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(document)));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('is OpenAPI 3.1 with the caller token scheme and the error envelope', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.components).toMatchObject({
+      securitySchemes: { callerToken: { type: 'http', scheme: 'bearer' } },
+      responses: { Error: { content: { 'application/json': {}, 'text/xml': {} } } },
+    });
+  });
+
+  it('has every route of the registry, each method of an ANY route, and nothing else', () => {
+    const expected = routes.flatMap((route) =>
+      (route.method === 'ANY' ? ANY_METHODS : [route.method]).map(
+        (method) => `${method} ${route.path}`,
+      ),
+    );
+    const documented = Object.entries(document.paths).flatMap(([routePath, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${routePath}`),
+    );
+    expect(documented.sort()).toEqual(expected.sort());
+  });
+
+  it('documents integers in the query and the path as integers, for typed clients', () => {
+    const list = operation(document, 'GET /jobs')!;
+    expect(list.parameters.find((p) => p.name === 'page')?.schema).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+    });
+    const tile = operation(document, 'GET /maps/tiles/{mapType}/{z}/{x}/{tile}')!;
+    for (const name of ['z', 'x']) {
+      expect(tile.parameters.find((p) => p.name === name)?.schema).toMatchObject({
+        type: 'integer',
+      });
+    }
+  });
+
+  it('declares the bodies and answers of actions, triggers and webhooks', () => {
+    expect(operation(document, 'POST /actions/{name}')?.requestBody).toMatchObject({
+      required: false,
+      content: { 'application/json': {} },
+    });
+    expect(Object.keys(operation(document, 'POST /triggers/{name}')!.responses)).toEqual(
+      expect.arrayContaining(['202', '204']),
+    );
+    const webhook = operation(document, 'POST /webhooks/{name}')!;
+    expect(webhook.requestBody?.content['application/json']?.schema).toEqual({
+      type: 'string',
+      format: 'binary',
+    });
+    expect(webhook.parameters.filter((p) => p.in === 'header').map((p) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(webhook.security).toEqual([]);
+  });
+
+  it('names its servers and its licence', () => {
+    expect(document.servers[0]?.url).toBe('http://localhost:3000');
+    expect(document.info.license.name).toBeTruthy();
+  });
+
+  it('gives every operation a unique id and asks for the token everywhere but /health', () => {
+    const operations = Object.values(document.paths).flatMap((ops) => Object.values(ops)) as {
+      operationId: string;
+      security: unknown[];
+    }[];
+    const ids = operations.map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(operation(document, 'GET /health')?.security).toEqual([]);
+    expect(operation(document, 'GET /openapi.json')?.security).toEqual([{ callerToken: [] }]);
+  });
+
+  it.each(catalogue.map((api) => [routeKeyOf(api), api] as const))(
+    'documents %s from its own schemas',
+    (routeKey, api) => {
+      const op = operation(document, routeKey)!;
+      expect(op.operationId).toBe(api.id);
+      const queryParams = op.parameters.filter((p) => p.in === 'query');
+      const querySchema = api.query ? jsonSchemaOf(api.query) : { properties: {}, required: [] };
+      expect(queryParams.map((p) => p.name)).toEqual(
+        Object.keys((querySchema.properties ?? {}) as object),
+      );
+      for (const p of queryParams) {
+        expect(p.required, p.name).toBe(
+          ((querySchema.required ?? []) as string[]).includes(p.name),
+        );
+      }
+      if (api.body) {
+        expect(op.requestBody?.content['application/json']?.schema).toEqual(jsonSchemaOf(api.body));
+      } else if (api.rawBody) {
+        expect(Object.keys(op.requestBody?.content ?? {})).toEqual([...api.rawBody]);
+      } else {
+        expect(op.requestBody).toBeUndefined();
+      }
+      expect(Object.keys(op.responses['200']?.content ?? {})).toEqual([
+        ...api.answers.contentTypes,
+      ]);
+    },
+  );
+
+  it('carries the facts of the schemas: ranges, enumerations, lengths', () => {
+    const translate = operation(document, 'POST /translate')!.requestBody!.content[
+      'application/json'
+    ]!.schema as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    expect(translate.properties.text).toMatchObject({ minLength: 1, maxLength: 5000 });
+    expect(translate.properties.engine).toMatchObject({ default: 'nmt', enum: ['nmt', 'smt'] });
+    expect(translate.required.sort()).toEqual(['source', 'target', 'text']);
+    const markers = operation(document, 'GET /maps/static')!.parameters.find(
+      (p) => p.name === 'markers',
+    );
+    expect(markers).toMatchObject({ schema: { type: 'array' }, style: 'form', explode: true });
+    const tile = operation(document, 'GET /maps/tiles/{mapType}/{z}/{x}/{tile}')!.parameters.find(
+      (p) => p.name === 'tile',
+    );
+    expect(tile).toMatchObject({ in: 'path', required: true, schema: { type: 'string' } });
+  });
+
+  it('resolves every $ref', () => {
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      let node: unknown = document;
+      for (const key of (ref ?? '').split('/')) node = (node as Record<string, unknown>)[key];
+      expect(node, ref).toBeDefined();
+    }
+  });
+});
+
+describe('GET /openapi.json', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  async function openapiHandler() {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { openapi } = await loadHandlers(
+      { SECRETS_SOURCE: 'file', SECRETS_FILE: DEMO_SECRET_FILE },
+      { openapi: 'functions/openapi.ts' },
+    );
+    return openapi;
+  }
+
+  it('serves the document to a caller with a token', async () => {
+    const handler = await openapiHandler();
+    const result = await handler(httpEvent('catalogue-openapi.json'), lambdaContext());
+    expect(result.statusCode).toBe(200);
+    expect(result.headers?.['content-type']).toBe('application/json');
+    expect(jsonBody(result)).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('refuses a caller without a token with the envelope', async () => {
+    const handler = await openapiHandler();
+    const result = await handler(
+      httpEvent('catalogue-openapi.json', { headers: { authorization: undefined } }),
+      lambdaContext(),
+    );
+    expect(result.statusCode).toBe(401);
+    expect(jsonBody(result)).toEqual({
+      error: { errorCode: '200', message: 'Authentication Failed' },
+    });
+  });
+});
+
+describe('buildOpenApiDocument with a given table', () => {
+  it('documents header parameters, other success statuses and routes without input', () => {
+    const document = buildOpenApiDocument([
+      {
+        function: 'receive',
+        id: 'receive',
+        method: 'POST',
+        path: '/hooks/{name}',
+        auth: false,
+        summary: 'hook',
+        tag: 'hooks',
+        input: {
+          headers: z.object({
+            'webhook-id': z.string(),
+            'webhook-signature': z.optional(z.string()),
+          }),
+        },
+        answers: [{ status: 202, description: 'accepted' }],
+      },
+      {
+        function: 'bare',
+        id: 'bare',
+        method: 'GET',
+        path: '/bare/{id}',
+        auth: true,
+        summary: 'bare',
+        tag: 'bare',
+        answers: [{ status: 200, description: 'ok' }],
+      },
+    ]);
+    const hook = document.paths['/hooks/{name}']?.post as {
+      parameters: { name: string; in: string; required: boolean }[];
+      responses: Record<string, unknown>;
+      security: unknown[];
+    };
+    expect(hook.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['name', 'path', true],
+      ['webhook-id', 'header', true],
+      ['webhook-signature', 'header', false],
+    ]);
+    expect(Object.keys(hook.responses)).toEqual(['202', '400', 'default']);
+    expect(hook.security).toEqual([]);
+    expect(document.paths['/bare/{id}']?.get).toMatchObject({
+      operationId: 'bare',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+    });
+  });
+});
+
+describe('the answer check of the test suites', () => {
+  const answer = (changes: Partial<ReceivedAnswer>): ReceivedAnswer => ({
+    method: 'GET',
+    path: '/health',
+    status: 200,
+    contentType: 'application/json',
+    body: '{"status":"ok"}',
+    ...changes,
+  });
+
+  it('passes an answer the document describes', async () => {
+    await expect(checkAnswerAgainstDocument(answer({}))).resolves.toBeUndefined();
+    await expect(
+      checkAnswerAgainstDocument(
+        answer({
+          path: '/nowhere',
+          status: 404,
+          body: '{"error":{"errorCode":"300","message":"x"}}',
+        }),
+      ),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses a body, a media type or a status the document does not describe', async () => {
+    await expect(checkAnswerAgainstDocument(answer({ body: '{"status":"bad"}' }))).rejects.toThrow(
+      /does not match/,
+    );
+    await expect(
+      checkAnswerAgainstDocument(answer({ contentType: 'text/html', body: '<p>ok</p>' })),
+    ).rejects.toThrow(/media type not documented/);
+    await expect(
+      checkAnswerAgainstDocument(
+        answer({ path: '/jobs', status: 502, body: '{"error":{"errorCode":"520"},"stack":"x"}' }),
+      ),
+    ).rejects.toThrow(/does not match/);
+  });
+});

@@ -1,7 +1,7 @@
 /** GET /openapi.json: the OpenAPI 3.1 document of every route, built once per container. */
 import { buildOpenApiDocument } from '../lib/http/openapi.js';
+import { platformFunction } from '../lib/http/platform-function.js';
 import { serviceRoutes } from '../lib/http/routes/service.js';
-import { platformFunction } from '../lib/runtime.js';
 
 let document: string | undefined;
 

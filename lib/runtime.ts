@@ -2,16 +2,13 @@
  * What a platform-calling function shares across invocations of one container: the parsed
  * configuration, the secret store and one undici dispatcher. Built once, at cold start, so
  * that a bad configuration fails the function's init with a clear message. Each area's client
- * (scan jobs, function execution, the catalogue) is derived from it where it is used, with
- * `perRuntime` (lib/per-runtime.ts), so that a function bundles and builds only the area it
- * serves.
+ * (scan jobs, execution, the catalogue, ...) is derived from it where it is used, with
+ * `perRuntime` (core/per-runtime.ts), so that a function bundles and builds only the area it
+ * serves. The composition root: it imports core/, secrets/ and upstream/, and nothing above them.
  */
 import type { Dispatcher } from 'undici';
 import { type Config, loadConfig } from './core/config.js';
 import { createLogger, describeError, type Logger } from './core/log.js';
-import { definitionOf, type HttpRequest, httpFunction } from './http/http-function.js';
-import type { HttpResult } from './http/responses.js';
-import type { Route } from './http/routes/route.js';
 import {
   awsSecretSource,
   extensionOrSdkSource,
@@ -20,7 +17,8 @@ import {
   type SecretSource,
 } from './secrets/sources.js';
 import { SecretStore } from './secrets/store.js';
-import { createDispatcher, UpstreamClient } from './upstream/client.js';
+import { UpstreamClient } from './upstream/client.js';
+import { createDispatcher } from './upstream/dispatch.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -86,23 +84,4 @@ export function getRuntime(): Runtime {
     if (shared.config.secretsSource === 'aws') shared.secrets.prefetch();
   }
   return shared;
-}
-
-/**
- * An HTTP function that calls the platform: caller tokens come from the secret, and the
- * handler receives the runtime. The runtime is built when the module loads (cold start).
- */
-export function platformFunction<B, Q, P>(
-  route: Route<B, Q, P>,
-  handler: (request: HttpRequest<B, Q, P>, runtime: Runtime) => Promise<HttpResult>,
-) {
-  const runtime = getRuntime();
-  return httpFunction<B, Q, P>(
-    {
-      ...definitionOf(route),
-      log: runtime.log.child({ function: route.id }),
-      callerTokens: async () => (await runtime.secrets.get()).callerTokens ?? [],
-    },
-    (request) => handler(request, runtime),
-  );
 }

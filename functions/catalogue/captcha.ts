@@ -1,6 +1,6 @@
 /** The catalogue's captcha routes in one function (lib/catalogue/captcha.ts lists them). */
 
-import { captchaApis } from '../../lib/catalogue/captcha.js';
+import { captchaEntries } from '../../lib/catalogue/captcha.js';
 import { catalogueFunction } from '../../lib/http/catalogue-function.js';
 
-export const handler = catalogueFunction('catalogueCaptcha', captchaApis);
+export const handler = catalogueFunction('catalogueCaptcha', captchaEntries);

@@ -1,6 +1,6 @@
 /** The catalogue's utility routes in one function (lib/catalogue/utility.ts lists them). */
 
-import { utilityApis } from '../../lib/catalogue/utility.js';
+import { utilityEntries } from '../../lib/catalogue/utility.js';
 import { catalogueFunction } from '../../lib/http/catalogue-function.js';
 
-export const handler = catalogueFunction('catalogueUtility', utilityApis);
+export const handler = catalogueFunction('catalogueUtility', utilityEntries);

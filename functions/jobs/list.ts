@@ -1,10 +1,12 @@
 /** GET /jobs?page=&limit= */
+
+import { platformFunction } from '../../lib/http/platform-function.js';
 import { passThrough } from '../../lib/http/responses.js';
 import { jobRoutes } from '../../lib/http/routes/jobs.js';
-import { getRuntime, platformFunction } from '../../lib/runtime.js';
-import { scanJobsOf } from '../../lib/scan-jobs/client.js';
+import { getRuntime } from '../../lib/runtime.js';
+import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
 
-const scanJobs = scanJobsOf(getRuntime());
+const scanJobs = scanJobsClientOf(getRuntime());
 
 export const handler = platformFunction(jobRoutes.listJobs, async (request) =>
   passThrough(await scanJobs.list(request.query, request.budget), 200),

@@ -5,9 +5,10 @@
  */
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { WatchRunError } from '../../lib/core/errors.js';
 import { defaultSink, describeError } from '../../lib/core/log.js';
 import { flushMetrics } from '../../lib/core/metrics.js';
-import { budgetOf } from '../../lib/core/time-budget.js';
+import { timeBudgetOf } from '../../lib/core/time-budget.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { scanJobWatcherOf } from '../../lib/watcher/setup.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
@@ -15,15 +16,6 @@ import type { WatchSummary } from '../../lib/watcher/watcher.js';
 // Built at cold start, so that a bad configuration fails the function's init.
 const runtime = getRuntime();
 const watcher = scanJobWatcherOf(runtime);
-
-/** What reaches Lambda's own error log line: the name and message, no stack. */
-class WatchFailed extends Error {
-  override readonly name = 'WatchFailed';
-  constructor(message: string) {
-    super(message);
-    this.stack = `${this.name}: ${message}`;
-  }
-}
 
 export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
   // Upstream calls are already bounded by the remaining time (lib/upstream/client.ts).
@@ -35,12 +27,12 @@ export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
     scheduledAt: event.time,
   });
   try {
-    const summary = await watcher.run(budgetOf(context), log);
+    const summary = await watcher.run(timeBudgetOf(context), log);
     log.info('scan job watch done', { ...summary });
     return summary;
   } catch (error) {
     log.error('scan job watch failed', describeError(error));
-    throw new WatchFailed(`The scan job watch failed: ${(error as Error).message}`);
+    throw new WatchRunError(`The scan job watch failed: ${(error as Error).message}`);
   } finally {
     flushMetrics('watchScanJobs', defaultSink);
   }

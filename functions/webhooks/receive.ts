@@ -3,7 +3,7 @@
  * its signature, not by a caller token. The body is read raw (no JSON parser runs before the
  * signature is verified); a verified delivery is handed to the invocation queue and answered
  * 202 at once. A delivery sent twice (same webhook-id) runs its action once: the consumer
- * claims each delivery in the ledger (lib/delivery-ledger.ts) before running it.
+ * claims each delivery in the ledger (lib/webhooks/ledger.ts) before running it.
  */
 
 import { definitionOf, httpFunction } from '../../lib/http/http-function.js';
@@ -11,7 +11,7 @@ import { bodyBytes } from '../../lib/http/request.js';
 import { json } from '../../lib/http/responses.js';
 import { functionRoutes } from '../../lib/http/routes/functions.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { invocationQueueOf } from '../../lib/webhooks/queue.js';
+import { invocationQueueOf } from '../../lib/webhooks/setup.js';
 import { deliveryKey, verifyDelivery, webhookEntry } from '../../lib/webhooks/verify.js';
 
 const runtime = getRuntime();

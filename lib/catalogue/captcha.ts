@@ -6,8 +6,8 @@
  * `/scaptcha/v1/skey` (the documented path is the default).
  */
 import type * as z from 'zod/mini';
-import type { CatalogueApi } from './api.js';
-import { defineApi } from './api.js';
+import type { CatalogueEntry } from './entry.js';
+import { defineEntry } from './entry.js';
 import { strictInput, text, token } from './fields.js';
 
 const AUDIO_CAPTCHA_KEY_PATH = '/scaptcha/v1/nkey';
@@ -42,10 +42,10 @@ const KINDS: readonly CaptchaKind[] = [
 
 const JSON_ANSWER = { kind: 'json', contentTypes: ['application/json'] } as const;
 
-function apisOf(kind: CaptchaKind): CatalogueApi[] {
+function apisOf(kind: CaptchaKind): CatalogueEntry[] {
   const label = kind.name === 'image' ? 'Image' : 'Audio';
   return [
-    defineApi<undefined, Record<string, never>>({
+    defineEntry<undefined, Record<string, never>>({
       id: `${kind.name}CaptchaKey`,
       function: 'catalogueCaptcha',
       method: 'GET',
@@ -59,7 +59,7 @@ function apisOf(kind: CaptchaKind): CatalogueApi[] {
       query: captchaKeyQuerySchema,
       toUpstream: () => ({ params: [['code', '0']] }),
     }),
-    defineApi<undefined, CaptchaImageQuery>({
+    defineEntry<undefined, CaptchaImageQuery>({
       id: `${kind.name}Captcha`,
       function: 'catalogueCaptcha',
       method: 'GET',
@@ -72,7 +72,7 @@ function apisOf(kind: CaptchaKind): CatalogueApi[] {
       query: captchaImageQuerySchema,
       toUpstream: ({ query }) => ({ params: [['key', query.key]] }),
     }),
-    defineApi<CaptchaVerifyBody>({
+    defineEntry<CaptchaVerifyBody>({
       id: `${kind.name}CaptchaVerify`,
       function: 'catalogueCaptcha',
       method: 'POST',
@@ -96,4 +96,4 @@ function apisOf(kind: CaptchaKind): CatalogueApi[] {
   ];
 }
 
-export const captchaApis: CatalogueApi[] = KINDS.flatMap(apisOf);
+export const captchaEntries: CatalogueEntry[] = KINDS.flatMap(apisOf);

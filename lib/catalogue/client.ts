@@ -9,18 +9,19 @@
 import { requiredSetting } from '../core/config.js';
 import { UnexpectedError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { PlatformSecret } from '../secrets/schema.js';
+import type { TimeBudget } from '../core/time-budget.js';
+import type { Runtime } from '../runtime.js';
+import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';
-import type { CallBudget, UpstreamClient, UpstreamResponse } from '../upstream/client.js';
+import type { UpstreamAnswer, UpstreamClient } from '../upstream/client.js';
 import { decodeUpstreamError } from '../upstream/error-decoding.js';
 import {
-  encodePairs,
-  type Pairs,
+  type CredentialSource,
   sendRefreshingCredentials,
-  upstreamUrl,
 } from '../upstream/gateway/credential-refresh.js';
-import { gatewayHeaderNames } from '../upstream/gateway/signer.js';
-import type { CatalogueApi, CatalogueInput } from './api.js';
+import { gatewayHeaderNames } from '../upstream/gateway/header-names.js';
+import { encodePairs, type Pairs, upstreamUrl } from '../upstream/urls.js';
+import type { CatalogueEntry, CatalogueInput } from './entry.js';
 
 /** A header value of visible ASCII and spaces: what an Accept header is made of. */
 const HEADER_VALUE = /^[\x20-\x7e]{1,1024}$/;
@@ -34,7 +35,7 @@ interface CatalogueClientOptions {
   /** First path segment (`nmt`, `map-geocode`, ...) to the base URL that serves it. */
   readonly serviceUrls: ReadonlyMap<string, URL>;
   readonly vendor: string;
-  readonly secrets: SecretStore;
+  readonly credentials: CredentialSource<AppCredentials>;
   readonly http: UpstreamClient;
 }
 
@@ -76,37 +77,39 @@ export class CatalogueClient {
    * response; throws the decoded UpstreamError for an error answer or a failure in a 200 body.
    */
   async call<B, Q, P>(
-    api: CatalogueApi<B, Q, P>,
+    entry: CatalogueEntry<B, Q, P>,
     input: CatalogueInput<B, Q, P>,
     caller: CallerHeaders,
-    budget: CallBudget = {},
-  ): Promise<UpstreamResponse> {
-    const request = this.wireRequest(api, input);
+    budget: TimeBudget = {},
+  ): Promise<UpstreamAnswer> {
+    const request = this.wireRequest(entry, input);
     // The application's secret may have been rotated: repeated once with new credentials.
     const response = await sendRefreshingCredentials({
-      secrets: this.options.secrets,
-      credentialsOf: (secret) => [secret.openapi?.clientId, secret.openapi?.clientSecret],
-      send: (secret) => this.send(request, secret, caller, budget),
+      credentials: this.options.credentials,
+      send: (app) => this.send(request, app, caller, budget),
     });
     if (response.status < 200 || response.status >= 300) {
-      throw (api.decodeError ?? decodeUpstreamError)(response);
+      throw (entry.decodeError ?? decodeUpstreamError)(response);
     }
-    const failure = api.failureIn200?.(response);
+    const failure = entry.failureIn200?.(response);
     if (failure) throw failure;
     return response;
   }
 
   /** The request on the wire for an entry and its input (exposed for tests). */
-  wireRequest<B, Q, P>(api: CatalogueApi<B, Q, P>, input: CatalogueInput<B, Q, P>): WireRequest {
-    const payload = api.toUpstream(input);
-    const path = payload.path ?? api.upstream.paths[0];
+  wireRequest<B, Q, P>(
+    entry: CatalogueEntry<B, Q, P>,
+    input: CatalogueInput<B, Q, P>,
+  ): WireRequest {
+    const payload = entry.toUpstream(input);
+    const path = payload.path ?? entry.upstream.paths[0];
     const params = payload.params ?? [];
     const common = {
-      method: api.upstream.method,
-      idempotent: api.idempotent,
+      method: entry.upstream.method,
+      idempotent: entry.idempotent,
       service: path.split('/')[1] ?? 'catalogue',
     };
-    switch (api.sends) {
+    switch (entry.sends) {
       case 'query':
         return { ...common, url: this.urlFor(path, params) };
       case 'form':
@@ -135,12 +138,10 @@ export class CatalogueClient {
 
   private send(
     request: WireRequest,
-    secret: PlatformSecret,
+    app: AppCredentials,
     caller: CallerHeaders,
-    budget: CallBudget,
-  ): Promise<UpstreamResponse> {
-    const app = secret.openapi;
-    if (!app) throw new UnexpectedError(new Error('The secret has no openapi credentials'));
+    budget: TimeBudget,
+  ): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = {
       [this.names.clientId]: app.clientId,
       [this.names.apiKey]: app.clientSecret,
@@ -162,14 +163,30 @@ export class CatalogueClient {
   }
 }
 
+/** The application's client id and secret, which every catalogue call carries. */
+export interface AppCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+/** The catalogue credentials of the secret (`openapi`). */
+export function appCredentialsFrom(secrets: SecretStore): CredentialSource<AppCredentials> {
+  return credentialsFrom(secrets, (secret) => {
+    if (!secret.openapi) {
+      throw new UnexpectedError(new Error('The secret has no openapi credentials'));
+    }
+    return secret.openapi;
+  });
+}
+
 /** The container's catalogue client: OPENAPI_BASE_URL, or a service's own host. */
-export const catalogueOf = perRuntime(
-  (runtime) =>
+export const catalogueClientOf = perRuntime(
+  (runtime: Runtime) =>
     new CatalogueClient({
       baseUrl: requiredSetting(runtime.config.openapiBaseUrl, 'OPENAPI_BASE_URL'),
       serviceUrls: runtime.config.openapiServiceUrls,
       vendor: runtime.config.gatewayVendor,
-      secrets: runtime.secrets,
+      credentials: appCredentialsFrom(runtime.secrets),
       http: runtime.http,
     }),
 );

@@ -6,12 +6,12 @@
 
 import { UpstreamError } from '../core/errors.js';
 import { jsonObjectOf } from '../core/json.js';
-import type { UpstreamResponse } from '../upstream/client.js';
+import type { UpstreamAnswer } from '../upstream/client.js';
 import { decodeUpstreamError, fieldsOf } from '../upstream/error-decoding.js';
 
 const FAILURE_STATUS = 400;
 
-function jsonObject(response: UpstreamResponse): Record<string, unknown> | undefined {
+function jsonObject(response: UpstreamAnswer): Record<string, unknown> | undefined {
   const text = response.body.toString('utf8').trim();
   return text.startsWith('{') ? jsonObjectOf(text) : undefined;
 }
@@ -21,7 +21,7 @@ function failure(code: string, message: string | undefined): UpstreamError {
 }
 
 /** Geocoding (and place search): `status` other than `OK`, e.g. `INVALID_REQUEST`. */
-export function statusNotOk(response: UpstreamResponse): UpstreamError | undefined {
+export function statusNotOk(response: UpstreamAnswer): UpstreamError | undefined {
   const body = jsonObject(response);
   const status = body?.status;
   if (typeof status !== 'string' || status === 'OK') return undefined;
@@ -30,7 +30,7 @@ export function statusNotOk(response: UpstreamResponse): UpstreamError | undefin
 }
 
 /** Directions: `code` other than 0 (1 = start equals goal, 2..5 = no route, ...). */
-export function directionsCodeNotZero(response: UpstreamResponse): UpstreamError | undefined {
+export function directionsCodeNotZero(response: UpstreamAnswer): UpstreamError | undefined {
   const body = jsonObject(response);
   const code = body?.code;
   if (typeof code !== 'number' || code === 0) return undefined;
@@ -41,7 +41,7 @@ export function directionsCodeNotZero(response: UpstreamResponse): UpstreamError
  * Directions errors also come as HTTP 400 `{"error":{"errorCode":400,"code":1,...}}`: the
  * API's own `code` says more than the repeated HTTP status, so it is the code answered.
  */
-export function decodeDirectionsError(response: UpstreamResponse): UpstreamError {
+export function decodeDirectionsError(response: UpstreamAnswer): UpstreamError {
   const decoded = decodeUpstreamError(response);
   const error = jsonObject(response)?.error as Record<string, unknown> | undefined;
   const code = error?.code;
@@ -58,7 +58,7 @@ export function decodeDirectionsError(response: UpstreamResponse): UpstreamError
 const REVERSE_GEOCODE_OK = new Set(['0', '3']);
 
 /** Reverse geocoding: `status.code` other than 0 and 3, in JSON or XML (`output=xml`). */
-export function reverseGeocodeFailure(response: UpstreamResponse): UpstreamError | undefined {
+export function reverseGeocodeFailure(response: UpstreamAnswer): UpstreamError | undefined {
   const text = response.body.toString('utf8').trim();
   if (!text.startsWith('{') && !text.startsWith('<')) return undefined;
   // The codec reads `{status:{code,message}}` in JSON and under any XML root alike.

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { int } from '../core/schemas.js';
-import { defineApi } from './api.js';
+import { defineEntry } from './entry.js';
 import { oneOf, strictInput, text } from './fields.js';
 
 const TRANSLATION_TARGETS = [
@@ -77,8 +77,8 @@ const STT_LANGUAGES = ['Kor', 'Eng', 'Jpn', 'Chn'] as const;
 const sttQuerySchema = strictInput({ lang: oneOf(STT_LANGUAGES) });
 type SttQuery = z.infer<typeof sttQuerySchema>;
 
-export const languageApis = [
-  defineApi<TranslateBody>({
+export const languageEntries = [
+  defineEntry<TranslateBody>({
     id: 'translate',
     function: 'catalogueLanguage',
     method: 'POST',
@@ -101,7 +101,7 @@ export const languageApis = [
       return { path: `/${body.engine}/v1/translation`, params };
     },
   }),
-  defineApi<TtsBody>({
+  defineEntry<TtsBody>({
     id: 'tts',
     function: 'catalogueLanguage',
     method: 'POST',
@@ -125,7 +125,7 @@ export const languageApis = [
       return { params };
     },
   }),
-  defineApi<Buffer, SttQuery>({
+  defineEntry<Buffer, SttQuery>({
     id: 'stt',
     function: 'catalogueLanguage',
     method: 'POST',

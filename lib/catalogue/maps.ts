@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { intText } from '../core/schemas.js';
-import { defineApi } from './api.js';
+import { defineEntry } from './entry.js';
 import {
   decodeDirectionsError,
   directionsCodeNotZero,
@@ -172,8 +172,8 @@ type ReverseGeocodeQuery = z.infer<typeof reverseGeocodeQuerySchema>;
 const JSON_ANSWER = { kind: 'json', contentTypes: ['application/json'] } as const;
 const IMAGE_ANSWER = { kind: 'binary', contentTypes: ['image/jpeg', 'image/png'] } as const;
 
-export const mapsApis = [
-  defineApi<undefined, StaticMapQuery>({
+export const mapsEntries = [
+  defineEntry<undefined, StaticMapQuery>({
     id: 'staticMap',
     function: 'catalogueMaps',
     method: 'GET',
@@ -200,7 +200,7 @@ export const mapsApis = [
       ]),
     }),
   }),
-  defineApi<undefined, TileQuery, TilePath>({
+  defineEntry<undefined, TileQuery, TilePath>({
     id: 'mapTile',
     function: 'catalogueMaps',
     method: 'GET',
@@ -222,7 +222,7 @@ export const mapsApis = [
       params: pairsOf(query, ['mt']),
     }),
   }),
-  defineApi<undefined, DirectionsQuery>({
+  defineEntry<undefined, DirectionsQuery>({
     id: 'directions',
     function: 'catalogueMaps',
     method: 'GET',
@@ -248,7 +248,7 @@ export const mapsApis = [
     failureIn200: directionsCodeNotZero,
     decodeError: decodeDirectionsError,
   }),
-  defineApi<undefined, PlacesQuery>({
+  defineEntry<undefined, PlacesQuery>({
     id: 'places',
     function: 'catalogueMaps',
     method: 'GET',
@@ -263,7 +263,7 @@ export const mapsApis = [
     // Answers in the geocoding envelope (status/meta/errorMessage).
     failureIn200: statusNotOk,
   }),
-  defineApi<undefined, GeocodeQuery>({
+  defineEntry<undefined, GeocodeQuery>({
     id: 'geocode',
     function: 'catalogueMaps',
     method: 'GET',
@@ -279,7 +279,7 @@ export const mapsApis = [
     }),
     failureIn200: statusNotOk,
   }),
-  defineApi<undefined, ReverseGeocodeQuery>({
+  defineEntry<undefined, ReverseGeocodeQuery>({
     id: 'reverseGeocode',
     function: 'catalogueMaps',
     method: 'GET',

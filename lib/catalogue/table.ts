@@ -4,20 +4,21 @@
  * its own module so that a function bundles only its own group (functions/catalogue/*.ts);
  * this module gathers them for the OpenAPI document, the route checks and the tests.
  */
-import { type CatalogueApi, routeKeyOf } from './api.js';
-import { captchaApis } from './captcha.js';
-import { languageApis } from './language.js';
-import { mapsApis } from './maps.js';
-import { utilityApis } from './utility.js';
 
-export const catalogue: readonly CatalogueApi[] = [
-  ...languageApis,
-  ...mapsApis,
-  ...captchaApis,
-  ...utilityApis,
+import { captchaEntries } from './captcha.js';
+import { type CatalogueEntry, routeKeyOf } from './entry.js';
+import { languageEntries } from './language.js';
+import { mapsEntries } from './maps.js';
+import { utilityEntries } from './utility.js';
+
+export const catalogue: readonly CatalogueEntry[] = [
+  ...languageEntries,
+  ...mapsEntries,
+  ...captchaEntries,
+  ...utilityEntries,
 ];
 
 /** The entry of a route key such as `GET /maps/geocode`. */
-export function catalogueApi(routeKey: string): CatalogueApi | undefined {
-  return catalogue.find((api) => routeKeyOf(api) === routeKey);
+export function catalogueEntry(routeKey: string): CatalogueEntry | undefined {
+  return catalogue.find((entry) => routeKeyOf(entry) === routeKey);
 }

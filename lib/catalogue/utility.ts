@@ -2,7 +2,7 @@
  * Utility APIs (function `catalogueUtility`): short URLs and the DataLab search trend.
  */
 import * as z from 'zod/mini';
-import { defineApi } from './api.js';
+import { defineEntry } from './entry.js';
 import { httpUrl, isoDate, oneOf, strictInput, text } from './fields.js';
 
 const shortUrlQuerySchema = strictInput({ url: httpUrl() });
@@ -66,8 +66,8 @@ const SHORT_URL_ANSWER = {
   contentTypes: ['application/json', 'text/xml'],
 } as const;
 
-export const utilityApis = [
-  defineApi<undefined, ShortUrlQuery>({
+export const utilityEntries = [
+  defineEntry<undefined, ShortUrlQuery>({
     id: 'shortUrl',
     function: 'catalogueUtility',
     method: 'GET',
@@ -80,7 +80,7 @@ export const utilityApis = [
     query: shortUrlQuerySchema,
     toUpstream: ({ query }) => ({ params: [['url', query.url]] }),
   }),
-  defineApi<ShortUrlBody>({
+  defineEntry<ShortUrlBody>({
     id: 'shortUrlPost',
     function: 'catalogueUtility',
     method: 'POST',
@@ -93,7 +93,7 @@ export const utilityApis = [
     body: shortUrlBodySchema,
     toUpstream: ({ body }) => ({ params: [['url', body.url]] }),
   }),
-  defineApi<TrendsBody>({
+  defineEntry<TrendsBody>({
     id: 'trends',
     function: 'catalogueUtility',
     method: 'POST',

@@ -176,9 +176,16 @@ export class WatcherStateError extends Error {
   override readonly name = 'WatcherStateError';
 }
 
-/** A watcher run that did not finish its work; thrown so that Lambda reports the run as failed. */
+/**
+ * A watcher run that did not finish its work; thrown so that Lambda reports the run as failed.
+ * What reaches Lambda's own error log line is its name and message, never a stack.
+ */
 export class WatchRunError extends Error {
   override readonly name = 'WatchRunError';
+  constructor(message: string) {
+    super(message);
+    this.stack = `${this.name}: ${message}`;
+  }
 }
 
 /** The secrets extension could not be reached at all (its layer is missing): the SDK serves. */

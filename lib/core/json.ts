@@ -1,4 +1,5 @@
 /** JSON text in, for every reader of the service: upstream answers, messages, files, callers. */
+import { InputError } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -19,4 +20,20 @@ export function parseJsonOrUndefined(text: string): unknown {
 export function jsonObjectOf(text: string): JsonObject | undefined {
   const value = parseJsonOrUndefined(text);
   return isJsonObject(value) ? value : undefined;
+}
+
+/** A caller's JSON body, parsed; anything else is a 400 (`100`) naming the body. */
+export function callerJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    throw new InputError([{ path: 'body', issue: 'expected a JSON document' }]);
+  }
+}
+
+/** A caller's JSON object: `0`, `false`, `null`, a string or an array is a 400 too. */
+export function callerJsonObject(bytes: Buffer, issue = 'expected a JSON object'): JsonObject {
+  const value = callerJson(bytes);
+  if (!isJsonObject(value)) throw new InputError([{ path: 'body', issue }]);
+  return value;
 }

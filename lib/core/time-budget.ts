@@ -4,13 +4,13 @@
  */
 import type { Context } from 'aws-lambda';
 
-export interface CallBudget {
+export interface TimeBudget {
   /** Milliseconds the function has left (Lambda's `getRemainingTimeInMillis`). */
   readonly remainingMs?: () => number;
 }
 
 /** The budget of an invocation: its Lambda context's remaining time, when it has one. */
-export function budgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): CallBudget {
+export function timeBudgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): TimeBudget {
   return typeof context.getRemainingTimeInMillis === 'function'
     ? { remainingMs: () => context.getRemainingTimeInMillis() }
     : {};

@@ -1,8 +1,6 @@
 /** Reading an API Gateway HTTP API (payload v2) request: headers, query, body bytes. */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { InputError } from '../core/errors.js';
 import type { HeaderMap } from '../core/headers.js';
-import { isJsonObject, type JsonObject } from '../core/json.js';
 
 /** Header names lower-cased (API Gateway already does; local emulation may not). */
 export function headersOf(event: APIGatewayProxyEventV2): HeaderMap {
@@ -38,20 +36,4 @@ export function bodyByteLength(event: Pick<APIGatewayProxyEventV2, 'body' | 'isB
 export function bodyBytes(event: Pick<APIGatewayProxyEventV2, 'body' | 'isBase64Encoded'>): Buffer {
   const body = event.body ?? '';
   return Buffer.from(body, event.isBase64Encoded ? 'base64' : 'utf8');
-}
-
-/** A caller's JSON body, parsed; anything else is a 400 (`100`) naming the body. */
-export function callerJson(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
-  } catch {
-    throw new InputError([{ path: 'body', issue: 'expected a JSON document' }]);
-  }
-}
-
-/** A caller's JSON object: `0`, `false`, `null`, a string or an array is a 400 too. */
-export function callerJsonObject(bytes: Buffer, issue = 'expected a JSON object'): JsonObject {
-  const value = callerJson(bytes);
-  if (!isJsonObject(value)) throw new InputError([{ path: 'body', issue }]);
-  return value;
 }

@@ -3,9 +3,9 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { UpstreamResponseTooLargeError } from '../core/errors.js';
 import { mediaType } from '../core/headers.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
-import type { UpstreamResponse } from '../upstream/client.js';
+import type { UpstreamAnswer } from '../upstream/client.js';
 
-export type HttpResult = APIGatewayProxyStructuredResultV2;
+export type HttpResponse = APIGatewayProxyStructuredResultV2;
 
 const TEXT_TYPES =
   /^(text\/|application\/([a-z0-9.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded))/;
@@ -21,10 +21,19 @@ const LAMBDA_RESPONSE_LIMIT_BYTES = LAMBDA_PAYLOAD_LIMIT_BYTES;
  * string; anything else is base64 with `isBase64Encoded`, which API Gateway decodes again. An
  * answer that would not fit in a Lambda response is refused whole (502/`520`).
  */
-export function passThrough(upstream: UpstreamResponse, statusCode = upstream.status): HttpResult {
+export function passThrough(
+  upstream: UpstreamAnswer,
+  statusCode = upstream.status,
+  /** Headers of the answer that go back too, when it has them (lower-case names). */
+  keptHeaders: readonly string[] = [],
+): HttpResponse {
   const contentType = upstream.headers['content-type'] ?? 'application/octet-stream';
-  const headers = { 'content-type': contentType };
-  let result: HttpResult | undefined;
+  const headers: Record<string, string> = { 'content-type': contentType };
+  for (const name of keptHeaders) {
+    const value = upstream.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  let result: HttpResponse | undefined;
   if (TEXT_TYPES.test(mediaType(contentType))) {
     const text = upstream.body.toString('utf8');
     if (Buffer.byteLength(text, 'utf8') === upstream.body.length && !text.includes('\uFFFD')) {
@@ -41,7 +50,7 @@ export function passThrough(upstream: UpstreamResponse, statusCode = upstream.st
   return result;
 }
 
-export function json(statusCode: number, value: unknown): HttpResult {
+export function json(statusCode: number, value: unknown): HttpResponse {
   return {
     statusCode,
     headers: { 'content-type': 'application/json' },

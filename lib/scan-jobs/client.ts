@@ -1,68 +1,29 @@
 /**
- * The scan job API: input schemas, the upstream calls, and the
- * cancel-reserved workflow. Upstream success bodies are returned unchanged by the handlers.
+ * The scan job API's client: signed calls to list, search, cancel, stop and report, the page
+ * walker, and the cancel-reserved workflow. Upstream success bodies are returned unchanged by
+ * the handlers.
  */
-import * as z from 'zod/mini';
 import { requiredSetting } from '../core/config.js';
 import { toServiceError, UnexpectedError } from '../core/errors.js';
 import { parseJsonOrUndefined } from '../core/json.js';
+import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
-import { intText } from '../core/schemas.js';
-import type { CallBudget, UpstreamResponse } from '../upstream/client.js';
-import { SignedGateway } from '../upstream/gateway/signed-gateway.js';
+import type { TimeBudget } from '../core/time-budget.js';
+import type { Runtime } from '../runtime.js';
+import { credentialsFrom } from '../secrets/credentials.js';
+import type { SecretStore } from '../secrets/store.js';
+import type { UpstreamAnswer, UpstreamClient } from '../upstream/client.js';
+import type { CredentialSource } from '../upstream/gateway/credential-refresh.js';
+import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.js';
+import {
+  type CancelReservedBody,
+  type ListedJob,
+  type ListQuery,
+  listResultSchema,
+  type SearchBody,
+} from './schemas.js';
 
 const API = '/api/v1/jobs';
-
-const MAX_INT = 999_999_999;
-const positiveIntText = intText(1, MAX_INT, 'expected a positive integer');
-const positiveInt = z.int().check(z.positive('expected a positive integer'), z.lte(MAX_INT));
-
-// Strict: `pages` (a spelling in the platform's own sample) is refused, not silently ignored.
-export const listQuerySchema = z.strictObject({
-  page: z._default(positiveIntText, 1),
-  limit: z._default(positiveIntText, 10),
-});
-export type ListQuery = z.infer<typeof listQuerySchema>;
-
-export const instancePathSchema = z.object({
-  instanceId: z
-    .string()
-    .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a job instanceNo (letters, digits, _ or -)')),
-});
-export type InstancePath = z.infer<typeof instancePathSchema>;
-
-export const searchBodySchema = z.strictObject({
-  searchType: z._default(z.enum(['memo', 'url', '']), ''),
-  searchKeyword: z._default(z.string().check(z.maxLength(1000)), ''),
-  statusCode: z._default(z.nullable(z.string()), null),
-  limit: z._default(positiveInt, 10),
-  page: z._default(positiveInt, 1),
-});
-export type SearchBody = z.infer<typeof searchBodySchema>;
-
-export const cancelReservedBodySchema = z.strictObject({
-  searchType: z.enum(['url', 'memo']),
-  // Required and non-empty: an empty keyword would match, and cancel, every reserved job.
-  searchKeyword: z
-    .string()
-    .check(z.minLength(1, 'expected a non-empty keyword'), z.maxLength(1000)),
-});
-export type CancelReservedBody = z.infer<typeof cancelReservedBodySchema>;
-
-/** One job of a list or search page: the fields every walker needs; the others kept as sent. */
-const listedJobSchema = z.looseObject({
-  instanceNo: z.union([z.string(), z.number()]),
-  status: z.nullish(z.string()),
-});
-export type ListedJob = z.infer<typeof listedJobSchema>;
-
-/** The part of a list or search result the page walker reads. */
-const listResultSchema = z.object({
-  resources: z.object({
-    record_data: z.array(listedJobSchema),
-    total_page_cnt: z.optional(z.union([z.string(), z.number()])),
-  }),
-});
 
 const RESERVED_STATUS = 'Reservation';
 /** Page size used when walking every page of a search. */
@@ -76,10 +37,24 @@ interface CancelReservedResult {
   failed: { instanceNo: string; error: { errorCode: string; message: string } }[];
 }
 
-class ScanJobs {
-  constructor(private readonly gateway: SignedGateway) {}
+interface ScanJobsClientOptions {
+  /** `{base_url}` of the scan job API, without `/api/v1`. */
+  readonly baseUrl: URL;
+  readonly vendor: string;
+  readonly credentials: CredentialSource<SigningKeys>;
+  readonly http: UpstreamClient;
+  readonly now?: () => number;
+  readonly log?: Logger;
+}
 
-  list(query: ListQuery, budget: CallBudget): Promise<UpstreamResponse> {
+export class ScanJobsClient {
+  private readonly gateway: SignedGateway;
+
+  constructor(options: ScanJobsClientOptions) {
+    this.gateway = new SignedGateway({ ...options, service: 'scan-jobs' });
+  }
+
+  list(query: ListQuery, budget: TimeBudget): Promise<UpstreamAnswer> {
     const params: [string, string][] = [
       ['page', String(query.page)],
       ['limit', String(query.limit)],
@@ -87,7 +62,7 @@ class ScanJobs {
     return this.gateway.call({ method: 'GET', path: API, query: params }, budget);
   }
 
-  search(body: SearchBody, budget: CallBudget): Promise<UpstreamResponse> {
+  search(body: SearchBody, budget: TimeBudget): Promise<UpstreamAnswer> {
     // A search only reads, so it may be retried like a GET.
     return this.gateway.call(
       { method: 'POST', path: `${API}/search`, json: body, idempotent: true },
@@ -95,25 +70,25 @@ class ScanJobs {
     );
   }
 
-  cancel(instanceId: string, budget: CallBudget): Promise<UpstreamResponse> {
+  cancel(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
     return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'cancel') }, budget);
   }
 
-  stop(instanceId: string, budget: CallBudget): Promise<UpstreamResponse> {
+  stop(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
     return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'stop') }, budget);
   }
 
-  report(instanceId: string, budget: CallBudget): Promise<UpstreamResponse> {
+  report(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
     return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget);
   }
 
   /** Every page of the job list, one array of jobs per page, in the platform's order. */
-  listEveryPage(budget: CallBudget, pageSize = WALK_PAGE_SIZE): AsyncGenerator<ListedJob[]> {
+  listEveryPage(budget: TimeBudget, pageSize = WALK_PAGE_SIZE): AsyncGenerator<ListedJob[]> {
     return walkPages((page) => this.list({ page, limit: pageSize }, budget));
   }
 
   /** Every reserved job the search finds, across all pages, in the order found. */
-  async findReserved(criteria: CancelReservedBody, budget: CallBudget): Promise<string[]> {
+  async findReserved(criteria: CancelReservedBody, budget: TimeBudget): Promise<string[]> {
     const found = new Set<string>();
     const pages = walkPages((page) =>
       this.search({ ...criteria, statusCode: null, limit: WALK_PAGE_SIZE, page }, budget),
@@ -129,7 +104,7 @@ class ScanJobs {
   /** Searches every page, then cancels each reserved job; one failure does not stop the rest. */
   async cancelReserved(
     criteria: CancelReservedBody,
-    budget: CallBudget,
+    budget: TimeBudget,
   ): Promise<CancelReservedResult> {
     const reserved = await this.findReserved(criteria, budget);
     const result: CancelReservedResult = { cancelled: [], failed: [] };
@@ -158,7 +133,7 @@ function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): stri
  * jobs, until an empty page or the last page the answer announces (or MAX_WALK_PAGES).
  */
 async function* walkPages(
-  fetchPage: (page: number) => Promise<UpstreamResponse>,
+  fetchPage: (page: number) => Promise<UpstreamAnswer>,
 ): AsyncGenerator<ListedJob[]> {
   for (let page = 1; page <= MAX_WALK_PAGES; page++) {
     const result = parseListResult(await fetchPage(page));
@@ -168,7 +143,7 @@ async function* walkPages(
   }
 }
 
-function parseListResult(response: UpstreamResponse) {
+function parseListResult(response: UpstreamAnswer) {
   const parsed = listResultSchema.safeParse(parseJsonOrUndefined(response.body.toString('utf8')));
   if (!parsed.success) {
     throw new UnexpectedError(new Error('The list or search answer is not a scan job list'));
@@ -176,17 +151,23 @@ function parseListResult(response: UpstreamResponse) {
   return parsed.data;
 }
 
+/** The signing keys of the secret: its IAM keys, and the gateway API key when it has one. */
+export function signingKeysFrom(secrets: SecretStore): CredentialSource<SigningKeys> {
+  return credentialsFrom(secrets, (secret) => {
+    if (!secret.iam) throw new UnexpectedError(new Error('The secret has no iam credentials'));
+    return { ...secret.iam, apiKey: secret.apiKey };
+  });
+}
+
 /** The container's scan job client: signed calls under SCAN_BASE_URL. */
-export const scanJobsOf = perRuntime(
-  (runtime) =>
-    new ScanJobs(
-      new SignedGateway({
-        baseUrl: requiredSetting(runtime.config.scanBaseUrl, 'SCAN_BASE_URL'),
-        vendor: runtime.config.gatewayVendor,
-        secrets: runtime.secrets,
-        http: runtime.http,
-        now: runtime.now,
-        log: runtime.log,
-      }),
-    ),
+export const scanJobsClientOf = perRuntime(
+  (runtime: Runtime) =>
+    new ScanJobsClient({
+      baseUrl: requiredSetting(runtime.config.scanBaseUrl, 'SCAN_BASE_URL'),
+      vendor: runtime.config.gatewayVendor,
+      credentials: signingKeysFrom(runtime.secrets),
+      http: runtime.http,
+      now: runtime.now,
+      log: runtime.log,
+    }),
 );

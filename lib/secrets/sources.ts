@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ExtensionUnreachableError } from '../core/errors.js';
 import { jsonObjectOf } from '../core/json.js';
-import { dispatchOnce, type Exchanged } from '../upstream/client.js';
+import { type DispatchedAnswer, dispatchOnce } from '../upstream/dispatch.js';
 import { Agent, type Dispatcher } from '../upstream/undici.js';
 
 export interface SecretSource {
@@ -82,7 +82,7 @@ export function extensionSecretSource(options: ExtensionSecretSourceOptions): Se
     description: `Secrets Manager ${options.secretId} (Lambda extension)`,
     async fetchText() {
       agent ??= new Agent({ keepAliveTimeout: 60_000 });
-      let answer: Exchanged;
+      let answer: DispatchedAnswer;
       try {
         answer = await dispatchOnce(
           agent,

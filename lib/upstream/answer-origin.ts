@@ -7,6 +7,7 @@
  */
 
 import { isJsonObject, jsonObjectOf } from '../core/json.js';
+import { gatewayHeaderNames } from './gateway/header-names.js';
 import type { AnswerOrigin } from './retry-policy.js';
 
 /** The gateway's own error table: errorCode -> HTTP status. */
@@ -24,10 +25,6 @@ const GATEWAY_ERROR_STATUS: Readonly<Record<string, number>> = {
   '900': 500,
 };
 
-export function originHeaderName(vendor: string): string {
-  return `x-${vendor.toLowerCase()}-apigw-response-origin`;
-}
-
 interface AnswerIdentity {
   readonly origin: AnswerOrigin;
   /** The envelope's errorCode, when the body is a gateway-style envelope. */
@@ -43,7 +40,7 @@ export function identifyAnswer(
 ): AnswerIdentity {
   const envelope = gatewayEnvelopeOf(body);
   const errorCode = envelope?.errorCode;
-  const header = headers[originHeaderName(vendor)];
+  const header = headers[gatewayHeaderNames(vendor).responseOrigin];
   if (header !== undefined) {
     return { origin: header.trim().toUpperCase() === 'APIGW' ? 'gateway' : 'endpoint', errorCode };
   }

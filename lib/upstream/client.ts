@@ -1,7 +1,7 @@
 /**
- * The upstream HTTP client: undici over one keep-alive dispatcher per container, one deadline
- * per call that covers every attempt whole (connect, headers, body, backoff), answers read only
- * as far as they can be used, and retries decided by one table (retryPolicy.ts).
+ * The upstream client: sends a request through the container's dispatcher (dispatch.ts) under
+ * one deadline per call that covers every attempt whole (connect, headers, body, backoff),
+ * retries as one table decides (retry-policy.ts), and counts each call's outcome in metrics.
  *
  * Retries are decided here rather than by undici's retry interceptor because the decision needs
  * who answered and the gateway's errorCode from the body (429 `410`/`420` from the gateway are
@@ -17,11 +17,12 @@ import {
 } from '../core/errors.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
 import { countMetric } from '../core/metrics.js';
-import type { CallBudget } from '../core/time-budget.js';
+import type { TimeBudget } from '../core/time-budget.js';
 import { identifyAnswer } from './answer-origin.js';
+import { Deadline, dispatchOnce } from './dispatch.js';
 import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
 import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
-import { Agent, type Dispatcher } from './undici.js';
+import type { Dispatcher } from './undici.js';
 
 interface UpstreamRequest {
   readonly method: string;
@@ -31,7 +32,7 @@ interface UpstreamRequest {
   /**
    * Safe to send twice. Defaults to true for GET, HEAD, OPTIONS, PUT and DELETE; a POST that
    * only reads (a search) may say so. A non-idempotent call is repeated only when it cannot
-   * have reached the endpoint (retryPolicy.ts).
+   * have reached the endpoint (retry-policy.ts).
    */
   readonly idempotent?: boolean;
   /**
@@ -44,7 +45,7 @@ interface UpstreamRequest {
   readonly service?: string;
 }
 
-export interface UpstreamResponse {
+export interface UpstreamAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
@@ -52,9 +53,8 @@ export interface UpstreamResponse {
   readonly attempts: number;
 }
 
-export type { CallBudget } from '../core/time-budget.js';
-
-interface RetryPolicy {
+/** How many attempts a call may make, and how long it waits between them (full jitter). */
+interface Backoff {
   readonly maxAttempts: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
@@ -65,7 +65,7 @@ interface UpstreamClientOptions {
   readonly timeoutMs: number;
   /** The vendor word of the gateway's headers (`x-<vendor>-apigw-response-origin`). */
   readonly vendor?: string;
-  readonly retry?: Partial<RetryPolicy>;
+  readonly backoff?: Partial<Backoff>;
   /** Time kept back from the function's remaining time (DEFAULT_RESERVE_MS). */
   readonly reserveMs?: number;
   /** Largest body read from an answer that is passed on (MAX_UPSTREAM_BODY_BYTES). */
@@ -98,39 +98,29 @@ const NOT_SENT_CODES = new Set([
 ]);
 /** undici's own stall timers: only a backstop behind the deadline. */
 const STALL_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
-
-/** One dispatcher per container: connections are reused across invocations. */
-export function createDispatcher(): Dispatcher {
-  return new Agent({
-    keepAliveTimeout: 4000,
-    keepAliveMaxTimeout: 60_000,
-    connections: 64,
-    connect: { timeout: 3000 },
-  });
-}
+const DEFAULT_BACKOFF: Backoff = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
 
 type Attempt =
-  | { readonly response: UpstreamResponse; readonly outcome: AttemptOutcome }
+  | { readonly response: UpstreamAnswer; readonly outcome: AttemptOutcome }
   | { readonly error: Error; readonly outcome: AttemptOutcome };
 
 export class UpstreamClient {
-  private readonly retry: RetryPolicy;
+  private readonly backoffSettings: Backoff;
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly vendor: string;
   private readonly maxBodyBytes: number;
 
   constructor(private readonly options: UpstreamClientOptions) {
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.backoffSettings = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.now = options.now ?? (() => Date.now());
     this.random = options.random ?? Math.random;
     this.vendor = options.vendor ?? 'platform';
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BODY_BYTES;
   }
 
-  /** Sends the request, retrying as the table says; counts the call's outcome (metrics.ts). */
-  async send(request: UpstreamRequest, budget: CallBudget = {}): Promise<UpstreamResponse> {
+  /** Sends the request, retrying as the table says; counts the call's outcome (core/metrics.ts). */
+  async send(request: UpstreamRequest, budget: TimeBudget = {}): Promise<UpstreamAnswer> {
     const service = { Service: request.service ?? 'unknown' };
     try {
       const response = await this.exchange(request, budget);
@@ -156,7 +146,7 @@ export class UpstreamClient {
     }
   }
 
-  private async exchange(request: UpstreamRequest, budget: CallBudget): Promise<UpstreamResponse> {
+  private async exchange(request: UpstreamRequest, budget: TimeBudget): Promise<UpstreamAnswer> {
     const allowedMs = this.allowedMs(budget);
     if (allowedMs <= 0) throw new UpstreamTimeoutError();
     const deadlineAt = this.now() + allowedMs;
@@ -168,7 +158,7 @@ export class UpstreamClient {
       for (let attempt = 1; ; attempt++) {
         const result = await this.attempt(request, deadline, attempt, allowedMs);
         const delay =
-          attempt < this.retry.maxAttempts && mayRetry(result.outcome, idempotent)
+          attempt < this.backoffSettings.maxAttempts && mayRetry(result.outcome, idempotent)
             ? this.backoff(attempt, result)
             : undefined;
         if (delay === undefined || this.now() + delay >= deadlineAt) {
@@ -182,7 +172,7 @@ export class UpstreamClient {
     }
   }
 
-  private allowedMs(budget: CallBudget): number {
+  private allowedMs(budget: TimeBudget): number {
     const remaining = budget.remainingMs?.();
     const reserve = this.options.reserveMs ?? DEFAULT_RESERVE_MS;
     return remaining === undefined
@@ -248,100 +238,15 @@ export class UpstreamClient {
 
   /** Full jitter, raised to the upstream's Retry-After when it sends one. */
   private backoff(attempt: number, result: Attempt): number {
-    const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    const ceiling = Math.min(
+      this.backoffSettings.maxDelayMs,
+      this.backoffSettings.baseDelayMs * 2 ** (attempt - 1),
+    );
     const jittered = this.random() * ceiling;
     const retryAfter =
       'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
     return Math.max(jittered, retryAfter);
   }
-}
-
-interface DispatchOnceOptions {
-  /** Past this many bytes of body, the call fails with UpstreamResponseTooLargeError. */
-  readonly maxBodyBytes: number;
-  /** When set, an error answer (4xx, 5xx) is cut at this many bytes instead. */
-  readonly maxErrorBodyBytes?: number;
-  /** When it passes, the call fails with UpstreamTimeoutError. */
-  readonly deadline?: Deadline;
-  /** Called when the answer's status and headers arrive. */
-  readonly onAnswer?: () => void;
-}
-
-/**
- * One exchange through undici's dispatch API, shared by every call this package makes (the
- * upstream client, the secrets extension), so that the first call of a container warms the
- * code of the next. The body is collected as it arrives, with no stream and no abort signal
- * per call (together about 15 µs of CPU a request, docs/benchmarks.md). Reading stops at the
- * limit for the answer's status, and the connection is then dropped. When the deadline passes,
- * the promise rejects at once, and the request is aborted as soon as undici hands it its
- * controller (even while its connection is being set up).
- */
-export function dispatchOnce(
-  dispatcher: Dispatcher,
-  request: Dispatcher.DispatchOptions,
-  options: DispatchOnceOptions,
-): Promise<Exchanged> {
-  return new Promise<Exchanged>((resolve, reject) => {
-    const deadline = options.deadline;
-    let controller: Dispatcher.DispatchController | undefined;
-    let settled = false;
-    let status = 0;
-    let headers: Record<string, string> = {};
-    let limit = options.maxBodyBytes;
-    let cutAtLimit = false;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = (reason: Error) => {
-      if (!settled) {
-        settled = true;
-        deadline?.unwatch();
-        reject(reason);
-      }
-      controller?.abort(reason);
-    };
-    const finish = () => {
-      settled = true;
-      deadline?.unwatch();
-      resolve({ status, headers, body: Buffer.concat(chunks, size) });
-    };
-    deadline?.watch(() => stop(new UpstreamTimeoutError()));
-    dispatcher.dispatch(request, {
-      onRequestStart: (started) => {
-        controller = started;
-        if (settled) started.abort(new UpstreamTimeoutError());
-      },
-      onResponseStart: (_controller, statusCode, answerHeaders) => {
-        if (settled || statusCode < 200) return;
-        options.onAnswer?.();
-        status = statusCode;
-        headers = flatten(answerHeaders);
-        cutAtLimit = statusCode >= 400 && options.maxErrorBodyBytes !== undefined;
-        if (cutAtLimit) limit = options.maxErrorBodyBytes ?? limit;
-        const declared = Number(headers['content-length']);
-        if (!cutAtLimit && declared > limit) stop(new UpstreamResponseTooLargeError(limit));
-      },
-      onResponseData: (_controller, chunk) => {
-        if (settled) return;
-        if (size + chunk.length <= limit) {
-          chunks.push(chunk);
-          size += chunk.length;
-          return;
-        }
-        if (!cutAtLimit) return stop(new UpstreamResponseTooLargeError(limit));
-        chunks.push(chunk.subarray(0, limit - size));
-        size = limit;
-        finish();
-        // The rest is not read: the connection is dropped.
-        controller?.abort(new UpstreamResponseTooLargeError(limit));
-      },
-      onResponseEnd: () => {
-        if (!settled) finish();
-      },
-      onResponseError: (_controller, error) => {
-        if (!settled) stop(error);
-      },
-    });
-  });
 }
 
 function failed(error: Error, failure: TransportFailure): Attempt {
@@ -365,63 +270,4 @@ function retryAfterMs(value: string | undefined): number {
   if (Number.isFinite(seconds)) return Math.max(seconds * 1000, 0);
   const date = Date.parse(value);
   return Number.isNaN(date) ? 0 : Math.max(date - Date.now(), 0);
-}
-
-function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined)
-      flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
-}
-
-/** What one exchange brought back. */
-export interface Exchanged {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: Buffer;
-}
-
-/**
- * A call's deadline: one native timer for all its attempts. When it passes, it ends what is
- * watching it (the exchange in flight, or the wait before the next attempt).
- */
-class Deadline {
-  expired = false;
-  private onExpire: (() => void) | undefined;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(ms: number) {
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      this.onExpire?.();
-    }, ms);
-  }
-
-  watch(onExpire: () => void): void {
-    this.onExpire = onExpire;
-  }
-
-  unwatch(): void {
-    this.onExpire = undefined;
-  }
-
-  /** Waits `ms`, or less when the deadline passes first. */
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.unwatch();
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.watch(done);
-    });
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-    this.onExpire = undefined;
-  }
 }

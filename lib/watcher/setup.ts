@@ -6,17 +6,18 @@
 import { ConfigError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
-import { scanJobsOf } from '../scan-jobs/client.js';
+import { scanJobsClientOf } from '../scan-jobs/client.js';
 import { dynamoDbStateStore } from './dynamo-state-store.js';
 import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.js';
-import { fileStateStore, type WatcherStateStore } from './state-store.js';
+import { fileStateStore } from './file-state-store.js';
+import type { WatcherStateStore } from './state-store.js';
 import { ScanJobWatcher } from './watcher.js';
 
 /** The container's watcher, built on first use from its runtime. */
-export const scanJobWatcherOf = perRuntime((runtime): ScanJobWatcher => {
+export const scanJobWatcherOf = perRuntime((runtime: Runtime): ScanJobWatcher => {
   const log = runtime.log.child({ function: 'watchScanJobs' });
   return new ScanJobWatcher({
-    scanJobs: scanJobsOf(runtime),
+    scanJobs: scanJobsClientOf(runtime),
     store: stateStoreOf(runtime),
     emitter: emitterOf(runtime, log),
     log,

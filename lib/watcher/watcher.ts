@@ -12,8 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { WatchRunError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { ListedJob } from '../scan-jobs/client.js';
-import type { CallBudget } from '../upstream/client.js';
+import type { TimeBudget } from '../core/time-budget.js';
+import type { ListedJob } from '../scan-jobs/schemas.js';
 import { chunksOf, detailOf, observedJobs, type StatusChange, statusChanges } from './changes.js';
 import type { ChangeEmitter, EmitFailure } from './emitters.js';
 import type { RunLease, WatcherStateStore } from './state-store.js';
@@ -34,7 +34,7 @@ export interface WatchSummary {
 }
 
 interface JobLister {
-  listEveryPage(budget: CallBudget): AsyncIterable<ListedJob[]>;
+  listEveryPage(budget: TimeBudget): AsyncIterable<ListedJob[]>;
 }
 
 interface ScanJobWatcherOptions {
@@ -64,7 +64,7 @@ export class ScanJobWatcher {
     this.now = options.now ?? (() => Date.now());
   }
 
-  async run(budget: CallBudget = {}, log: Logger = this.options.log): Promise<WatchSummary> {
+  async run(budget: TimeBudget = {}, log: Logger = this.options.log): Promise<WatchSummary> {
     const { store } = this.options;
     const pages = await this.listAllPages(budget);
     const observed = observedJobs(pages);
@@ -104,14 +104,14 @@ export class ScanJobWatcher {
     return summary;
   }
 
-  private async listAllPages(budget: CallBudget): Promise<ListedJob[][]> {
+  private async listAllPages(budget: TimeBudget): Promise<ListedJob[][]> {
     const pages: ListedJob[][] = [];
     for await (const page of this.options.scanJobs.listEveryPage(budget)) pages.push(page);
     return pages;
   }
 
   /** A run's claims last until the invocation's deadline: after it, the run is surely over. */
-  private leaseFor(budget: CallBudget): RunLease {
+  private leaseFor(budget: TimeBudget): RunLease {
     const remaining = budget.remainingMs?.() ?? this.options.defaultLeaseMs ?? DEFAULT_LEASE_MS;
     return { token: randomUUID(), expiresAt: this.now() + remaining };
   }

@@ -25,8 +25,8 @@ import { toServiceError } from '../core/errors.js';
 import type { LogFields, Logger } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
 import { nameSchema as name } from '../core/schemas.js';
-import type { FunctionExecution } from '../execution/client.js';
-import type { CallBudget } from '../upstream/client.js';
+import type { TimeBudget } from '../core/time-budget.js';
+import type { ExecutionClient } from '../execution/client.js';
 import { type DeliveryLedger, REMEMBER_MARGIN_MS, rememberUntil } from './ledger.js';
 
 export const invocationSchema = z.object({
@@ -54,8 +54,8 @@ export type InvocationOutcome =
   | { readonly outcome: 'duplicate' }
   | { readonly outcome: 'failed'; readonly reason: string; readonly status?: number };
 
-interface InvocationDeps {
-  readonly functions: FunctionExecution;
+export interface ConsumerDeps {
+  readonly execution: ExecutionClient;
   readonly ledger: DeliveryLedger;
   readonly log: Logger;
   readonly now?: () => number;
@@ -87,12 +87,12 @@ function parseInvocation(body: string, log: Logger): ParsedInvocation | undefine
 /** Runs one invocation: a blocking POST of its params to the action, result only. */
 async function runInvocation(
   invocation: ParsedInvocation,
-  deps: InvocationDeps,
-  budget: CallBudget = {},
+  deps: ConsumerDeps,
+  budget: TimeBudget = {},
 ): Promise<InvocationOutcome> {
   try {
-    const target = await deps.functions.target('action', invocation.action, 'POST');
-    const answer = await deps.functions.execute(
+    const target = await deps.execution.target('action', invocation.action, 'POST');
+    const answer = await deps.execution.execute(
       target,
       { method: 'POST', result: true, body: JSON.stringify(invocation.params) },
       budget,
@@ -109,8 +109,8 @@ async function runInvocation(
 /** One message from the queue (or handed over in process): parse, run, log the outcome. */
 export async function processMessage(
   body: string,
-  deps: InvocationDeps,
-  budget: CallBudget = {},
+  deps: ConsumerDeps,
+  budget: TimeBudget = {},
   fields: LogFields = {},
 ): Promise<InvocationOutcome> {
   const log = deps.log.child(fields);
@@ -134,8 +134,8 @@ export async function processMessage(
 /** Runs the invocation, under a ledger claim when it is a webhook delivery. */
 async function runOnce(
   invocation: ParsedInvocation,
-  deps: InvocationDeps,
-  budget: CallBudget,
+  deps: ConsumerDeps,
+  budget: TimeBudget,
 ): Promise<InvocationOutcome> {
   const source = invocation.source;
   if (!source) return runInvocation(invocation, deps, budget);
@@ -187,8 +187,8 @@ function errorText(thrown: unknown): string {
  */
 export async function consumeBatch(
   event: SQSEvent,
-  deps: InvocationDeps,
-  budget: CallBudget = {},
+  deps: ConsumerDeps,
+  budget: TimeBudget = {},
 ): Promise<SQSBatchResponse> {
   const failed = new Set<string>();
   await Promise.all(

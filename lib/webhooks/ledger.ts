@@ -17,7 +17,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDbSdk, lazyDynamoDb } from '../core/dynamo-db.js';
-import { perRuntime } from '../core/per-runtime.js';
 
 /** The signature tolerance: a delivery is accepted this long either side of its timestamp. */
 export const ACCEPTANCE_WINDOW_MS = 5 * 60 * 1000;
@@ -204,14 +203,3 @@ export function dynamoDbDeliveryLedger(options: DynamoDbLedgerOptions): Delivery
 function newToken(): string {
   return randomUUID();
 }
-
-/**
- * The container's delivery ledger: the DynamoDB table when DELIVERY_LEDGER_TABLE is set
- * (deployed, and under `npm start`), else this process's memory (`serverless invoke local`).
- */
-export const deliveryLedgerOf = perRuntime((runtime): DeliveryLedger => {
-  const table = runtime.config.deliveryLedgerTable;
-  if (table) return dynamoDbDeliveryLedger({ tableName: table, now: runtime.now });
-  runtime.log.warn('no DELIVERY_LEDGER_TABLE: webhook deliveries are deduplicated in memory only');
-  return memoryDeliveryLedger(runtime.now);
-});

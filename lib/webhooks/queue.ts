@@ -15,11 +15,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { UnexpectedError } from '../core/errors.js';
 import { describeError, type Logger } from '../core/log.js';
-import { perRuntime } from '../core/per-runtime.js';
-import { functionExecutionOf } from '../execution/client.js';
-import type { Runtime } from '../runtime.js';
-import { type Invocation, type InvocationOutcome, processMessage } from './consumer.js';
-import { deliveryLedgerOf } from './ledger.js';
+import type { Invocation, InvocationOutcome } from './consumer.js';
 
 interface EnqueueOptions {
   /** SQS drops a second message with this id within its 5-minute deduplication interval. */
@@ -28,7 +24,7 @@ interface EnqueueOptions {
   readonly groupId: string;
 }
 
-interface InvocationQueue {
+export interface InvocationQueue {
   enqueue(invocation: Invocation, options: EnqueueOptions): Promise<void>;
 }
 
@@ -90,22 +86,3 @@ export class InProcessInvocationQueue implements InvocationQueue {
     while (this.pending.size > 0) await Promise.all(this.pending);
   }
 }
-
-function createInvocationQueue(runtime: Runtime): InvocationQueue {
-  const queueUrl = runtime.config.invocationQueueUrl;
-  if (queueUrl) return new SqsInvocationQueue({ queueUrl });
-  const log = runtime.log.child({ function: 'invocationQueue' });
-  return new InProcessInvocationQueue({
-    log,
-    run: (body) =>
-      processMessage(body, {
-        functions: functionExecutionOf(runtime),
-        ledger: deliveryLedgerOf(runtime),
-        log,
-        now: runtime.now,
-      }),
-  });
-}
-
-/** The container's queue, built on first use from its runtime. */
-export const invocationQueueOf = perRuntime(createInvocationQueue);

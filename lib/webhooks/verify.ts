@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { InputError, NotFoundError, WebhookSignatureError } from '../core/errors.js';
 import type { HeaderMap } from '../core/headers.js';
-import { callerJsonObject } from '../http/request.js';
+import { callerJsonObject } from '../core/json.js';
 import type { PlatformSecret, WebhookEntry } from '../secrets/schema.js';
 
 interface VerifiedDelivery {

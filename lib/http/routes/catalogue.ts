@@ -3,7 +3,7 @@
  * its own registry entry. Kept apart from the table, so that a catalogue function imports only
  * its own group's APIs.
  */
-import type { CatalogueApi } from '../../catalogue/api.js';
+import type { CatalogueEntry } from '../../catalogue/entry.js';
 import type { Route } from './route.js';
 
 const SENT = {
@@ -14,30 +14,30 @@ const SENT = {
 } as const;
 
 /** The registry entry of one catalogue API. */
-export function routeOfApi(api: CatalogueApi): Route {
-  const upstream = `${api.upstream.method} ${api.upstream.paths.join(' or ')}`;
-  const binary = api.answers.kind === 'binary';
+export function routeOfEntry(entry: CatalogueEntry): Route {
+  const upstream = `${entry.upstream.method} ${entry.upstream.paths.join(' or ')}`;
+  const binary = entry.answers.kind === 'binary';
   return {
-    function: api.function,
-    id: api.id,
-    method: api.method,
-    path: api.path,
+    function: entry.function,
+    id: entry.id,
+    method: entry.method,
+    path: entry.path,
     auth: true,
-    summary: api.summary,
-    description: [api.description, `Calls \`${upstream}\` with ${SENT[api.sends]}.`]
+    summary: entry.summary,
+    description: [entry.description, `Calls \`${upstream}\` with ${SENT[entry.sends]}.`]
       .filter(Boolean)
       .join(' '),
     tag: 'catalogue',
-    input: { body: api.body, query: api.query, path: api.pathParams, rawBody: api.rawBody },
+    input: { body: entry.body, query: entry.query, path: entry.pathParams, rawBody: entry.rawBody },
     answers: [
       {
         status: 200,
         description: binary
           ? "The platform's bytes, unchanged, with its Content-Type"
           : "The platform's answer, unchanged",
-        contentTypes: api.answers.contentTypes,
+        contentTypes: entry.answers.contentTypes,
         binary,
-        ...(binary || api.answers.kind === 'json-or-xml' ? {} : { schema: { type: 'object' } }),
+        ...(binary || entry.answers.kind === 'json-or-xml' ? {} : { schema: { type: 'object' } }),
       },
     ],
   };

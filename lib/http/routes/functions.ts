@@ -1,11 +1,19 @@
 /** Function execution: actions and triggers through their gateway URLs, and webhooks. */
 import * as z from 'zod/mini';
 import { type NamePath, namePathSchema } from '../../core/schemas.js';
-import { type ExecutionQuery, executionQuerySchema } from '../../execution/client.js';
-import { defineRoute, type RouteAnswer } from './route.js';
+import { defineRoute, type RouteResponse } from './route.js';
+
+/** `result` of an action or trigger route: `true` (the default) returns the action's result only. */
+export const executionQuerySchema = z.object({
+  result: z.pipe(
+    z._default(z.enum(['true', 'false'], 'expected true or false'), 'true'),
+    z.transform((value) => value === 'true'),
+  ),
+});
+export type ExecutionQuery = z.infer<typeof executionQuerySchema>;
 
 /** An endpoint's answer comes back unchanged, whatever its status and type. */
-const endpointAnswer = (what: string): RouteAnswer => ({
+const endpointAnswer = (what: string): RouteResponse => ({
   status: 'default',
   description: `${what}, unchanged (status, Content-Type, body); only an error of the platform's gateway becomes the uniform envelope`,
 });

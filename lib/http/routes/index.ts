@@ -5,7 +5,7 @@
  * document and serverless.yml's `httpApi` events are built from it.
  */
 import { catalogue } from '../../catalogue/table.js';
-import { routeOfApi } from './catalogue.js';
+import { routeOfEntry } from './catalogue.js';
 import { functionRoutes } from './functions.js';
 import { jobRoutes } from './jobs.js';
 import type { Route } from './route.js';
@@ -15,7 +15,7 @@ export const routes: readonly Route[] = [
   ...Object.values(serviceRoutes),
   ...Object.values(jobRoutes),
   ...Object.values(functionRoutes),
-  ...catalogue.map(routeOfApi),
+  ...catalogue.map(routeOfEntry),
 ] as Route[];
 
 /** The methods a path accepts, or undefined when no route has that path. */

@@ -8,7 +8,7 @@ import {
   listQuerySchema,
   type SearchBody,
   searchBodySchema,
-} from '../../scan-jobs/client.js';
+} from '../../scan-jobs/schemas.js';
 import { defineRoute, PLATFORM_JSON } from './route.js';
 
 const jobRoute = { auth: true, tag: 'jobs', answers: [PLATFORM_JSON] } as const;

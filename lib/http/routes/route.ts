@@ -5,6 +5,7 @@
  * is built from it (lib/openapi.ts), so that a route is declared once.
  */
 import type * as z from 'zod/mini';
+import { WEB_ACTION_METHODS } from '../../execution/targets.js';
 
 type Schema<T> = z.ZodMiniType<T>;
 export type JsonSchema = Record<string, unknown>;
@@ -12,7 +13,7 @@ export type JsonSchema = Record<string, unknown>;
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
 /** One success answer of a route. */
-export interface RouteAnswer {
+export interface RouteResponse {
   /** `default`: any other status (an endpoint's own answer, passed through). */
   readonly status: number | 'default';
   readonly description: string;
@@ -53,7 +54,7 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   readonly description?: string;
   readonly tag: string;
   readonly input?: RouteInput<B, Q, P>;
-  readonly answers: readonly RouteAnswer[];
+  readonly answers: readonly RouteResponse[];
 }
 
 /** An entry with its input types checked. */
@@ -64,10 +65,10 @@ export function defineRoute<B = undefined, Q = Record<string, never>, P = Record
 }
 
 /** The methods an `ANY` route accepts (a web action's methods). */
-export const ANY_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'] as const;
+export const ANY_METHODS = WEB_ACTION_METHODS;
 
 /** A JSON answer whose body is the platform's, unchanged. */
-export const PLATFORM_JSON: RouteAnswer = {
+export const PLATFORM_JSON: RouteResponse = {
   status: 200,
   description: "The platform's answer, unchanged",
   contentTypes: ['application/json'],

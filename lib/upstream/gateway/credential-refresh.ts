@@ -1,66 +1,55 @@
 /**
- * What every caller of the platform's gateway shares, whatever it signs with (IAM signature v2
- * for scan jobs, the application's client id and secret for the catalogue): the URL under a base
- * URL, and one more attempt with fresh credentials when the gateway refused the keys.
+ * One more attempt with fresh credentials when the platform's gateway refused the keys: what
+ * every signed or keyed call shares, whatever it authenticates with (IAM signature v2 for scan
+ * jobs, the application's client id and secret for the catalogue). The credentials come from a
+ * CredentialSource: the upstream side knows nothing of where they are kept.
  */
-import type { PlatformSecret } from '../../secrets/schema.js';
-import type { UpstreamResponse } from '../client.js';
+import type { UpstreamAnswer } from '../client.js';
 import { decodeUpstreamError } from '../error-decoding.js';
 
-/** Name/value pairs in the order they are sent. */
-export type Pairs = ReadonlyArray<readonly [string, string]>;
-
-/**
- * application/x-www-form-urlencoded, UTF-8: what URLSearchParams writes (space as `+`,
- * everything else outside the unreserved set percent-encoded from its UTF-8 bytes).
- */
-export function encodePairs(pairs: Pairs): string {
-  return new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
-}
-
-/** The URL of an upstream path under a base URL, whose own path prefix is kept. */
-export function upstreamUrl(base: URL, path: string, query: Pairs = []): URL {
-  const url = new URL(base.origin);
-  url.pathname = base.pathname.replace(/\/+$/, '') + path;
-  if (query.length > 0) url.search = encodePairs(query);
-  return url;
+/** Where a kind of call gets its credentials (the secret store adapts to it: secrets/). */
+export interface CredentialSource<T> {
+  get(): Promise<T>;
+  /** Fetches them again (rate-limited by the source); `previous` are the ones refused. */
+  refresh(previous: T): Promise<T>;
 }
 
 /** 401 with the gateway's `200` (Authentication Failed): the keys themselves were refused. */
-function isAuthFailure(response: UpstreamResponse): boolean {
-  return response.status === 401 && decodeUpstreamError(response).code === '200';
+function isAuthFailure(answer: UpstreamAnswer): boolean {
+  return answer.status === 401 && decodeUpstreamError(answer).code === '200';
 }
 
-interface CredentialSource {
-  get(): Promise<PlatformSecret>;
-  /** Fetches the secret again (rate-limited by the store); `previous` is the one refused. */
-  refresh(previous: PlatformSecret): Promise<PlatformSecret>;
-}
-
-interface RefreshingSend {
-  readonly secrets: CredentialSource;
-  /** The credentials this kind of call signs with: a change means a retry may succeed. */
-  readonly credentialsOf: (secret: PlatformSecret) => readonly (string | undefined)[];
-  readonly send: (secret: PlatformSecret) => Promise<UpstreamResponse>;
-  /** A refusal worth one more try with the same secret (a clock found to be off). */
-  readonly retryWithSameSecret?: (refusal: UpstreamResponse) => boolean;
+interface RefreshingSend<T> {
+  readonly credentials: CredentialSource<T>;
+  readonly send: (credentials: T) => Promise<UpstreamAnswer>;
+  /** A refusal worth one more try with the same credentials (a clock found to be off). */
+  readonly retryWithSameCredentials?: (refusal: UpstreamAnswer) => boolean;
 }
 
 /**
- * Sends once; when the gateway refuses the keys, fetches the secret again and, if the keys
+ * Sends once; when the gateway refuses the keys, fetches the credentials again and, if they
  * changed (a rotation), sends once more with the new ones. A 401 is the gateway's refusal: the
  * endpoint never saw the call, so sending it again repeats nothing.
  */
-export async function sendRefreshingCredentials(call: RefreshingSend): Promise<UpstreamResponse> {
-  const secret = await call.secrets.get();
-  let response = await call.send(secret);
-  if (isAuthFailure(response) && call.retryWithSameSecret?.(response)) {
-    response = await call.send(secret);
+export async function sendRefreshingCredentials<T>(
+  call: RefreshingSend<T>,
+): Promise<UpstreamAnswer> {
+  const credentials = await call.credentials.get();
+  let answer = await call.send(credentials);
+  if (isAuthFailure(answer) && call.retryWithSameCredentials?.(answer)) {
+    answer = await call.send(credentials);
   }
-  if (!isAuthFailure(response)) return response;
-  const fresh = await call.secrets.refresh(secret);
-  const before = call.credentialsOf(secret);
-  const after = call.credentialsOf(fresh);
-  const changed = before.some((value, i) => value !== after[i]);
-  return changed ? call.send(fresh) : response;
+  if (!isAuthFailure(answer)) return answer;
+  const fresh = await call.credentials.refresh(credentials);
+  return sameCredentials(credentials, fresh) ? answer : call.send(fresh);
+}
+
+/** The same values in every member (credentials are flat records of strings). */
+function sameCredentials<T>(a: T, b: T): boolean {
+  if (a === b) return true;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  for (const key of keys) if (left[key] !== right[key]) return false;
+  return true;
 }

@@ -1,25 +1,31 @@
 /**
- * Signed calls to the platform gateway (signature v2): builds the URL
- * under a base URL, signs exactly the path and query that go on the wire, sends through the
- * upstream client, and decodes error answers. When the gateway refuses the credentials, the
- * secret is fetched again once (it may have been rotated) and the call is signed anew.
+ * Signed calls to the platform gateway (signature v2): builds the URL under a base URL, signs
+ * exactly the path and query that go on the wire, sends through the upstream client, and
+ * decodes error answers. When the gateway refuses the keys, they are fetched again once (they
+ * may have been rotated) and the call is signed anew; when it refuses a clock that drifted, the
+ * call is signed once more with the gateway's time.
  */
 
-import { UnexpectedError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
-import type { PlatformSecret } from '../../secrets/schema.js';
-import type { SecretStore } from '../../secrets/store.js';
-import type { CallBudget, UpstreamClient, UpstreamResponse } from '../client.js';
+import type { TimeBudget } from '../../core/time-budget.js';
+import type { UpstreamAnswer, UpstreamClient } from '../client.js';
 import { decodeUpstreamError } from '../error-decoding.js';
-import { sendRefreshingCredentials, upstreamUrl } from './credential-refresh.js';
-import { signatureHeaders, signV2 } from './signer.js';
+import { type Pairs, upstreamUrl } from '../urls.js';
+import { type CredentialSource, sendRefreshingCredentials } from './credential-refresh.js';
+import { gatewayHeaderNames } from './header-names.js';
+import { type IamCredentials, signV2 } from './signer.js';
+
+/** What a signed call is signed with: the IAM keys, and the gateway API key when there is one. */
+export interface SigningKeys extends IamCredentials {
+  readonly apiKey?: string | undefined;
+}
 
 interface SignedCall {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Path under the base URL, each dynamic segment already encoded. */
   readonly path: string;
   /** Query parameters in the order they are sent (and signed). */
-  readonly query?: ReadonlyArray<readonly [string, string]>;
+  readonly query?: Pairs;
   readonly json?: unknown;
   /** A POST that only reads may be retried like a GET. */
   readonly idempotent?: boolean;
@@ -28,8 +34,10 @@ interface SignedCall {
 interface SignedGatewayOptions {
   readonly baseUrl: URL;
   readonly vendor: string;
-  readonly secrets: SecretStore;
+  readonly credentials: CredentialSource<SigningKeys>;
   readonly http: UpstreamClient;
+  /** The platform service, for metrics (`scan-jobs`). */
+  readonly service: string;
   readonly now?: () => number;
   readonly log?: Logger;
 }
@@ -55,30 +63,33 @@ export class SignedGateway {
   }
 
   /** Sends the call; a non-2xx answer is thrown as the decoded UpstreamError. */
-  async call(call: SignedCall, budget: CallBudget = {}): Promise<UpstreamResponse> {
+  async call(call: SignedCall, budget: TimeBudget = {}): Promise<UpstreamAnswer> {
     // Signed again at most once for a drifting clock and once for rotated keys.
-    const response = await sendRefreshingCredentials({
-      secrets: this.options.secrets,
-      credentialsOf: (secret) => [secret.iam?.accessKey, secret.iam?.secretKey, secret.apiKey],
-      send: (secret) => this.send(call, secret, budget),
-      retryWithSameSecret: (refusal) => this.learnClockOffset(refusal),
+    const answer = await sendRefreshingCredentials({
+      credentials: this.options.credentials,
+      send: (keys) => this.send(call, keys, budget),
+      retryWithSameCredentials: (refusal) => this.learnClockOffset(refusal),
     });
-    if (response.status < 200 || response.status >= 300) throw decodeUpstreamError(response);
-    return response;
+    if (answer.status < 200 || answer.status >= 300) throw decodeUpstreamError(answer);
+    return answer;
   }
 
-  private send(call: SignedCall, secret: PlatformSecret, budget: CallBudget) {
-    const iam = secret.iam;
-    if (!iam) throw new UnexpectedError(new Error('The secret has no iam credentials'));
+  private send(call: SignedCall, keys: SigningKeys, budget: TimeBudget) {
     const url = this.urlFor(call);
     const signed = signV2({
       method: call.method,
       uri: url.pathname + url.search,
       timestampMs: this.now() + this.clockOffsetMs,
-      credentials: iam,
+      credentials: keys,
     });
-    const headers = signatureHeaders(this.options.vendor, signed, iam.accessKey, secret.apiKey);
-    headers.accept = 'application/json';
+    const names = gatewayHeaderNames(this.options.vendor);
+    const headers: Record<string, string> = {
+      [names.timestamp]: signed.timestamp,
+      [names.accessKey]: keys.accessKey,
+      [names.signature]: signed.signature,
+      accept: 'application/json',
+    };
+    if (keys.apiKey) headers[names.apiKey] = keys.apiKey;
     let body: string | undefined;
     if (call.json !== undefined) {
       body = JSON.stringify(call.json);
@@ -91,7 +102,7 @@ export class SignedGateway {
         headers,
         body,
         idempotent: call.idempotent,
-        service: 'scan-jobs',
+        service: this.options.service,
       },
       budget,
     );
@@ -101,8 +112,8 @@ export class SignedGateway {
    * True when a refusal's `Date` shows the local clock more than CLOCK_SKEW_THRESHOLD_MS off:
    * the offset is kept and every later call is signed with the gateway's time.
    */
-  private learnClockOffset(response: UpstreamResponse): boolean {
-    const gatewayTime = Date.parse(response.headers.date ?? '');
+  private learnClockOffset(refusal: UpstreamAnswer): boolean {
+    const gatewayTime = Date.parse(refusal.headers.date ?? '');
     if (Number.isNaN(gatewayTime)) return false;
     const offset = gatewayTime - this.now();
     if (Math.abs(offset - this.clockOffsetMs) <= CLOCK_SKEW_THRESHOLD_MS) return false;

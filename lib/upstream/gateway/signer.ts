@@ -1,5 +1,5 @@
 /**
- * Signature v2 of the platform gateway (seed spec, Authentication 1), pure: the clock and the
+ * Signature v2 of the platform gateway, pure: the clock and the
  * credentials are inputs, and every intermediate string is part of the result so that tests
  * can check each step against golden vectors.
  *
@@ -10,7 +10,7 @@
  */
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
-interface IamCredentials {
+export interface IamCredentials {
   readonly accessKey: string;
   readonly secretKey: string;
 }
@@ -24,7 +24,7 @@ interface SignInput {
   readonly credentials: IamCredentials;
 }
 
-interface Signature {
+export interface Signature {
   readonly timestamp: string;
   readonly stringToSign: string;
   readonly signature: string;
@@ -54,49 +54,4 @@ function hmacKey(secretKey: string): KeyObject {
     lastKey = { secretKey, key: createSecretKey(Buffer.from(secretKey, 'utf8')) };
   }
   return lastKey.key;
-}
-
-type GatewayHeaderNames = Readonly<{
-  timestamp: string;
-  accessKey: string;
-  signature: string;
-  apiKey: string;
-  clientId: string;
-}>;
-
-/** Built once per vendor word: every signed call needs them. */
-const headerNamesByVendor = new Map<string, GatewayHeaderNames>();
-
-/** The gateway's header names for a vendor word (`platform` in the spec). */
-export function gatewayHeaderNames(vendor: string): GatewayHeaderNames {
-  let names = headerNamesByVendor.get(vendor);
-  if (!names) {
-    const v = vendor.toLowerCase();
-    names = {
-      timestamp: `x-${v}-apigw-timestamp`,
-      accessKey: `x-${v}-iam-access-key`,
-      signature: `x-${v}-apigw-signature-v2`,
-      apiKey: `x-${v}-apigw-api-key`,
-      clientId: `x-${v}-apigw-api-key-id`,
-    };
-    headerNamesByVendor.set(vendor, names);
-  }
-  return names;
-}
-
-/** The headers that carry a signature (plus the API key when the secret has one). */
-export function signatureHeaders(
-  vendor: string,
-  signed: Signature,
-  accessKey: string,
-  apiKey?: string,
-): Record<string, string> {
-  const names = gatewayHeaderNames(vendor);
-  const headers: Record<string, string> = {
-    [names.timestamp]: signed.timestamp,
-    [names.accessKey]: accessKey,
-    [names.signature]: signed.signature,
-  };
-  if (apiKey) headers[names.apiKey] = apiKey;
-  return headers;
 }

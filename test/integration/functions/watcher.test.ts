@@ -18,9 +18,9 @@ import type { Emulator } from '../../../emulator/index.js';
 import { loadConfig } from '../../../lib/core/config.js';
 import { createLogger } from '../../../lib/core/log.js';
 import { createRuntime } from '../../../lib/runtime.js';
-import { scanJobsOf } from '../../../lib/scan-jobs/client.js';
+import { scanJobsClientOf } from '../../../lib/scan-jobs/client.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
-import { fileStateStore } from '../../../lib/watcher/state-store.js';
+import { fileStateStore } from '../../../lib/watcher/file-state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
 import {
@@ -261,7 +261,7 @@ describe('the watcher walking several pages of the real list', () => {
     const scanJobs = {
       async *listEveryPage() {
         let page = 0;
-        for await (const jobs of scanJobsOf(runtime).listEveryPage({}, 10)) {
+        for await (const jobs of scanJobsClientOf(runtime).listEveryPage({}, 10)) {
           yield jobs;
           // From page 2 on, every request of the list is reset by the emulator.
           if (++page === 1 && failPage2) emulator.faults.add({ kind: 'reset', times: 0 });

@@ -84,7 +84,7 @@ describe('webhook receiver, locally (in process)', () => {
       { receive: 'functions/webhooks/receive.ts' },
     ));
     // The same module graph as the handler: its container's queue.
-    const { invocationQueueOf } = await import('../../../lib/webhooks/queue.js');
+    const { invocationQueueOf } = await import('../../../lib/webhooks/setup.js');
     const { getRuntime } = await import('../../../lib/runtime.js');
     queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
   });
@@ -298,7 +298,7 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
       }),
       { receive: 'functions/webhooks/receive.ts' },
     ));
-    const { invocationQueueOf } = await import('../../../lib/webhooks/queue.js');
+    const { invocationQueueOf } = await import('../../../lib/webhooks/setup.js');
     const { getRuntime } = await import('../../../lib/runtime.js');
     queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
   });

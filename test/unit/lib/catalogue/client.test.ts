@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CatalogueApi, defineApi } from '../../../../lib/catalogue/api.js';
-import { CatalogueClient } from '../../../../lib/catalogue/client.js';
-import { catalogueApi } from '../../../../lib/catalogue/table.js';
+import { appCredentialsFrom, CatalogueClient } from '../../../../lib/catalogue/client.js';
+import { type CatalogueEntry, defineEntry } from '../../../../lib/catalogue/entry.js';
+import { catalogueEntry } from '../../../../lib/catalogue/table.js';
 import { UpstreamError } from '../../../../lib/core/errors.js';
 import type { SecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
@@ -27,17 +27,17 @@ function memorySource(initial: object) {
   return { source, state };
 }
 
-function api(routeKey: string): CatalogueApi {
-  const found = catalogueApi(routeKey);
+function api(routeKey: string): CatalogueEntry {
+  const found = catalogueEntry(routeKey);
   if (!found) throw new Error(`no catalogue entry for ${routeKey}`);
   return found;
 }
 
 function parsed(
-  apiEntry: CatalogueApi,
+  apiEntry: CatalogueEntry,
   input: { body?: unknown; query?: unknown; path?: unknown },
 ) {
-  const parse = (schema: CatalogueApi['query'], value: unknown, empty: unknown) =>
+  const parse = (schema: CatalogueEntry['query'], value: unknown, empty: unknown) =>
     schema ? schema.parse(value) : empty;
   return {
     body: apiEntry.rawBody ? input.body : parse(apiEntry.body, input.body, undefined),
@@ -64,11 +64,13 @@ describe('CatalogueClient', () => {
       baseUrl,
       serviceUrls,
       vendor: 'NCP',
-      secrets: new SecretStore(secret.source, { ttlMs: 60_000, minRefreshIntervalMs: 0 }),
+      credentials: appCredentialsFrom(
+        new SecretStore(secret.source, { ttlMs: 60_000, minRefreshIntervalMs: 0 }),
+      ),
       http: new UpstreamClient({
         dispatcher: agent,
         timeoutMs: 2000,
-        retry: { baseDelayMs: 1, maxDelayMs: 2 },
+        backoff: { baseDelayMs: 1, maxDelayMs: 2 },
       }),
     });
 
@@ -489,7 +491,7 @@ describe('CatalogueClient', () => {
   });
 
   it('lets an entry send what its table row says, nothing else', () => {
-    const custom = defineApi<undefined, { q: string }>({
+    const custom = defineEntry<undefined, { q: string }>({
       id: 'custom',
       function: 'catalogueUtility',
       method: 'GET',

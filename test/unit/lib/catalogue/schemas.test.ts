@@ -1,12 +1,12 @@
 /** What each catalogue route accepts and refuses before anything is sent (platform-facts §1). */
 import { describe, expect, it } from 'vitest';
-import type { CatalogueApi } from '../../../../lib/catalogue/api.js';
-import { catalogueApi } from '../../../../lib/catalogue/table.js';
+import type { CatalogueEntry } from '../../../../lib/catalogue/entry.js';
+import { catalogueEntry } from '../../../../lib/catalogue/table.js';
 
 type Part = 'body' | 'query' | 'path';
 
 function schemaOf(routeKey: string, part: Part) {
-  const api = catalogueApi(routeKey) as CatalogueApi;
+  const api = catalogueEntry(routeKey) as CatalogueEntry;
   const schema = { body: api.body, query: api.query, path: api.pathParams }[part];
   if (!schema) throw new Error(`${routeKey} has no ${part} schema`);
   return schema;

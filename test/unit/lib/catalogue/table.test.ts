@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { routeKeyOf } from '../../../../lib/catalogue/api.js';
-import { captchaApis } from '../../../../lib/catalogue/captcha.js';
-import { languageApis } from '../../../../lib/catalogue/language.js';
-import { mapsApis } from '../../../../lib/catalogue/maps.js';
+import { captchaEntries } from '../../../../lib/catalogue/captcha.js';
+import { routeKeyOf } from '../../../../lib/catalogue/entry.js';
+import { languageEntries } from '../../../../lib/catalogue/language.js';
+import { mapsEntries } from '../../../../lib/catalogue/maps.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
-import { utilityApis } from '../../../../lib/catalogue/utility.js';
+import { utilityEntries } from '../../../../lib/catalogue/utility.js';
 import { routes } from '../../../../lib/http/routes/index.js';
 
 describe('the catalogue table', () => {
@@ -63,10 +63,10 @@ describe('the catalogue table', () => {
 
   it('keeps each group in the function its module is bundled into', () => {
     const groups = {
-      catalogueLanguage: languageApis,
-      catalogueMaps: mapsApis,
-      catalogueCaptcha: captchaApis,
-      catalogueUtility: utilityApis,
+      catalogueLanguage: languageEntries,
+      catalogueMaps: mapsEntries,
+      catalogueCaptcha: captchaEntries,
+      catalogueUtility: utilityEntries,
     };
     for (const [name, apis] of Object.entries(groups)) {
       expect(apis.map((api) => api.function)).toEqual(apis.map(() => name));

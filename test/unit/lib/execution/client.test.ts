@@ -1,21 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError, UpstreamError } from '../../../../lib/core/errors.js';
+import { executionBody } from '../../../../lib/execution/caller.js';
+import { ExecutionClient, isGatewayAnswer } from '../../../../lib/execution/client.js';
 import {
   type ExecutionTarget,
-  executionBody,
-  executionQuerySchema,
   executionUrl,
-  FunctionExecution,
-  isGatewayAnswer,
   resolveTarget,
-} from '../../../../lib/execution/client.js';
+} from '../../../../lib/execution/targets.js';
+import { executionQuerySchema } from '../../../../lib/http/routes/functions.js';
 import { fileSecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
-import {
-  createDispatcher,
-  UpstreamClient,
-  type UpstreamResponse,
-} from '../../../../lib/upstream/client.js';
+import { type UpstreamAnswer, UpstreamClient } from '../../../../lib/upstream/client.js';
+import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
 import { secretFile } from '../../../helpers/platform.js';
 import {
   gatewayError,
@@ -27,7 +23,7 @@ const ordinary: ExecutionTarget = { kind: 'action', name: 'a', url: 'http://x/a'
 const web: ExecutionTarget = { ...ordinary, web: true };
 
 function answer(status: number, body: string, headers: Record<string, string> = {}) {
-  return { status, headers, body: Buffer.from(body), attempts: 1 } satisfies UpstreamResponse;
+  return { status, headers, body: Buffer.from(body), attempts: 1 } satisfies UpstreamAnswer;
 }
 
 function thrown(fn: () => unknown): ServiceError {
@@ -174,9 +170,9 @@ describe('isGatewayAnswer', () => {
   });
 });
 
-describe('FunctionExecution over loopback', () => {
+describe('ExecutionClient over loopback', () => {
   let server: ScriptedServer;
-  let functions: FunctionExecution;
+  let functions: ExecutionClient;
 
   beforeEach(async () => {
     server = await startScriptedServer();
@@ -191,9 +187,9 @@ describe('FunctionExecution over loopback', () => {
     const http = new UpstreamClient({
       dispatcher: createDispatcher(),
       timeoutMs: 2000,
-      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      backoff: { baseDelayMs: 1, maxDelayMs: 2 },
     });
-    functions = new FunctionExecution({ secrets, http, vendor: 'platform' });
+    functions = new ExecutionClient({ secrets, http, vendor: 'platform' });
   });
   afterEach(async () => {
     await server.close();

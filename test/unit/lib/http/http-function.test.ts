@@ -3,7 +3,9 @@ import * as z from 'zod/mini';
 import { ServiceError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
 import { countMetric } from '../../../../lib/core/metrics.js';
-import { httpFunction, MAX_BODY_BYTES, tokenMatches } from '../../../../lib/http/http-function.js';
+import { httpFunction } from '../../../../lib/http/http-function.js';
+import { MAX_BODY_BYTES } from '../../../../lib/http/middleware/body-limit.js';
+import { tokenMatches } from '../../../../lib/http/middleware/caller-auth.js';
 import { json } from '../../../../lib/http/responses.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
 

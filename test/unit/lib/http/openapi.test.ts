@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { routeKeyOf } from '../../../../lib/catalogue/api.js';
+import { routeKeyOf } from '../../../../lib/catalogue/entry.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
 import {
   buildOpenApiDocument,

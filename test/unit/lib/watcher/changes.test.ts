@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListedJob } from '../../../../lib/scan-jobs/client.js';
+import type { ListedJob } from '../../../../lib/scan-jobs/schemas.js';
 import {
   chunksOf,
   detailOf,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WatcherStateError } from '../../../../lib/core/errors.js';
-import { fileStateStore, writeFileAtomically } from '../../../../lib/watcher/state-store.js';
+import { fileStateStore, writeFileAtomically } from '../../../../lib/watcher/file-state-store.js';
 import { change, observed } from './fixtures.js';
 
 const lease = { token: 't', expiresAt: Number.MAX_SAFE_INTEGER };

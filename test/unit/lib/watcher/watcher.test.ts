@@ -4,10 +4,11 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WatchRunError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
-import type { ListedJob } from '../../../../lib/scan-jobs/client.js';
+import type { ListedJob } from '../../../../lib/scan-jobs/schemas.js';
 import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
 import type { ChangeEmitter, EmitFailure } from '../../../../lib/watcher/emitters.js';
-import { fileStateStore, type WatcherStateStore } from '../../../../lib/watcher/state-store.js';
+import { fileStateStore } from '../../../../lib/watcher/file-state-store.js';
+import type { WatcherStateStore } from '../../../../lib/watcher/state-store.js';
 import { ScanJobWatcher } from '../../../../lib/watcher/watcher.js';
 
 /** The platform's list: jobs by instanceNo, served in pages of `pageSize`. */

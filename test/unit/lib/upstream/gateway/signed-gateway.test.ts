@@ -4,6 +4,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../../../lib/core/errors.js';
 import { createLogger } from '../../../../../lib/core/log.js';
+import { signingKeysFrom } from '../../../../../lib/scan-jobs/client.js';
 import type { SecretSource } from '../../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../../lib/secrets/store.js';
 import { UpstreamClient } from '../../../../../lib/upstream/client.js';
@@ -67,8 +68,11 @@ describe('SignedGateway', () => {
     return new SignedGateway({
       baseUrl: new URL(base),
       vendor,
-      secrets: new SecretStore(secret.source, { ttlMs: 300_000, now: () => (now += 10_000) }),
+      credentials: signingKeysFrom(
+        new SecretStore(secret.source, { ttlMs: 300_000, now: () => (now += 10_000) }),
+      ),
       http: new UpstreamClient({ dispatcher, timeoutMs: 5000, random: () => 0 }),
+      service: 'scan-jobs',
       now: () => NOW,
     });
   }
@@ -187,11 +191,14 @@ describe('SignedGateway', () => {
         baseUrl: server.url,
         vendor: 'platform',
         // The store's clock moves on, so that a refusal may refresh the secret.
-        secrets: new SecretStore(secret.source, {
-          ttlMs: 300_000,
-          now: () => (storeNow += 10_000),
-        }),
+        credentials: signingKeysFrom(
+          new SecretStore(secret.source, {
+            ttlMs: 300_000,
+            now: () => (storeNow += 10_000),
+          }),
+        ),
         http: new UpstreamClient({ dispatcher, timeoutMs: 5000, random: () => 0 }),
+        service: 'scan-jobs',
         now: () => NOW,
         log: createLogger({}, (line) => lines.push(line)),
       });

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  gatewayHeaderNames,
-  signatureHeaders,
-  signV2,
-  stringToSign,
-} from '../../../../../lib/upstream/gateway/signer.js';
+import { gatewayHeaderNames } from '../../../../../lib/upstream/gateway/header-names.js';
+import { signV2, stringToSign } from '../../../../../lib/upstream/gateway/signer.js';
 import golden from '../../../../fixtures/signer/vectors.json' with { type: 'json' };
 
 describe('signV2', () => {
@@ -64,18 +60,7 @@ describe('gateway header names', () => {
       signature: 'x-ncp-apigw-signature-v2',
       apiKey: 'x-ncp-apigw-api-key',
       clientId: 'x-ncp-apigw-api-key-id',
+      responseOrigin: 'x-ncp-apigw-response-origin',
     });
-  });
-
-  it('carry the API key only when there is one', () => {
-    const signed = { timestamp: '1', stringToSign: '', signature: 's' };
-    expect(Object.keys(signatureHeaders('platform', signed, 'ak'))).toEqual([
-      'x-platform-apigw-timestamp',
-      'x-platform-iam-access-key',
-      'x-platform-apigw-signature-v2',
-    ]);
-    expect(signatureHeaders('platform', signed, 'ak', 'key')['x-platform-apigw-api-key']).toBe(
-      'key',
-    );
   });
 });

@@ -5,8 +5,8 @@
  */
 import type * as z from 'zod/mini';
 import type { UpstreamError } from '../core/errors.js';
-import type { UpstreamResponse } from '../upstream/client.js';
-import type { Pairs } from '../upstream/gateway/credential-refresh.js';
+import type { UpstreamAnswer } from '../upstream/client.js';
+import type { Pairs } from '../upstream/urls.js';
 
 /** The Lambda function that serves a group of routes (sls/functions/catalogue.yml). */
 export type CatalogueFunctionName =
@@ -48,7 +48,7 @@ export interface UpstreamPayload {
 
 type Schema<T> = z.ZodMiniType<T>;
 
-export interface CatalogueApi<B = unknown, Q = unknown, P = unknown> {
+export interface CatalogueEntry<B = unknown, Q = unknown, P = unknown> {
   /** Short stable name, used in logs and operation ids. */
   readonly id: string;
   readonly function: CatalogueFunctionName;
@@ -76,18 +76,18 @@ export interface CatalogueApi<B = unknown, Q = unknown, P = unknown> {
   readonly rawBody?: readonly string[];
   readonly toUpstream: (input: CatalogueInput<B, Q, P>) => UpstreamPayload;
   /** A failure the platform reports inside a 200 body, as the error to answer with. */
-  readonly failureIn200?: (response: UpstreamResponse) => UpstreamError | undefined;
+  readonly failureIn200?: (response: UpstreamAnswer) => UpstreamError | undefined;
   /** Decodes a non-2xx answer when the generic codec would miss the API's own code. */
-  readonly decodeError?: (response: UpstreamResponse) => UpstreamError;
+  readonly decodeError?: (response: UpstreamAnswer) => UpstreamError;
 }
 
 /** An entry with its input types checked, stored in the table with them erased. */
-export function defineApi<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
-  api: CatalogueApi<B, Q, P>,
-): CatalogueApi {
-  return api as unknown as CatalogueApi;
+export function defineEntry<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
+  entry: CatalogueEntry<B, Q, P>,
+): CatalogueEntry {
+  return entry as unknown as CatalogueEntry;
 }
 
-export function routeKeyOf(api: Pick<CatalogueApi, 'method' | 'path'>): string {
-  return `${api.method} ${api.path}`;
+export function routeKeyOf(entry: Pick<CatalogueEntry, 'method' | 'path'>): string {
+  return `${entry.method} ${entry.path}`;
 }

@@ -1,0 +1,65 @@
+/**
+ * A caller's execution, as the action and trigger routes receive it: the name, method and
+ * body are checked before anything is sent, then the action's answer comes back whole.
+ */
+import { InputError } from '../core/errors.js';
+import { mediaType } from '../core/headers.js';
+import { callerJson, callerJsonObject } from '../core/json.js';
+import type { TimeBudget } from '../core/time-budget.js';
+import type { UpstreamAnswer } from '../upstream/client.js';
+import type { ExecutionClient } from './client.js';
+import type { ExecutionKind, ExecutionTarget } from './targets.js';
+
+/** OpenWhisk names the activation of an answer in this header; callers need it for support. */
+export const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';
+
+/** What the caller sent. */
+export interface CallerExecution {
+  readonly kind: ExecutionKind;
+  readonly name: string;
+  /** The caller's method, upper case. */
+  readonly method: string;
+  /** `result` of the caller's query. */
+  readonly result: boolean;
+  /** The body's bytes (empty when there is none). */
+  readonly body: Buffer;
+  readonly contentType: string | undefined;
+}
+
+/**
+ * The caller's body as JSON text, or undefined when there is none. A body must be JSON with
+ * `Content-Type: application/json`; ordinary actions and triggers need one, a JSON object
+ * (their parameters); a web action's is optional, and GET and HEAD carry none.
+ */
+export function executionBody(
+  target: ExecutionTarget,
+  method: string,
+  raw: Buffer,
+  contentType: string | undefined,
+): string | undefined {
+  if (raw.length === 0) {
+    if (target.web) return undefined;
+    throw new InputError([{ path: 'body', issue: 'a JSON object of parameters is required' }]);
+  }
+  if (method === 'GET' || method === 'HEAD') {
+    throw new InputError([{ path: 'body', issue: `a ${method} request carries no body` }]);
+  }
+  if (mediaType(contentType ?? '') !== 'application/json') {
+    throw new InputError([{ path: 'headers.content-type', issue: 'expected application/json' }]);
+  }
+  // A web action takes any JSON; an ordinary action a JSON object of parameters.
+  if (target.web) callerJson(raw);
+  else callerJsonObject(raw, 'expected a JSON object of parameters');
+  return raw.toString('utf8');
+}
+
+/** Checks name, method and body (nothing is sent before), then runs the execution. */
+export async function executeForCaller(
+  client: ExecutionClient,
+  request: CallerExecution,
+  budget: TimeBudget,
+): Promise<UpstreamAnswer> {
+  const target = await client.target(request.kind, request.name, request.method);
+  const body = executionBody(target, request.method, request.body, request.contentType);
+  return client.execute(target, { method: request.method, result: request.result, body }, budget);
+}

@@ -1,0 +1,19 @@
+/**
+ * Whatever was thrown becomes the uniform error envelope (JSON or XML, by content negotiation);
+ * a 5xx is logged with its cause (name, code and message, never a stack).
+ */
+import { toServiceError } from '../../core/errors.js';
+import { describeError, type Logger } from '../../core/log.js';
+import { encodeError, negotiateErrorFormat } from '../envelope.js';
+import { type HttpMiddleware, stateOf } from './request-state.js';
+
+export function errorEnvelope(baseLog: Logger): HttpMiddleware {
+  return {
+    onError: (request) => {
+      const error = toServiceError(request.error);
+      const state = stateOf(request, baseLog);
+      if (error.status >= 500) state.log.error('error', describeError(request.error));
+      request.response = { ...encodeError(error, negotiateErrorFormat(state.headers)) };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The scan job API's inputs (the routes validate callers with them) and the part of its list and
+ * search answers that the page walker reads.
+ */
+import * as z from 'zod/mini';
+import { intText } from '../core/schemas.js';
+
+const MAX_INT = 999_999_999;
+const positiveIntText = intText(1, MAX_INT, 'expected a positive integer');
+const positiveInt = z.int().check(z.positive('expected a positive integer'), z.lte(MAX_INT));
+
+// Strict: `pages` (a spelling in the platform's own sample) is refused, not silently ignored.
+export const listQuerySchema = z.strictObject({
+  page: z._default(positiveIntText, 1),
+  limit: z._default(positiveIntText, 10),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+export const instancePathSchema = z.object({
+  instanceId: z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a job instanceNo (letters, digits, _ or -)')),
+});
+export type InstancePath = z.infer<typeof instancePathSchema>;
+
+export const searchBodySchema = z.strictObject({
+  searchType: z._default(z.enum(['memo', 'url', '']), ''),
+  searchKeyword: z._default(z.string().check(z.maxLength(1000)), ''),
+  statusCode: z._default(z.nullable(z.string()), null),
+  limit: z._default(positiveInt, 10),
+  page: z._default(positiveInt, 1),
+});
+export type SearchBody = z.infer<typeof searchBodySchema>;
+
+export const cancelReservedBodySchema = z.strictObject({
+  searchType: z.enum(['url', 'memo']),
+  // Required and non-empty: an empty keyword would match, and cancel, every reserved job.
+  searchKeyword: z
+    .string()
+    .check(z.minLength(1, 'expected a non-empty keyword'), z.maxLength(1000)),
+});
+export type CancelReservedBody = z.infer<typeof cancelReservedBodySchema>;
+
+/** One job of a list or search page: the fields every walker needs; the others kept as sent. */
+export const listedJobSchema = z.looseObject({
+  instanceNo: z.union([z.string(), z.number()]),
+  status: z.nullish(z.string()),
+});
+export type ListedJob = z.infer<typeof listedJobSchema>;
+
+/** The part of a list or search result the page walker reads. */
+export const listResultSchema = z.object({
+  resources: z.object({
+    record_data: z.array(listedJobSchema),
+    total_page_cnt: z.optional(z.union([z.string(), z.number()])),
+  }),
+});

@@ -1,6 +1,6 @@
 /**
  * What a platform-calling function shares across invocations of one container: the parsed
- * configuration, the secret store and one undici dispatcher. Built once, at cold start, so
+ * configuration, the secret store, one undici dispatcher and one retry budget. Built once, at cold start, so
  * that a bad configuration fails the function's init with a clear message. Each area's client
  * (scan jobs, execution, the catalogue, ...) is derived from it where it is used, with
  * `perRuntime` (core/per-runtime.ts), so that a function bundles and builds only the area it
@@ -19,6 +19,7 @@ import {
 import { SecretStore } from './secrets/store.js';
 import { UpstreamClient } from './upstream/client.js';
 import { createDispatcher } from './upstream/dispatch.js';
+import { RetryBudget } from './upstream/retry-budget.js';
 
 export interface Runtime {
   readonly config: Config;
@@ -31,6 +32,7 @@ export interface Runtime {
 
 interface RuntimeOverrides {
   readonly dispatcher?: Dispatcher;
+  readonly retryBudget?: RetryBudget;
   readonly secretSource?: SecretSource;
   readonly now?: () => number;
   readonly log?: Logger;
@@ -56,6 +58,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   const http = new UpstreamClient({
     dispatcher: overrides.dispatcher ?? createDispatcher(),
     timeoutMs: config.upstreamTimeoutMs,
+    retryBudget: overrides.retryBudget ?? new RetryBudget(),
     vendor: config.gatewayVendor,
     now: overrides.now,
   });

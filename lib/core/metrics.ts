@@ -18,6 +18,8 @@ type MetricName =
   | 'UpstreamCalls'
   /** Attempts beyond the first; dimension Service. */
   | 'UpstreamRetries'
+  /** A retry the table allowed but the container's retry budget could not pay for. */
+  | 'UpstreamRetriesRefused'
   /** A call ended at its deadline; dimension Service. */
   | 'UpstreamTimeouts'
   /** A webhook delivery that had run already, not run again; dimension Function. */

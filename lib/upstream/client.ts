@@ -21,6 +21,7 @@ import type { TimeBudget } from '../core/time-budget.js';
 import { identifyAnswer } from './answer-origin.js';
 import { Deadline, dispatchOnce } from './dispatch.js';
 import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
+import { RetryBudget, type RetryCause } from './retry-budget.js';
 import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
 import type { Dispatcher } from './undici.js';
 
@@ -43,6 +44,11 @@ interface UpstreamRequest {
   readonly passesErrors?: boolean;
   /** The platform service called, for metrics (`scan-jobs`, `nmt`, `actions`, ...). */
   readonly service?: string;
+  /**
+   * This call's deadline, instead of the client's (UPSTREAM_TIMEOUT_MS): the queue consumer
+   * waits for an action as long as its own timeout allows. Still never past the remaining time.
+   */
+  readonly timeoutMs?: number;
 }
 
 export interface UpstreamAnswer {
@@ -66,6 +72,8 @@ interface UpstreamClientOptions {
   /** The vendor word of the gateway's headers (`x-<vendor>-apigw-response-origin`). */
   readonly vendor?: string;
   readonly backoff?: Partial<Backoff>;
+  /** The container's retry budget (retry-budget.ts); every retry draws on it. */
+  readonly retryBudget?: RetryBudget;
   /** Time kept back from the function's remaining time (DEFAULT_RESERVE_MS). */
   readonly reserveMs?: number;
   /** Largest body read from an answer that is passed on (MAX_UPSTREAM_BODY_BYTES). */
@@ -110,6 +118,7 @@ export class UpstreamClient {
   private readonly random: () => number;
   private readonly vendor: string;
   private readonly maxBodyBytes: number;
+  private readonly retryBudget: RetryBudget;
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.backoffSettings = { ...DEFAULT_BACKOFF, ...options.backoff };
@@ -117,6 +126,7 @@ export class UpstreamClient {
     this.random = options.random ?? Math.random;
     this.vendor = options.vendor ?? 'platform';
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BODY_BYTES;
+    this.retryBudget = options.retryBudget ?? new RetryBudget();
   }
 
   /** Sends the request, retrying as the table says; counts the call's outcome (core/metrics.ts). */
@@ -147,13 +157,15 @@ export class UpstreamClient {
   }
 
   private async exchange(request: UpstreamRequest, budget: TimeBudget): Promise<UpstreamAnswer> {
-    const allowedMs = this.allowedMs(budget);
+    const allowedMs = this.allowedMs(budget, request.timeoutMs);
     if (allowedMs <= 0) throw new UpstreamTimeoutError();
     const deadlineAt = this.now() + allowedMs;
     const idempotent = request.idempotent ?? IDEMPOTENT_METHODS.has(request.method.toUpperCase());
     // One native timer per call, whatever the number of attempts: undici's timers above 1 s tick
     // every ~0.5 s, and its body timeout restarts at every chunk.
     const deadline = new Deadline(allowedMs);
+    // What the retries of this call took from the container's retry budget.
+    let retriesTook = 0;
     try {
       for (let attempt = 1; ; attempt++) {
         const result = await this.attempt(request, deadline, attempt, allowedMs);
@@ -161,23 +173,32 @@ export class UpstreamClient {
           attempt < this.backoffSettings.maxAttempts && mayRetry(result.outcome, idempotent)
             ? this.backoff(attempt, result)
             : undefined;
-        if (delay === undefined || this.now() + delay >= deadlineAt) {
-          if ('response' in result) return result.response;
+        const cost =
+          delay === undefined || this.now() + delay >= deadlineAt
+            ? undefined
+            : this.retryBudget.acquire(causeOf(result.outcome));
+        if (delay !== undefined && cost === undefined && this.now() + delay < deadlineAt) {
+          countMetric('UpstreamRetriesRefused', { Service: request.service ?? 'unknown' });
+        }
+        if (cost === undefined) {
+          if ('response' in result) {
+            if (result.response.status < 400) this.retryBudget.succeeded(retriesTook);
+            return result.response;
+          }
           throw result.error;
         }
-        await deadline.sleep(delay);
+        retriesTook += cost;
+        await deadline.sleep(delay ?? 0);
       }
     } finally {
       deadline.clear();
     }
   }
 
-  private allowedMs(budget: TimeBudget): number {
+  private allowedMs(budget: TimeBudget, callTimeoutMs = this.options.timeoutMs): number {
     const remaining = budget.remainingMs?.();
     const reserve = this.options.reserveMs ?? DEFAULT_RESERVE_MS;
-    return remaining === undefined
-      ? this.options.timeoutMs
-      : Math.min(this.options.timeoutMs, remaining - reserve);
+    return remaining === undefined ? callTimeoutMs : Math.min(callTimeoutMs, remaining - reserve);
   }
 
   private async attempt(
@@ -247,6 +268,11 @@ export class UpstreamClient {
       'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
     return Math.max(jittered, retryAfter);
   }
+}
+
+/** A retry after a timeout costs more (the platform was slow, not only unlucky). */
+function causeOf(outcome: AttemptOutcome): RetryCause {
+  return outcome.kind === 'transport' && outcome.failure === 'deadline' ? 'timeout' : 'error';
 }
 
 function failed(error: Error, failure: TransportFailure): Attempt {

@@ -57,10 +57,13 @@ function echoStatus(params: JsonObject): number {
  * method, path, headers, params and body as JSON; `text` a text/plain line; `binary` the
  * bytes of ECHO_BINARY_BODY as application/octet-stream; `raw` the request's own body back
  * with its Content-Type (a text or binary body; JSON and forms are merged into params, so
- * they come back as the JSON echo). `status` sets the HTTP status.
+ * they come back as the JSON echo). `status` sets the HTTP status, `retryAfter` a Retry-After
+ * header (a busy action's answer).
  */
 async function echo(params: JsonObject): Promise<ActionOutcome> {
   const statusCode = echoStatus(params);
+  const retryAfter =
+    params['retryAfter'] === undefined ? {} : { 'Retry-After': String(params['retryAfter']) };
   const method = String(params['__ow_method']);
   const path = String(params['__ow_path'] ?? '');
   const requestHeaders = (params['__ow_headers'] ?? {}) as Record<string, string>;
@@ -89,7 +92,7 @@ async function echo(params: JsonObject): Promise<ActionOutcome> {
   }
   return success({
     statusCode,
-    headers: { 'Content-Type': 'application/json', 'X-Echo': 'true' },
+    headers: { 'Content-Type': 'application/json', 'X-Echo': 'true', ...retryAfter },
     body: {
       method,
       path,

@@ -35,7 +35,8 @@ export const handler = httpFunction(
         params: delivery.payload,
         source: { webhook: name, id: delivery.id, key, timestamp: delivery.timestamp },
       },
-      { deduplicationId: key, groupId: name },
+      // Each delivery stands alone, unless the webhook asks for its deliveries in order.
+      { deduplicationId: key, groupId: entry.ordered ? name : key },
     );
     request.log.info('webhook accepted', { webhook: name, webhookId: delivery.id });
     return json(202, { accepted: true, id: delivery.id });

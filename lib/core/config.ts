@@ -8,6 +8,8 @@ import { ConfigError } from './errors.js';
 import type { LogLevel } from './log.js';
 
 export interface Config {
+  /** True inside a real Lambda container (not serverless offline, not invoke local). */
+  readonly deployed: boolean;
   readonly emulatorPort: number;
   /**
    * `{base_url}` of the scan job API, without `/api/v1`. Locally it defaults to the emulator;
@@ -39,12 +41,20 @@ export interface Config {
   readonly watcherStateFile: string | undefined;
   /** EventBridge bus the watcher publishes to; unset: it only logs each change. */
   readonly eventBusName: string | undefined;
-  /** SQS FIFO queue of invocations; unset = run them in process (local). */
+  /** SQS FIFO queue of invocations; unset = run them in process (local only). */
   readonly invocationQueueUrl: string | undefined;
-  /** DynamoDB table of webhook deliveries already run; unset = this process's memory. */
+  /** Its dead-letter queue, where the consumer parks what it must not run again on its own. */
+  readonly invocationDeadLetterQueueUrl: string | undefined;
+  /** S3 bucket of delivery bodies too large for a queue message (the claim check). */
+  readonly deliveryBodyBucket: string | undefined;
+  /** DynamoDB table of queued invocations and their outcomes; unset = this process's memory. */
   readonly deliveryLedgerTable: string | undefined;
-  /** Receives of a queued invocation before SQS moves it to the dead-letter queue. */
+  /** How long a delivery's key is remembered after its last copy can arrive. */
+  readonly deliveryMemoryMs: number;
+  /** Receives of a queued invocation before SQS itself moves it to the dead-letter queue. */
   readonly invocationMaxReceives: number;
+  /** Tries of an invocation that did not reach its action before the consumer parks it. */
+  readonly invocationMaxAttempts: number;
   readonly logLevel: LogLevel;
 }
 
@@ -114,7 +124,15 @@ const environmentSchema = z.object({
   INVOCATION_QUEUE_URL: z.optional(
     z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' }),
   ),
+  INVOCATION_DEAD_LETTER_QUEUE_URL: z.optional(
+    z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' }),
+  ),
+  DELIVERY_BODY_BUCKET: z.optional(
+    z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')),
+  ),
+  DELIVERY_MEMORY_DAYS: z.optional(positiveInt),
   INVOCATION_MAX_RECEIVES: z.optional(positiveInt),
+  INVOCATION_MAX_ATTEMPTS: z.optional(positiveInt),
   LOG_LEVEL: z.optional(logLevelSchema),
   DELIVERY_LEDGER_TABLE: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
@@ -158,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: SECRET_ID: required when SECRETS_SOURCE is aws');
   }
   return {
+    deployed: runsOnAws(env),
     emulatorPort,
     // Deployed, an unset URL must not fall back to a local emulator address.
     scanBaseUrl: vars.SCAN_BASE_URL ?? (runsOnAws(env) ? undefined : emulatorUrl),
@@ -181,8 +200,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : path.resolve(DEFAULT_WATCHER_STATE_FILE),
     eventBusName: vars.EVENT_BUS_NAME,
     invocationQueueUrl: vars.INVOCATION_QUEUE_URL,
+    invocationDeadLetterQueueUrl: vars.INVOCATION_DEAD_LETTER_QUEUE_URL,
+    deliveryBodyBucket: vars.DELIVERY_BODY_BUCKET,
     deliveryLedgerTable: vars.DELIVERY_LEDGER_TABLE,
-    invocationMaxReceives: vars.INVOCATION_MAX_RECEIVES ?? 5,
+    deliveryMemoryMs: (vars.DELIVERY_MEMORY_DAYS ?? 4) * 24 * 60 * 60 * 1000,
+    invocationMaxReceives: vars.INVOCATION_MAX_RECEIVES ?? 10,
+    invocationMaxAttempts: vars.INVOCATION_MAX_ATTEMPTS ?? 5,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
 }

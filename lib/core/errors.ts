@@ -95,8 +95,14 @@ export class PayloadTooLargeError extends ServiceError {
 /** The upstream could not be reached: refused, reset, DNS failure. */
 export class UpstreamUnreachableError extends ServiceError {
   override name = 'UpstreamUnreachableError';
-  constructor(cause?: unknown) {
+  /**
+   * False when nothing of the request can have reached the upstream (the connection was
+   * refused, the name did not resolve); true when it may have (a reset after sending).
+   */
+  readonly maybeSent: boolean;
+  constructor(cause?: unknown, maybeSent = true) {
     super({ status: 503, code: '500', message: 'Endpoint Error', cause });
+    this.maybeSent = maybeSent;
   }
 }
 

@@ -25,7 +25,9 @@ type MetricName =
   /** A webhook delivery that had run already, not run again; dimension Function. */
   | 'WebhookDuplicates'
   /** A queued invocation failed on its last receive: SQS moves it to the dead-letter queue. */
-  | 'InvocationsToDeadLetterQueue';
+  | 'InvocationsToDeadLetterQueue'
+  /** The consumer parked a queued invocation in the dead-letter queue (the reason is logged). */
+  | 'InvocationsParked';
 
 type Dimensions = Readonly<Record<string, string>>;
 

@@ -32,7 +32,17 @@ export interface Execution {
   readonly result: boolean;
   /** The JSON body as sent (already checked to be JSON), or undefined. */
   readonly body?: string | undefined;
+  /**
+   * The queued delivery it runs, sent as `x-delivery-id` so that an action can drop repeats
+   * of one delivery itself.
+   */
+  readonly deliveryId?: string;
+  /** How long to wait for the answer, instead of UPSTREAM_TIMEOUT_MS (the queue consumer). */
+  readonly timeoutMs?: number;
 }
+
+/** The header that names the delivery a queued run belongs to. */
+export const DELIVERY_ID_HEADER = 'x-delivery-id';
 
 /**
  * Methods after which an execution may be repeated when the call failed. Running an action
@@ -86,6 +96,7 @@ export class ExecutionClient {
     const headers: Record<string, string> = {};
     if (execution.body !== undefined) headers['content-type'] = 'application/json';
     if (target.apiKey) headers[gatewayHeaderNames(this.options.vendor).apiKey] = target.apiKey;
+    if (execution.deliveryId) headers[DELIVERY_ID_HEADER] = execution.deliveryId;
     const answer = await this.options.http.send(
       {
         method: execution.method,
@@ -97,6 +108,7 @@ export class ExecutionClient {
         // The action's own error answers go back to the caller whole.
         passesErrors: true,
         service: `${target.kind}s`,
+        timeoutMs: execution.timeoutMs,
       },
       budget,
     );

@@ -15,6 +15,8 @@ export interface ExecutionTarget {
   /** Web actions accept the REST methods; ordinary actions and triggers only POST. */
   readonly web: boolean;
   readonly apiKey?: string | undefined;
+  /** The action drops repeats itself (`x-delivery-id`): a queued run may be tried again. */
+  readonly idempotent: boolean;
 }
 
 /**
@@ -42,7 +44,8 @@ export function resolveTarget(
   const entry = entries && Object.hasOwn(entries, name) ? entries[name] : undefined;
   if (!entry) throw new NotFoundError(`No ${kind} named "${name}".`);
   const web = kind === 'action' && 'web' in entry && entry.web === true;
-  return { kind, name, url: entry.url, web, apiKey: entry.apiKey };
+  const idempotent = kind === 'action' && 'idempotent' in entry && entry.idempotent === true;
+  return { kind, name, url: entry.url, web, apiKey: entry.apiKey, idempotent };
 }
 
 /** The methods a target runs with. */

@@ -12,6 +12,11 @@ const actionSchema = z.object({
   url: httpUrl,
   web: z.optional(z.boolean()),
   apiKey: z.optional(text),
+  /**
+   * The action drops repeats itself (by the `x-delivery-id` header of a queued run): the
+   * consumer may run it again when an earlier run's outcome is unknown.
+   */
+  idempotent: z.optional(z.boolean()),
 });
 
 const triggerSchema = z.object({
@@ -22,6 +27,8 @@ const triggerSchema = z.object({
 export const webhookSchema = z.object({
   secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected a whsec_<base64> secret')),
   action: name,
+  /** The webhook's deliveries run one after another, in the order received; else each alone. */
+  ordered: z.optional(z.boolean()),
 });
 
 export const platformSecretSchema = z.object({

@@ -253,7 +253,7 @@ export class UpstreamClient {
         : code !== undefined && NOT_SENT_CODES.has(code)
           ? 'not-sent'
           : 'before-answer';
-      return failed(new UpstreamUnreachableError(error), failure);
+      return failed(new UpstreamUnreachableError(error, failure !== 'not-sent'), failure);
     }
   }
 

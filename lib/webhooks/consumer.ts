@@ -1,189 +1,273 @@
 /**
- * Queued invocations: `{"action":"<name>","params":{...}}` messages, run
- * one by one against the action's execution URL. The same code runs an SQS batch (the
+ * The consumer's code: runs queued invocations (`{"action","params"}`) so that each runs its
+ * action once, or is kept where an operator sees it. The same code runs an SQS batch (the
  * consumer function) and, locally, a single delivery handed over in process.
  *
- * Each message ends in one of three outcomes:
- * - succeeded: the action answered below 400;
- * - rejected: the action itself answered 4xx. It ran and refused these parameters; running it
- *   again cannot change that, so the message is not returned to the queue (it would only block
- *   its FIFO group for five receives before reaching the dead-letter queue). It is logged as an
- *   error, with the action's status, for an alarm to pick up;
- * - failed: unknown action, the action failed (5xx, OpenWhisk's 502 application error), the
- *   gateway refused or failed (its envelope: quota, authentication, endpoint error or timeout),
- *   the action could not be reached, or the message is malformed. The message goes back to the
- *   queue and, after maxReceiveCount receives, to the dead-letter queue, where it is kept.
- * - duplicate: a webhook delivery whose key the ledger knows as done (deliveryLedger.ts): the
- *   action is not run again, and the message is not returned.
+ * Per message: parse it; claim its key in the delivery ledger (a copy of a done or parked
+ * delivery runs nothing); resolve its webhook and action (one that can never run is parked at
+ * once); run it, waiting as long as the function's own time allows; then settle it by its
+ * outcome (outcome.ts): done, later (back to the queue after a delay), or parked (the
+ * dead-letter queue, with the reason). An outcome that may have happened is never repeated on
+ * the consumer's own initiative, unless the action is marked idempotent in the secret.
  *
- * A webhook delivery is claimed in the ledger before its action runs; the claim is completed
- * when the run succeeded or was rejected, and released when it failed, so a retry may run it.
+ * Messages of one group run in order (a webhook that asks for order); every other message is
+ * its own group, so one that keeps failing never holds another back.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod/mini';
-import { toServiceError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import type { LogFields, Logger } from '../core/log.js';
 import { countMetric } from '../core/metrics.js';
-import { nameSchema as name } from '../core/schemas.js';
 import type { TimeBudget } from '../core/time-budget.js';
 import type { ExecutionClient } from '../execution/client.js';
-import { type DeliveryLedger, REMEMBER_MARGIN_MS, rememberUntil } from './ledger.js';
-
-export const invocationSchema = z.object({
-  action: name,
-  params: z._default(z.record(z.string(), z.unknown()), {}),
-  /**
-   * The webhook delivery it came from: the ledger's key (the receiver's deliveryKey) and the
-   * delivery's timestamp in epoch seconds, which sets how long the key is remembered.
-   */
-  source: z.optional(
-    z.object({
-      webhook: z.string(),
-      id: z.string(),
-      key: z.optional(z.string()),
-      timestamp: z.optional(z.number()),
-    }),
-  ),
-});
-export type Invocation = z.input<typeof invocationSchema>;
-type ParsedInvocation = z.output<typeof invocationSchema>;
-
-export type InvocationOutcome =
-  | { readonly outcome: 'succeeded'; readonly status: number }
-  | { readonly outcome: 'rejected'; readonly status: number }
-  | { readonly outcome: 'duplicate' }
-  | { readonly outcome: 'failed'; readonly reason: string; readonly status?: number };
+import type { SecretStore } from '../secrets/store.js';
+import type { BodyStore } from './body-store.js';
+import { invocationSchema, type ParsedInvocation } from './invocation.js';
+import { type DeliveryLedger, PARKED_MEMORY_MS, rememberUntil } from './ledger.js';
+import { outcomeOfAnswer, outcomeOfError, type RunOutcome } from './outcome.js';
+import { PARKED_REASON_ATTRIBUTE, type QueuedMessage, type Settlement } from './settlement.js';
 
 export interface ConsumerDeps {
   readonly execution: ExecutionClient;
+  /** The secret, to find a delivery's webhook (removed ones are parked). */
+  readonly secrets: SecretStore;
   readonly ledger: DeliveryLedger;
+  readonly settlement: Settlement;
+  /** Where params too large for a message were put; absent locally. */
+  readonly bodies?: BodyStore;
   readonly log: Logger;
   readonly now?: () => number;
-  /** Receives before SQS moves a failing message to the dead-letter queue (its redrive policy). */
+  /** How long a delivery's key is remembered (DELIVERY_MEMORY_DAYS). */
+  readonly memoryMs?: number;
+  /** Tries of an invocation that did not reach its action, before it is parked. */
+  readonly maxAttempts?: number;
+  /** Receives before SQS itself moves a message to the dead-letter queue (its backstop). */
   readonly maxReceives?: number;
 }
 
+/** How a message ended, for the log line and the batch response. */
+export type MessageResult =
+  | { readonly settled: 'done' | 'duplicate' | 'parked'; readonly detail?: string }
+  | { readonly settled: 'later'; readonly afterSeconds: number; readonly detail: string };
+
+/**
+ * The longest the consumer waits for an action: the platform answers a blocking call within 60
+ * s (a longer run is answered 202 with its activation id, and goes on), plus the gateway's own
+ * time. A call is only started when this much of the function's time is left, except the
+ * first of each group, which has the whole invocation.
+ */
+export const ACTION_WAIT_MS = 65_000;
 /** A running claim lapses this long after the function's own deadline (its consumer died). */
 const LEASE_MARGIN_MS = 30_000;
+/** Backoff of tries that did not reach the action: 10 s, 20 s, 40 s, ..., at most 15 min. */
+const RETRY_BASE_SECONDS = 10;
+const RETRY_MAX_SECONDS = 15 * 60;
 
-/** Parses a message body; undefined (logged) when it is not an invocation. */
-function parseInvocation(body: string, log: Logger): ParsedInvocation | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    log.error('invocation is not JSON');
-    return undefined;
-  }
-  const parsed = invocationSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    log.error('invocation is malformed', { issues: issues.join('; ') });
-    return undefined;
-  }
-  return parsed.data;
-}
+const later = (afterSeconds: number, detail: string): MessageResult => ({
+  settled: 'later',
+  afterSeconds,
+  detail,
+});
 
-/** Runs one invocation: a blocking POST of its params to the action, result only. */
-async function runInvocation(
-  invocation: ParsedInvocation,
-  deps: ConsumerDeps,
-  budget: TimeBudget = {},
-): Promise<InvocationOutcome> {
-  try {
-    const target = await deps.execution.target('action', invocation.action, 'POST');
-    const answer = await deps.execution.execute(
-      target,
-      { method: 'POST', result: true, body: JSON.stringify(invocation.params) },
-      budget,
-    );
-    if (answer.status < 400) return { outcome: 'succeeded', status: answer.status };
-    if (answer.status < 500) return { outcome: 'rejected', status: answer.status };
-    return { outcome: 'failed', reason: 'action failed', status: answer.status };
-  } catch (thrown) {
-    const error = toServiceError(thrown);
-    return { outcome: 'failed', reason: `${error.code} ${error.message}`, status: error.status };
-  }
-}
-
-/** One message from the queue (or handed over in process): parse, run, log the outcome. */
-export async function processMessage(
-  body: string,
+/** Runs one message: claim, run, settle. */
+export async function handleMessage(
+  message: QueuedMessage,
   deps: ConsumerDeps,
   budget: TimeBudget = {},
   fields: LogFields = {},
-): Promise<InvocationOutcome> {
-  const log = deps.log.child(fields);
-  const invocation = parseInvocation(body, log);
-  if (!invocation) return { outcome: 'failed', reason: 'malformed invocation' };
-  const outcome = await runOnce(invocation, deps, budget);
+): Promise<MessageResult> {
+  const log = deps.log.child({ messageId: message.id, ...fields });
+  const park = async (reason: string): Promise<MessageResult> => {
+    try {
+      await deps.settlement.park(message, reason);
+    } catch (error) {
+      log.error('could not park the invocation; it comes again', {
+        reason,
+        errorName: (error as Error).name,
+      });
+      return later(RETRY_BASE_SECONDS, `parking failed: ${reason}`);
+    }
+    countMetric('InvocationsParked', {});
+    return { settled: 'parked', detail: reason };
+  };
+
+  const invocation = parseInvocation(message.body);
+  if (typeof invocation === 'string') {
+    const result = await park(`malformed: ${invocation}`);
+    log.error('invocation', { outcome: result.settled, reason: result.detail });
+    return result;
+  }
+  const now = deps.now ?? (() => Date.now());
+  const source = invocation.source;
+  const key = source ? (source.key ?? `${source.webhook}:${source.id}`) : `message:${message.id}`;
   const logFields: LogFields = {
     action: invocation.action,
-    webhook: invocation.source?.webhook,
-    webhookId: invocation.source?.id,
-    outcome: outcome.outcome,
-    status: 'status' in outcome ? outcome.status : undefined,
-    reason: outcome.outcome === 'failed' ? outcome.reason : undefined,
+    webhook: source?.webhook,
+    webhookId: source?.id,
   };
-  if (outcome.outcome === 'succeeded' || outcome.outcome === 'duplicate') {
-    log.info('invocation', logFields);
-  } else log.error('invocation', logFields);
-  return outcome;
-}
-
-/** Runs the invocation, under a ledger claim when it is a webhook delivery. */
-async function runOnce(
-  invocation: ParsedInvocation,
-  deps: ConsumerDeps,
-  budget: TimeBudget,
-): Promise<InvocationOutcome> {
-  const source = invocation.source;
-  if (!source) return runInvocation(invocation, deps, budget);
-  // Messages queued before the key travelled with them: the receiver's key for ordinary ids.
-  const key = source.key ?? `${source.webhook}:${source.id}`;
-  const now = deps.now ?? (() => Date.now());
   const at = now();
-  const keepUntil = rememberUntil((source.timestamp ?? at / 1000) * 1000, at);
+  const keepUntil = rememberUntil((source?.timestamp ?? at / 1000) * 1000, at, deps.memoryMs);
   let claim: Awaited<ReturnType<DeliveryLedger['claim']>>;
   try {
     claim = await deps.ledger.claim({
       key,
       rememberUntilMs: keepUntil,
-      leaseUntilMs: at + (budget.remainingMs?.() ?? 60_000) + LEASE_MARGIN_MS,
+      leaseUntilMs: at + (budget.remainingMs?.() ?? ACTION_WAIT_MS) + LEASE_MARGIN_MS,
+      redrive: message.parkedReason !== undefined,
     });
-  } catch (thrown) {
-    return { outcome: 'failed', reason: `delivery ledger unavailable: ${errorText(thrown)}` };
+  } catch (error) {
+    const reason = `delivery ledger unavailable: ${(error as Error).name}`;
+    log.error('invocation', { ...logFields, outcome: 'later', reason });
+    return later(RETRY_BASE_SECONDS, reason);
   }
-  if (claim.outcome === 'done') {
+  if (claim.outcome === 'done' || claim.outcome === 'parked') {
+    // A parked delivery whose dead-letter message could not be sent yet: send it now.
+    if (claim.outcome === 'parked' && claim.messageId === message.id) return park(claim.reason);
     countMetric('WebhookDuplicates', {});
-    return { outcome: 'duplicate' };
+    log.info('invocation', { ...logFields, outcome: 'duplicate', of: claim.outcome });
+    return { settled: 'duplicate', detail: claim.outcome };
   }
   if (claim.outcome === 'running') {
-    // Back to the queue: by the next receive the other run has completed or released it.
-    return { outcome: 'failed', reason: 'the same delivery is running elsewhere' };
+    log.warn('invocation', { ...logFields, outcome: 'later', reason: 'running elsewhere' });
+    return later(RETRY_BASE_SECONDS, 'the same delivery is running elsewhere');
   }
-  const outcome = await runInvocation(invocation, deps, budget);
+
+  const settle = async (outcome: RunOutcome, idempotent: boolean): Promise<MessageResult> => {
+    const parkFor = async (reason: string) => {
+      await deps.ledger.park(key, claim.token, {
+        reason,
+        messageId: message.id,
+        rememberUntilMs: Math.max(keepUntil, now() + PARKED_MEMORY_MS),
+      });
+      return park(reason);
+    };
+    const again = async (afterSeconds: number, reason: string) => {
+      if (claim.attempt >= (deps.maxAttempts ?? 5)) {
+        return parkFor(`${outcome.kind}: ${reason} (after ${claim.attempt} attempts)`);
+      }
+      await deps.ledger.release(key, claim.token);
+      return later(afterSeconds, reason);
+    };
+    switch (outcome.kind) {
+      case 'succeeded':
+      case 'rejected':
+        await deps.ledger.complete(key, claim.token, Math.max(keepUntil, now()));
+        return { settled: 'done', detail: `${outcome.kind} ${outcome.status}` };
+      case 'busy':
+        return again(outcome.retryAfterSeconds, `the action answered ${outcome.status}`);
+      case 'not-sent':
+        return again(backoffSeconds(claim.attempt), outcome.reason);
+      case 'unknown':
+      case 'failed':
+        return idempotent
+          ? again(backoffSeconds(claim.attempt), outcome.reason)
+          : parkFor(`${outcome.kind}: ${outcome.reason}`);
+      case 'refused':
+        return parkFor(`refused: ${outcome.reason}`);
+    }
+  };
+
+  let result: MessageResult;
+  let outcome: RunOutcome | undefined;
   try {
-    if (outcome.outcome === 'failed') await deps.ledger.release(key, claim.token);
-    else
-      await deps.ledger.complete(key, claim.token, Math.max(keepUntil, now() + REMEMBER_MARGIN_MS));
-  } catch (thrown) {
-    // The run's outcome stands. A claim left running lapses with its lease; a failed release
-    // only delays the retry until then.
-    deps.log.warn('delivery ledger write failed', { reason: errorText(thrown) });
+    const target = await resolve(invocation, deps);
+    if (typeof target === 'string') {
+      outcome = { kind: 'refused', reason: target };
+    } else if (claim.lapsed && !target.idempotent) {
+      // The run before this one stopped while it was running: it may have reached the action.
+      outcome = { kind: 'unknown', reason: 'an earlier run stopped before its outcome was known' };
+    } else {
+      outcome = await run(invocation, target, key, deps, budget);
+    }
+    result = await settle(outcome, typeof target !== 'string' && target.idempotent);
+  } catch (error) {
+    // A ledger write failed after the run: the claim lapses with its lease, and the next
+    // receive parks the delivery as unknown (it never runs it again on its own).
+    const reason = `delivery ledger write failed: ${(error as Error).name}`;
+    log.error('invocation', { ...logFields, outcome: 'later', reason });
+    return later(RETRY_BASE_SECONDS, reason);
   }
-  return outcome;
+  const line = {
+    ...logFields,
+    attempt: claim.attempt,
+    outcome: outcome.kind,
+    status: 'status' in outcome ? outcome.status : undefined,
+    reason: 'reason' in outcome ? outcome.reason : undefined,
+    settled: result.settled,
+  };
+  if (outcome.kind === 'succeeded') log.info('invocation', line);
+  else log.error('invocation', line);
+  return result;
 }
 
-function errorText(thrown: unknown): string {
-  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : 'unknown error';
+/** The action of an invocation, or why it can never run. */
+async function resolve(invocation: ParsedInvocation, deps: ConsumerDeps) {
+  const source = invocation.source;
+  if (source) {
+    const webhooks = (await deps.secrets.get()).webhooks;
+    if (!webhooks || !Object.hasOwn(webhooks, source.webhook)) {
+      return `the webhook "${source.webhook}" is not in the secret`;
+    }
+  }
+  try {
+    return await deps.execution.target('action', invocation.action, 'POST');
+  } catch (error) {
+    if (error instanceof NotFoundError) return `no action named "${invocation.action}"`;
+    throw error;
+  }
+}
+
+/** One blocking POST of the params to the action, result only, waiting as long as allowed. */
+async function run(
+  invocation: ParsedInvocation,
+  target: Awaited<ReturnType<ExecutionClient['target']>>,
+  key: string,
+  deps: ConsumerDeps,
+  budget: TimeBudget,
+): Promise<RunOutcome> {
+  try {
+    const params = invocation.paramsRef
+      ? await deps.bodies?.get(invocation.paramsRef)
+      : JSON.stringify(invocation.params);
+    if (params === undefined) return { kind: 'refused', reason: 'no body store for its params' };
+    const answer = await deps.execution.execute(
+      target,
+      { method: 'POST', result: true, body: params, deliveryId: key, timeoutMs: ACTION_WAIT_MS },
+      budget,
+    );
+    return outcomeOfAnswer(answer);
+  } catch (error) {
+    return outcomeOfError(error);
+  }
+}
+
+function backoffSeconds(attempt: number): number {
+  return Math.min(RETRY_BASE_SECONDS * 2 ** (attempt - 1), RETRY_MAX_SECONDS);
+}
+
+/** The invocation, or what is wrong with the message. */
+function parseInvocation(body: string): ParsedInvocation | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return 'not JSON';
+  }
+  const parsed = invocationSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  return parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+}
+
+/** One message handed over in process (local runs): as SQS would carry it. */
+export function processMessage(body: string, deps: ConsumerDeps): Promise<MessageResult> {
+  return handleMessage({ id: `local-${deps.now?.() ?? Date.now()}-${Math.random()}`, body }, deps);
 }
 
 /**
  * Runs an SQS batch and reports the messages to return to the queue (ReportBatchItemFailures:
- * only those come back). Messages of one FIFO group run in order, and once one fails the
- * rest of its group is returned unrun, so that the group's order survives the retry; groups
- * (and, on a standard queue, single messages) run side by side.
+ * only those come back). Groups run side by side; the messages of one group in order, and once
+ * one comes back later the rest of its group comes back with it, unrun. A message is only
+ * started when the function's time left can cover the action (ACTION_WAIT_MS), except the
+ * first of each group.
  */
 export async function consumeBatch(
   event: SQSEvent,
@@ -193,18 +277,32 @@ export async function consumeBatch(
   const failed = new Set<string>();
   await Promise.all(
     groupsOf(event.Records).map(async (records) => {
-      let groupFailed = false;
-      for (const record of records) {
-        if (!groupFailed) {
-          const fields = { messageId: record.messageId, receiveCount: receiveCountOf(record) };
-          const result = await processMessage(record.body, deps, budget, fields);
-          groupFailed = result.outcome === 'failed';
-          if (groupFailed && (fields.receiveCount ?? 0) >= (deps.maxReceives ?? Infinity)) {
-            // Its last receive: SQS now moves it to the dead-letter queue.
-            countMetric('InvocationsToDeadLetterQueue', {});
-          }
+      let heldBack: number | undefined;
+      for (const [index, record] of records.entries()) {
+        const message = messageOf(record);
+        if (
+          heldBack === undefined &&
+          index > 0 &&
+          (budget.remainingMs?.() ?? Infinity) < ACTION_WAIT_MS
+        ) {
+          heldBack = 0;
         }
-        if (groupFailed) failed.add(record.messageId);
+        if (heldBack !== undefined) {
+          await deps.settlement.later(message, heldBack);
+          failed.add(record.messageId);
+          continue;
+        }
+        const result = await handleMessage(message, deps, budget, {
+          receiveCount: message.receiveCount,
+        });
+        if (result.settled !== 'later') continue;
+        await deps.settlement.later(message, result.afterSeconds);
+        failed.add(record.messageId);
+        heldBack = result.afterSeconds;
+        if ((message.receiveCount ?? 0) >= (deps.maxReceives ?? Infinity)) {
+          // Its last receive: SQS itself now moves it to the dead-letter queue.
+          countMetric('InvocationsToDeadLetterQueue', {});
+        }
       }
     }),
   );
@@ -212,6 +310,18 @@ export async function consumeBatch(
     batchItemFailures: event.Records.filter((r) => failed.has(r.messageId)).map((r) => ({
       itemIdentifier: r.messageId,
     })),
+  };
+}
+
+function messageOf(record: SQSRecord): QueuedMessage {
+  const count = Number(record.attributes.ApproximateReceiveCount);
+  return {
+    id: record.messageId,
+    body: record.body,
+    receiptHandle: record.receiptHandle,
+    groupId: record.attributes.MessageGroupId,
+    parkedReason: record.messageAttributes?.[PARKED_REASON_ATTRIBUTE]?.stringValue,
+    receiveCount: Number.isFinite(count) ? count : undefined,
   };
 }
 
@@ -224,9 +334,4 @@ function groupsOf(records: readonly SQSRecord[]): SQSRecord[][] {
     else groups.set(key, [record]);
   }
   return [...groups.values()];
-}
-
-function receiveCountOf(record: SQSRecord): number | undefined {
-  const count = Number(record.attributes.ApproximateReceiveCount);
-  return Number.isFinite(count) ? count : undefined;
 }

@@ -1,26 +1,27 @@
 /**
- * Where the webhook receiver hands its deliveries. Two implementations, chosen by
- * configuration:
+ * Where the webhook receiver hands its deliveries (setup.ts chooses):
  *
- * - SQS (INVOCATION_QUEUE_URL set, when deployed): a FIFO queue. MessageDeduplicationId is the
- *   delivery's key, so SQS itself drops a copy sent within its 5-minute deduplication interval;
- *   the delivery ledger, where the consumer claims each delivery before running it, covers the
- *   rest of the acceptance window and redeliveries. MessageGroupId is the webhook's name: one
- *   webhook's deliveries run in order.
- * - In process (unset, local runs, where no SQS runs): the consumer's own code runs the message
- *   right after the receiver has answered, claiming it in the same ledger. There is no retry
- *   and no dead-letter queue locally: a failure is logged. (In Lambda nothing runs after the
- *   response, which is why a deployed receiver needs the queue.)
+ * - SQS (INVOCATION_QUEUE_URL set; required when deployed): a FIFO queue in its high-throughput
+ *   mode. MessageDeduplicationId is the delivery's key, so SQS itself drops a copy sent within
+ *   its 5-minute deduplication interval; the delivery ledger covers every later copy.
+ *   MessageGroupId is the delivery's own key, so that each delivery stands alone and one that
+ *   keeps failing never holds another back, or the webhook's name for a webhook that asks for
+ *   its deliveries in order (`"ordered": true`). Params too large for a message go to the body
+ *   store and the message carries their key.
+ * - In process (local runs only, where no SQS runs): the consumer's own code runs the message
+ *   right after the receiver has answered. There is no retry and no dead-letter queue locally:
+ *   what would be retried or parked is logged.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { UnexpectedError } from '../core/errors.js';
 import { describeError, type Logger } from '../core/log.js';
-import type { Invocation, InvocationOutcome } from './consumer.js';
+import type { BodyStore } from './body-store.js';
+import { type Invocation, MAX_INLINE_MESSAGE_BYTES } from './invocation.js';
 
 interface EnqueueOptions {
   /** SQS drops a second message with this id within its 5-minute deduplication interval. */
   readonly deduplicationId: string;
-  /** Messages of one group run in order. */
+  /** Messages of one group run in order, one after another. */
   readonly groupId: string;
 }
 
@@ -30,7 +31,9 @@ export interface InvocationQueue {
 
 interface SqsInvocationQueueOptions {
   readonly queueUrl: string;
-  /** Builds the client on first use (cold starts that never enqueue do not pay for it). */
+  /** Where params too large for a message go; without one, such a delivery is refused. */
+  readonly bodies?: BodyStore;
+  /** Builds the client on first use. */
   readonly client?: () => SQSClient;
 }
 
@@ -45,21 +48,30 @@ export class SqsInvocationQueue implements InvocationQueue {
       await this.client.send(
         new SendMessageCommand({
           QueueUrl: this.options.queueUrl,
-          MessageBody: JSON.stringify(invocation),
+          MessageBody: await this.messageOf(invocation, options.deduplicationId),
           MessageDeduplicationId: options.deduplicationId,
           MessageGroupId: options.groupId,
         }),
       );
     } catch (error) {
-      // The sender gets a 500 and delivers again later; the FIFO key keeps that to one run.
+      // The sender gets a 500 and delivers again later; the ledger keeps that to one run.
       throw new UnexpectedError(error);
     }
+  }
+
+  /** The message's text: the invocation itself, or with its params in the body store. */
+  private async messageOf(invocation: Invocation, key: string): Promise<string> {
+    const text = JSON.stringify(invocation);
+    if (Buffer.byteLength(text, 'utf8') <= MAX_INLINE_MESSAGE_BYTES) return text;
+    if (!this.options.bodies) throw new Error('No body store for a delivery this large');
+    const paramsRef = await this.options.bodies.put(key, JSON.stringify(invocation.params ?? {}));
+    return JSON.stringify({ ...invocation, params: {}, paramsRef });
   }
 }
 
 interface InProcessInvocationQueueOptions {
   /** Runs one message body: the consumer's code. */
-  readonly run: (body: string) => Promise<InvocationOutcome>;
+  readonly run: (body: string) => Promise<unknown>;
   readonly log: Logger;
 }
 

@@ -10,6 +10,7 @@ import { InputError, NotFoundError, WebhookSignatureError } from '../core/errors
 import type { HeaderMap } from '../core/headers.js';
 import { callerJsonObject } from '../core/json.js';
 import type { PlatformSecret, WebhookEntry } from '../secrets/schema.js';
+import { depthOf, MAX_PAYLOAD_DEPTH } from './invocation.js';
 
 interface VerifiedDelivery {
   readonly id: string;
@@ -74,7 +75,14 @@ function parsePayload(rawBody: Buffer): Record<string, unknown> {
   if (rawBody.length === 0) {
     throw new InputError([{ path: 'body', issue: 'a JSON object is required' }]);
   }
-  return callerJsonObject(rawBody);
+  const payload = callerJsonObject(rawBody);
+  // Refused before the 202: the consumer could not serialize it again to run the action.
+  if (depthOf(payload) > MAX_PAYLOAD_DEPTH) {
+    throw new InputError([
+      { path: 'body', issue: `nested more than ${MAX_PAYLOAD_DEPTH} levels deep` },
+    ]);
+  }
+  return payload;
 }
 
 /** Characters SQS accepts in a MessageDeduplicationId (at most 128 of them). */

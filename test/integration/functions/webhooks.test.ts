@@ -225,34 +225,63 @@ describe('webhook receiver, locally (in process)', () => {
     });
   });
 
-  it('accepts a delivery whose action then fails, logs the failure, and runs it again when the sender retries', async () => {
+  it("parks a delivery whose action ran and failed; the sender's retry runs nothing more", async () => {
     const id = newId();
     const event = () => delivery({ id, name: 'failing', secret: OTHER_SECRET });
     expect((await receive(event(), lambdaContext())).statusCode).toBe(202);
     await queue.idle();
     expect((await receive(event(), lambdaContext())).statusCode).toBe(202);
     await queue.idle();
-    // A failed run releases its claim: the sender's retry is not a duplicate, nothing is lost.
-    expect(activations().map((a) => a.name)).toEqual(['fail', 'fail']);
-    const failures = logLines
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.message === 'invocation');
-    const failed = expect.objectContaining({
-      level: 'error',
-      action: 'fail',
-      outcome: 'failed',
-      status: 502,
-    });
-    expect(failures).toEqual([failed, failed]);
+    // The action ran: its failure is kept for an operator, not repeated on anyone's retry.
+    expect(activations().map((a) => a.name)).toEqual(['fail']);
+    const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        action: 'fail',
+        outcome: 'failed',
+        status: 502,
+        settled: 'parked',
+      }),
+    );
+    expect(logged).toContainEqual(
+      expect.objectContaining({ action: 'fail', outcome: 'duplicate', of: 'parked' }),
+    );
   });
 
-  it('logs an unknown action as a failed invocation, not as a crash', async () => {
+  it('parks a delivery whose action is unknown, logged as such, not as a crash', async () => {
     await receive(delivery({ name: 'orphan', secret: OTHER_SECRET }), lambdaContext());
     await queue.idle();
     const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(logged).toContainEqual(
-      expect.objectContaining({ action: 'no-such-action', outcome: 'failed', status: 404 }),
+      expect.objectContaining({
+        action: 'no-such-action',
+        outcome: 'refused',
+        reason: 'no action named "no-such-action"',
+        settled: 'parked',
+      }),
     );
+  });
+
+  it('refuses before the 202 a payload nested deeper than the consumer could send on (400/100)', async () => {
+    const depth = 100_000;
+    const nested = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const result = await receive(delivery({ payload: nested }), lambdaContext());
+    expect(result.statusCode).toBe(400);
+    expect(jsonBody(result)).toEqual({
+      error: {
+        errorCode: '100',
+        message: 'Bad Request Exception',
+        details: [{ path: 'body', issue: 'nested more than 256 levels deep' }],
+      },
+    });
+    await queue.idle();
+    expect(activations()).toHaveLength(0);
+    // 256 levels are carried and run.
+    const deep = `{"a":${'['.repeat(255)}${']'.repeat(255)}}`;
+    expect((await receive(delivery({ payload: deep }), lambdaContext())).statusCode).toBe(202);
+    await queue.idle();
+    expect(activations()).toHaveLength(1);
   });
 
   it('logs no secret and no signature', async () => {

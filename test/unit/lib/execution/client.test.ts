@@ -19,7 +19,13 @@ import {
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
 
-const ordinary: ExecutionTarget = { kind: 'action', name: 'a', url: 'http://x/a', web: false };
+const ordinary: ExecutionTarget = {
+  kind: 'action',
+  name: 'a',
+  url: 'http://x/a',
+  web: false,
+  idempotent: false,
+};
 const web: ExecutionTarget = { ...ordinary, web: true };
 
 function answer(status: number, body: string, headers: Record<string, string> = {}) {
@@ -89,6 +95,7 @@ describe('resolveTarget', () => {
       url: 'https://gw/a',
       web: true,
       apiKey: 'k1',
+      idempotent: false,
     });
     expect(resolveTarget(secret, 'action', 'plain').web).toBe(false);
     expect(resolveTarget(secret, 'trigger', 'nightly').web).toBe(false);

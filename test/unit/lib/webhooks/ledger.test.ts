@@ -9,10 +9,10 @@ import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCEPTANCE_WINDOW_MS,
+  DEFAULT_MEMORY_MS,
   type DeliveryLedger,
   dynamoDbDeliveryLedger,
   memoryDeliveryLedger,
-  REMEMBER_MARGIN_MS,
   rememberUntil,
 } from '../../../../lib/webhooks/ledger.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
@@ -21,14 +21,16 @@ import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery
 const MINUTE = 60_000;
 
 describe('rememberUntil', () => {
-  it('covers the acceptance window after the timestamp, and a margin after now', () => {
+  it('keeps a key for the memory after the last moment a copy can arrive', () => {
     const now = 1_000_000_000_000;
     // Stamped 290 s in the future: a copy may still arrive until t + 5 min.
     expect(rememberUntil(now + 290_000, now)).toBe(
-      now + 290_000 + ACCEPTANCE_WINDOW_MS + REMEMBER_MARGIN_MS,
+      now + 290_000 + ACCEPTANCE_WINDOW_MS + DEFAULT_MEMORY_MS,
     );
-    // Stamped long ago (an old message redelivered): still the margin from now.
-    expect(rememberUntil(now - 60 * MINUTE, now)).toBe(now + REMEMBER_MARGIN_MS);
+    // Stamped long ago (an old message redelivered, a sender retrying for days): from now.
+    expect(rememberUntil(now - 60 * MINUTE, now)).toBe(now + DEFAULT_MEMORY_MS);
+    expect(DEFAULT_MEMORY_MS).toBe(4 * 24 * 60 * MINUTE);
+    expect(rememberUntil(now, now, MINUTE)).toBe(now + ACCEPTANCE_WINDOW_MS + MINUTE);
   });
 });
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
-import type { InvocationOutcome } from '../../../../lib/webhooks/consumer.js';
 import { InProcessInvocationQueue } from '../../../../lib/webhooks/queue.js';
 
 describe('InProcessInvocationQueue', () => {
-  function queue(run: (body: string) => Promise<InvocationOutcome>) {
+  function queue(run: (body: string) => Promise<unknown>) {
     const lines: string[] = [];
     const log = createLogger({}, (line) => lines.push(line));
     return { queue: new InProcessInvocationQueue({ run, log }), lines };
@@ -14,7 +13,6 @@ describe('InProcessInvocationQueue', () => {
     const ran: string[] = [];
     const { queue: q } = queue(async (body) => {
       ran.push(body);
-      return { outcome: 'succeeded', status: 200 };
     });
     await q.enqueue({ action: 'hello', params: { n: 1 } });
     expect(ran).toEqual([]);

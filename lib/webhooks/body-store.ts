@@ -1,0 +1,63 @@
+/**
+ * Delivery bodies too large for a queue message, kept in S3 (the claim-check pattern): the
+ * receiver puts the body and the message carries its key; the consumer reads it back. The
+ * bucket's lifecycle rule deletes bodies once no message can refer to them any more.
+ *
+ * The S3 client is imported on first use (only large deliveries pay for it), with require():
+ * Lambda's Node.js runtime provides the AWS SDK, which is left out of the bundles.
+ */
+import { createHash } from 'node:crypto';
+import type { S3Client } from '@aws-sdk/client-s3';
+
+/** Where a body was put: what the queued message carries instead of it. */
+export interface BodyRef {
+  readonly bucket: string;
+  readonly key: string;
+}
+
+export interface BodyStore {
+  put(deliveryKey: string, text: string): Promise<BodyRef>;
+  get(ref: BodyRef): Promise<string>;
+}
+
+interface S3BodyStoreOptions {
+  readonly bucket: string;
+  /** For tests; by default one client per container, configured from the environment. */
+  readonly client?: S3Client;
+}
+
+export function s3BodyStore(options: S3BodyStoreOptions): BodyStore {
+  let client = options.client;
+  const connect = async () => {
+    const sdk = await import('@aws-sdk/client-s3');
+    client ??= new sdk.S3Client({
+      requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
+      maxAttempts: 3,
+      // Path-style addressing works with every endpoint (moto, a loopback stand-in) and AWS.
+      forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL),
+    });
+    return { sdk, client };
+  };
+  return {
+    async put(deliveryKey, text) {
+      const { sdk, client: s3 } = await connect();
+      // A digest of the key: the same delivery always lands on the same object.
+      const key = `deliveries/${createHash('sha256').update(deliveryKey).digest('hex')}.json`;
+      await s3.send(
+        new sdk.PutObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          Body: text,
+          ContentType: 'application/json',
+        }),
+      );
+      return { bucket: options.bucket, key };
+    },
+    async get(ref) {
+      const { sdk, client: s3 } = await connect();
+      const answer = await s3.send(new sdk.GetObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
+      if (!answer.Body) throw new Error('The delivery body is empty');
+      return answer.Body.transformToString('utf8');
+    },
+  };
+}

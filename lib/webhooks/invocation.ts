@@ -1,0 +1,57 @@
+/**
+ * A queued invocation, as it travels on the invocation queue: `{"action","params"}`, with the
+ * delivery it came from, or a reference to its params in the body store when they are too
+ * large for a message.
+ */
+import * as z from 'zod/mini';
+import { nameSchema as name } from '../core/schemas.js';
+
+export const invocationSchema = z.object({
+  action: name,
+  params: z._default(z.record(z.string(), z.unknown()), {}),
+  /** Where params too large for a message were put (body-store.ts). */
+  paramsRef: z.optional(z.object({ bucket: z.string(), key: z.string() })),
+  /**
+   * The webhook delivery it came from: the ledger's key (the receiver's deliveryKey) and the
+   * delivery's timestamp in epoch seconds, which sets how long the key is remembered.
+   */
+  source: z.optional(
+    z.object({
+      webhook: z.string(),
+      id: z.string(),
+      key: z.optional(z.string()),
+      timestamp: z.optional(z.number()),
+    }),
+  ),
+});
+export type Invocation = z.input<typeof invocationSchema>;
+export type ParsedInvocation = z.output<typeof invocationSchema>;
+
+/**
+ * The most a message carries itself: larger params go to the body store. 256 KiB, a quarter of
+ * what SQS takes (1 MiB), so that a batch of ten messages stays well inside the 6 MB a Lambda
+ * invocation carries.
+ */
+export const MAX_INLINE_MESSAGE_BYTES = 256 * 1024;
+
+/**
+ * How deep a payload may nest. Deeper ones are refused by the receiver (400/`100`): the
+ * consumer serializes params again to send them, and JavaScript's JSON.stringify recurses (a
+ * payload nested some thousands of levels overflows the stack). Real webhook payloads nest a
+ * few levels.
+ */
+export const MAX_PAYLOAD_DEPTH = 256;
+
+/** The nesting depth of a parsed JSON value (a scalar is 0), counted without recursion. */
+export function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_PAYLOAD_DEPTH) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}

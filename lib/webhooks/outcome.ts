@@ -1,0 +1,83 @@
+/**
+ * What one run of a queued invocation came to, and what the consumer does about it. The rule
+ * behind every row: an outcome that may have happened is not repeated on the consumer's own
+ * initiative; what surely did not reach the action is tried again.
+ *
+ * | outcome      | when                                                             | then |
+ * | ------------ | ---------------------------------------------------------------- | ---- |
+ * | succeeded    | the action answered below 400 (a 202: it outlived the blocking wait and runs on) | done |
+ * | rejected     | the action's own 4xx, other than 408, 425 and 429: final          | done, logged as an error |
+ * | busy         | the action's own 408, 425 or 429                                   | again after its Retry-After |
+ * | not-sent     | nothing reached the action: refused connection, gateway 401/403/429/503 | again, with backoff |
+ * | unknown      | timed out, reset after sending, gateway 500/502/504               | parked; again if the action is idempotent |
+ * | failed       | the action's own 5xx: it ran and failed                            | parked; again if the action is idempotent |
+ * | refused      | the gateway refused the call for good (400, 404, 413, ...)         | parked at once |
+ */
+import {
+  ServiceError,
+  UpstreamError,
+  UpstreamTimeoutError,
+  UpstreamUnreachableError,
+} from '../core/errors.js';
+import type { UpstreamAnswer } from '../upstream/client.js';
+
+export type RunOutcome =
+  | { readonly kind: 'succeeded' | 'rejected'; readonly status: number }
+  | { readonly kind: 'busy'; readonly status: number; readonly retryAfterSeconds: number }
+  | { readonly kind: 'not-sent' | 'unknown' | 'refused'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly status: number; readonly reason: string };
+
+/** The action's own answers that mean "not now": it did not run. */
+const BUSY_STATUSES = new Set([408, 425, 429]);
+/** Gateway refusals that come before the action is called, and may pass later. */
+const NOT_SENT_GATEWAY_STATUSES = new Set([401, 403, 429, 503]);
+/** When the action gives no Retry-After. */
+const DEFAULT_BUSY_SECONDS = 30;
+
+/** The outcome of an answer the execution client returned (the action's own). */
+export function outcomeOfAnswer(answer: UpstreamAnswer): RunOutcome {
+  const status = answer.status;
+  if (status < 400) return { kind: 'succeeded', status };
+  if (BUSY_STATUSES.has(status)) {
+    return {
+      kind: 'busy',
+      status,
+      retryAfterSeconds: retryAfterSeconds(answer.headers['retry-after']) ?? DEFAULT_BUSY_SECONDS,
+    };
+  }
+  if (status < 500) return { kind: 'rejected', status };
+  return { kind: 'failed', status, reason: `the action answered ${status}` };
+}
+
+/** The outcome of an error the execution client threw. */
+export function outcomeOfError(thrown: unknown): RunOutcome {
+  if (thrown instanceof UpstreamTimeoutError) {
+    return { kind: 'unknown', reason: 'no answer before the deadline' };
+  }
+  if (thrown instanceof UpstreamUnreachableError) {
+    return thrown.maybeSent
+      ? { kind: 'unknown', reason: 'the connection broke after the request was sent' }
+      : { kind: 'not-sent', reason: 'the action could not be reached' };
+  }
+  if (thrown instanceof UpstreamError) {
+    const reason = `the gateway answered ${thrown.status} (${thrown.code})`;
+    if (NOT_SENT_GATEWAY_STATUSES.has(thrown.status)) return { kind: 'not-sent', reason };
+    if (thrown.status >= 500) return { kind: 'unknown', reason };
+    return { kind: 'refused', reason };
+  }
+  // The platform credentials are not available yet: nothing was sent.
+  if (thrown instanceof ServiceError && thrown.status === 503) {
+    return { kind: 'not-sent', reason: `${thrown.code} ${thrown.message}` };
+  }
+  const name = thrown instanceof Error ? thrown.name : 'error';
+  return { kind: 'unknown', reason: `the call failed unexpectedly (${name})` };
+}
+
+/** Retry-After as seconds (a number, or an HTTP date), when it is one. */
+function retryAfterSeconds(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max((date - Date.now()) / 1000, 0);
+}

@@ -39,7 +39,7 @@ const SECRET = 'secretsmanager:GetSecretValue';
 const ROLE_ACTIONS: Record<string, string[]> = {
   LogsOnlyRole: [...LOGS],
   SecretReaderRole: [...LOGS, SECRET],
-  WebhookReceiverRole: [...LOGS, SECRET, 'sqs:SendMessage'],
+  WebhookReceiverRole: [...LOGS, SECRET, 'sqs:SendMessage', 's3:PutObject'],
   InvocationConsumerRole: [
     ...LOGS,
     SECRET,
@@ -47,9 +47,10 @@ const ROLE_ACTIONS: Record<string, string[]> = {
     'sqs:DeleteMessage',
     'sqs:GetQueueAttributes',
     'sqs:ReceiveMessage',
-    'dynamodb:DeleteItem',
+    'sqs:SendMessage',
     'dynamodb:GetItem',
     'dynamodb:UpdateItem',
+    's3:GetObject',
   ],
   WatcherRole: [...LOGS, SECRET, 'dynamodb:Scan', 'dynamodb:UpdateItem'],
 };
@@ -255,15 +256,19 @@ describe('serverless package and its CloudFormation template', () => {
     expect(envOf('ReceiveWebhook').DELIVERY_LEDGER_TABLE).toBe('');
   });
 
-  it('has a FIFO invocation queue with a FIFO dead-letter queue', () => {
+  it('has a high-throughput FIFO invocation queue with a FIFO dead-letter queue', () => {
     const queue = resources.InvocationQueue?.Properties as Record<string, unknown>;
     const dlq = resources.InvocationDeadLetterQueue?.Properties as Record<string, unknown>;
     expect(queue.FifoQueue).toBe(true);
     expect(queue.ContentBasedDeduplication).toBe(false);
+    expect(queue.DeduplicationScope).toBe('messageGroup');
+    expect(queue.FifoThroughputLimit).toBe('perMessageGroupId');
+    // Kept as long as the ledger remembers a delivery by default (4 days).
+    expect(queue.MessageRetentionPeriod).toBe(4 * 24 * 3600);
     expect(dlq.FifoQueue).toBe(true);
     expect(queue.RedrivePolicy).toEqual({
       deadLetterTargetArn: { 'Fn::GetAtt': ['InvocationDeadLetterQueue', 'Arn'] },
-      maxReceiveCount: 5,
+      maxReceiveCount: 10,
     });
     const consumer = resources.ConsumeInvocationsLambdaFunction?.Properties as { Timeout: number };
     expect(queue.VisibilityTimeout as number).toBeGreaterThanOrEqual(6 * consumer.Timeout);
@@ -287,7 +292,51 @@ describe('serverless package and its CloudFormation template', () => {
       }
     ).Variables;
     expect(env.INVOCATION_QUEUE_URL).toEqual({ Ref: 'InvocationQueue' });
+    expect(env.DELIVERY_BODY_BUCKET).toEqual({ Ref: 'DeliveryBodyBucket' });
     expect(env.SECRETS_SOURCE).toBe('aws');
+  });
+
+  it('gives the consumer every part it needs when deployed: queue, dead-letter queue, ledger, bodies', () => {
+    const env = (
+      resources.ConsumeInvocationsLambdaFunction!.Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(env).toMatchObject({
+      INVOCATION_QUEUE_URL: { Ref: 'InvocationQueue' },
+      INVOCATION_DEAD_LETTER_QUEUE_URL: { Ref: 'InvocationDeadLetterQueue' },
+      DELIVERY_LEDGER_TABLE: { Ref: 'DeliveryLedgerTable' },
+      DELIVERY_BODY_BUCKET: { Ref: 'DeliveryBodyBucket' },
+    });
+  });
+
+  it('keeps delivery bodies private, encrypted, reachable over TLS only, and for 15 days', () => {
+    const bucket = resources.DeliveryBodyBucket?.Properties as Record<string, unknown>;
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(JSON.stringify(bucket.LifecycleConfiguration)).toContain('"ExpirationInDays":15');
+    const policy = resources.DeliveryBodyBucketPolicy?.Properties as {
+      PolicyDocument: { Statement: Record<string, unknown>[] };
+    };
+    expect(policy.PolicyDocument.Statement[0]).toMatchObject({
+      Effect: 'Deny',
+      Condition: { Bool: { 'aws:SecureTransport': false } },
+    });
+  });
+
+  it('alarms when the consumer parks an invocation', () => {
+    const alarm = resources.InvocationsParkedAlarm?.Properties as Record<string, unknown>;
+    expect(alarm).toMatchObject({
+      Namespace: 'PlatformGateway',
+      MetricName: 'InvocationsParked',
+      Dimensions: [{ Name: 'Function', Value: 'consumeInvocations' }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
   });
 
   it('schedules the watcher, with its state table', () => {
@@ -318,10 +367,10 @@ describe('serverless package and its CloudFormation template', () => {
   const propertiesOf = (of: Record<string, Resource>, id: string) =>
     of[id]?.Properties as Record<string, unknown>;
 
-  it('gives HTTP functions 10 s and 256 MB, the consumer and the watcher 60 s', () => {
+  it('gives HTTP functions 10 s and 256 MB, the watcher 60 s and the consumer 90 s', () => {
+    const long: Record<string, number> = { ConsumeInvocations: 90, WatchScanJobs: 60 };
     for (const [logicalId, resource] of functions()) {
-      const long = ['ConsumeInvocations', 'WatchScanJobs'].includes(functionName(logicalId));
-      expect(resource.Properties.Timeout, logicalId).toBe(long ? 60 : 10);
+      expect(resource.Properties.Timeout, logicalId).toBe(long[functionName(logicalId)] ?? 10);
       expect(resource.Properties.MemorySize, logicalId).toBe(256);
       expect(resource.Properties.Architectures, logicalId).toEqual(['arm64']);
     }

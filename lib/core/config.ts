@@ -55,6 +55,8 @@ export interface Config {
   readonly invocationMaxReceives: number;
   /** Tries of an invocation that did not reach its action before the consumer parks it. */
   readonly invocationMaxAttempts: number;
+  /** The wait before the second try, doubling for each later one. */
+  readonly invocationRetrySeconds: number;
   readonly logLevel: LogLevel;
 }
 
@@ -133,6 +135,7 @@ const environmentSchema = z.object({
   DELIVERY_MEMORY_DAYS: z.optional(positiveInt),
   INVOCATION_MAX_RECEIVES: z.optional(positiveInt),
   INVOCATION_MAX_ATTEMPTS: z.optional(positiveInt),
+  INVOCATION_RETRY_SECONDS: z.optional(positiveInt),
   LOG_LEVEL: z.optional(logLevelSchema),
   DELIVERY_LEDGER_TABLE: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
@@ -206,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliveryMemoryMs: (vars.DELIVERY_MEMORY_DAYS ?? 4) * 24 * 60 * 60 * 1000,
     invocationMaxReceives: vars.INVOCATION_MAX_RECEIVES ?? 10,
     invocationMaxAttempts: vars.INVOCATION_MAX_ATTEMPTS ?? 5,
+    invocationRetrySeconds: vars.INVOCATION_RETRY_SECONDS ?? 10,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
 }

@@ -40,6 +40,8 @@ export interface ConsumerDeps {
   readonly memoryMs?: number;
   /** Tries of an invocation that did not reach its action, before it is parked. */
   readonly maxAttempts?: number;
+  /** The wait before the second try (INVOCATION_RETRY_SECONDS), doubling for each later one. */
+  readonly retrySeconds?: number;
   /** Receives before SQS itself moves a message to the dead-letter queue (its backstop). */
   readonly maxReceives?: number;
 }
@@ -61,6 +63,10 @@ const LEASE_MARGIN_MS = 30_000;
 /** Backoff of tries that did not reach the action: 10 s, 20 s, 40 s, ..., at most 15 min. */
 const RETRY_BASE_SECONDS = 10;
 const RETRY_MAX_SECONDS = 15 * 60;
+
+function backoffSeconds(attempt: number, baseSeconds = RETRY_BASE_SECONDS): number {
+  return Math.min(baseSeconds * 2 ** (attempt - 1), RETRY_MAX_SECONDS);
+}
 
 const later = (afterSeconds: number, detail: string): MessageResult => ({
   settled: 'later',
@@ -84,7 +90,7 @@ export async function handleMessage(
         reason,
         errorName: (error as Error).name,
       });
-      return later(RETRY_BASE_SECONDS, `parking failed: ${reason}`);
+      return later(deps.retrySeconds ?? RETRY_BASE_SECONDS, `parking failed: ${reason}`);
     }
     countMetric('InvocationsParked', {});
     return { settled: 'parked', detail: reason };
@@ -117,7 +123,7 @@ export async function handleMessage(
   } catch (error) {
     const reason = `delivery ledger unavailable: ${(error as Error).name}`;
     log.error('invocation', { ...logFields, outcome: 'later', reason });
-    return later(RETRY_BASE_SECONDS, reason);
+    return later(deps.retrySeconds ?? RETRY_BASE_SECONDS, reason);
   }
   if (claim.outcome === 'done' || claim.outcome === 'parked') {
     // A parked delivery whose dead-letter message could not be sent yet: send it now.
@@ -128,7 +134,7 @@ export async function handleMessage(
   }
   if (claim.outcome === 'running') {
     log.warn('invocation', { ...logFields, outcome: 'later', reason: 'running elsewhere' });
-    return later(RETRY_BASE_SECONDS, 'the same delivery is running elsewhere');
+    return later(deps.retrySeconds ?? RETRY_BASE_SECONDS, 'the same delivery is running elsewhere');
   }
 
   const settle = async (outcome: RunOutcome, idempotent: boolean): Promise<MessageResult> => {
@@ -155,11 +161,11 @@ export async function handleMessage(
       case 'busy':
         return again(outcome.retryAfterSeconds, `the action answered ${outcome.status}`);
       case 'not-sent':
-        return again(backoffSeconds(claim.attempt), outcome.reason);
+        return again(backoffSeconds(claim.attempt, deps.retrySeconds), outcome.reason);
       case 'unknown':
       case 'failed':
         return idempotent
-          ? again(backoffSeconds(claim.attempt), outcome.reason)
+          ? again(backoffSeconds(claim.attempt, deps.retrySeconds), outcome.reason)
           : parkFor(`${outcome.kind}: ${outcome.reason}`);
       case 'refused':
         return parkFor(`refused: ${outcome.reason}`);
@@ -184,7 +190,7 @@ export async function handleMessage(
     // receive parks the delivery as unknown (it never runs it again on its own).
     const reason = `delivery ledger write failed: ${(error as Error).name}`;
     log.error('invocation', { ...logFields, outcome: 'later', reason });
-    return later(RETRY_BASE_SECONDS, reason);
+    return later(deps.retrySeconds ?? RETRY_BASE_SECONDS, reason);
   }
   const line = {
     ...logFields,
@@ -240,10 +246,6 @@ async function run(
   }
 }
 
-function backoffSeconds(attempt: number): number {
-  return Math.min(RETRY_BASE_SECONDS * 2 ** (attempt - 1), RETRY_MAX_SECONDS);
-}
-
 /** The invocation, or what is wrong with the message. */
 function parseInvocation(body: string): ParsedInvocation | string {
   let json: unknown;
@@ -277,6 +279,7 @@ export async function consumeBatch(
   const failed = new Set<string>();
   await Promise.all(
     groupsOf(event.Records).map(async (records) => {
+      /** Once one message of the group is not finished, when the rest comes back (now). */
       let heldBack: number | undefined;
       for (const [index, record] of records.entries()) {
         const message = messageOf(record);
@@ -298,7 +301,9 @@ export async function consumeBatch(
         if (result.settled !== 'later') continue;
         await deps.settlement.later(message, result.afterSeconds);
         failed.add(record.messageId);
-        heldBack = result.afterSeconds;
+        // The rest of its group comes back as soon as it can: a FIFO queue returns no message of
+        // a group while one of it is out, so they follow it again, in order.
+        heldBack = 0;
         if ((message.receiveCount ?? 0) >= (deps.maxReceives ?? Infinity)) {
           // Its last receive: SQS itself now moves it to the dead-letter queue.
           countMetric('InvocationsToDeadLetterQueue', {});

@@ -72,6 +72,7 @@ export const consumerDepsOf = perRuntime((runtime: Runtime): ConsumerDeps => {
     now: runtime.now,
     memoryMs: runtime.config.deliveryMemoryMs,
     maxAttempts: runtime.config.invocationMaxAttempts,
+    retrySeconds: runtime.config.invocationRetrySeconds,
     maxReceives: runtime.config.invocationMaxReceives,
   };
 });

@@ -8,6 +8,7 @@ import {
   DynamoDBClient,
   type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
@@ -45,7 +46,14 @@ export const clients = {
   secrets: () => new SecretsManagerClient(config()),
   sqs: () => new SQSClient(config()),
   dynamo: () => new DynamoDBClient(config()),
+  s3: () => new S3Client({ ...config(), forcePathStyle: true }),
 };
+
+export async function createBucket(name: string): Promise<void> {
+  const client = clients.s3();
+  await client.send(new CreateBucketCommand({ Bucket: name }));
+  client.destroy();
+}
 
 export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
@@ -92,6 +100,9 @@ export async function createFifoQueue(
       Attributes: {
         FifoQueue: 'true',
         ContentBasedDeduplication: 'false',
+        // As the stack declares it: high-throughput FIFO.
+        DeduplicationScope: 'messageGroup',
+        FifoThroughputLimit: 'perMessageGroupId',
         VisibilityTimeout: String(options.visibilityTimeout ?? 30),
         RedrivePolicy: JSON.stringify({
           deadLetterTargetArn: dlqArn,

@@ -26,7 +26,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
-import { findFreePort } from '../scripts/start.js';
+import { findFreePort } from '../scripts/local/ports.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
 import { benchFirstAnswer } from './first-answer.js';
 import { logLinesAsLambda, median, startNeutralUpstream } from './harness.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
-import { DEMO_SECRETS_FILE } from '../../scripts/start.js';
+import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { checkedAnswerCount } from '../helpers/openapi-answers.js';
 import { DEMO_TOKEN } from '../helpers/platform.js';
 import { generateTypedClient } from '../helpers/typed-client.js';

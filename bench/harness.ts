@@ -1,4 +1,7 @@
-/** What the benchmark scripts share: medians, the neutral upstream, Lambda's way of logging. */
+/**
+ * What the benchmark scripts share: medians, timing a call in a loop, the neutral upstream,
+ * Lambda's way of logging.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +13,25 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export interface Sample {
+  readonly perRequestMs: number[];
+  /** This process's CPU time (every thread: user + system) per request, in µs. */
+  readonly cpuMicros: number;
+}
+
+/** `run` called `count` times, one after another: each call's wall time, and the CPU per call. */
+export async function timeSequential(run: () => Promise<void>, count: number): Promise<Sample> {
+  const perRequestMs: number[] = [];
+  const cpuBefore = process.cpuUsage();
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await run();
+    perRequestMs.push(performance.now() - start);
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  return { perRequestMs, cpuMicros: (cpu.user + cpu.system) / count };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import tables from './sls/tables.cjs';
 
 type Dynalite = (options: { createTableMs?: number; deleteTableMs?: number }) => Server;
 // dynalite ships no type declarations of its own, hence the typed require.
@@ -34,12 +35,7 @@ export async function startLocalLedger(): Promise<LocalLedger> {
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials });
   await client.send(
-    new CreateTableCommand({
-      TableName: LOCAL_LEDGER_TABLE,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [{ AttributeName: 'deliveryKey', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'deliveryKey', KeyType: 'HASH' }],
-    }),
+    new CreateTableCommand(tables.createTableInput(tables.deliveryLedger, LOCAL_LEDGER_TABLE)),
   );
   client.destroy();
   const env: Record<string, string> = {

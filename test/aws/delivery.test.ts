@@ -12,6 +12,7 @@ import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import tables from '../../scripts/sls/tables.cjs';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
 import { loadHandlers, secretFile } from '../helpers/platform.js';
 import {
@@ -122,7 +123,7 @@ async function stack(extraEnv: Record<string, string> = {}, table?: string): Pro
   const bucket = unique('bodies');
   await createBucket(bucket);
   const ledger = table ?? unique('ledger');
-  if (!table) await createTable(ledger, 'deliveryKey');
+  if (!table) await createTable(ledger, tables.deliveryLedger);
   const secrets = await secretFile(secretFor(action.url.href));
   const common = {
     ...awsEnv(),
@@ -425,7 +426,7 @@ describe('a 202 is a promise (moto: SQS, S3, DynamoDB; a loopback action)', () =
 
   it('runs nothing more for the same delivery re-signed and sent again two days later', async () => {
     const table = unique('ledger');
-    await createTable(table, 'deliveryKey');
+    await createTable(table, tables.deliveryLedger);
     const first = await stack({}, table);
     const sent = await send(first, 'ok', '{"once":true}');
     await pump(first, () => callsTo('ok').length >= 1);

@@ -3,15 +3,12 @@
  * resources tests create there (names unique per test).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  type KeySchemaElement,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
+import tables from '../../scripts/sls/tables.cjs';
 
 export const REGION = 'us-east-1';
 export const ACCOUNT = '123456789012';
@@ -66,17 +63,10 @@ export async function createSecret(name: string, value: unknown): Promise<string
   return created.ARN!;
 }
 
-export async function createTable(name: string, hashKey: string): Promise<void> {
+/** One of the stack's tables (scripts/sls/tables.cjs) under a name of its own. */
+export async function createTable(name: string, table: tables.TableDefinition): Promise<void> {
   const client = clients.dynamo();
-  const key: KeySchemaElement[] = [{ AttributeName: hashKey, KeyType: 'HASH' }];
-  await client.send(
-    new CreateTableCommand({
-      TableName: name,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [{ AttributeName: hashKey, AttributeType: 'S' }],
-      KeySchema: key,
-    }),
-  );
+  await client.send(new CreateTableCommand(tables.createTableInput(table, name)));
   client.destroy();
 }
 

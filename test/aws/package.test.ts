@@ -19,6 +19,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
 import { routes } from '../../lib/http/routes/index.js';
+import tables from '../../scripts/sls/tables.cjs';
 import { startTestEmulator } from '../helpers/platform.js';
 import { awsEnv, createFifoQueue, createSecret, createTable, unique } from './moto.js';
 
@@ -110,9 +111,9 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     const queue = await createFifoQueue(unique('invocations'));
     resolved.INVOCATION_QUEUE_URL = queue.url;
     resolved.DELIVERY_LEDGER_TABLE = unique('deliveries');
-    await createTable(resolved.DELIVERY_LEDGER_TABLE, 'deliveryKey');
+    await createTable(resolved.DELIVERY_LEDGER_TABLE, tables.deliveryLedger);
     resolved.WATCHER_STATE_TABLE = unique('watcher');
-    await createTable(resolved.WATCHER_STATE_TABLE, 'instanceNo');
+    await createTable(resolved.WATCHER_STATE_TABLE, tables.watcherState);
     await createSecret('platform-gateway/dev/platform', demoSecretFor(emulator.url));
   }, 300_000);
 

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
-import { findFreePort } from '../../scripts/start.js';
+import { findFreePort } from '../../scripts/local/ports.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
 import { EVENT_DETAIL_TYPE, EVENT_SOURCE, eventBridgeEmitter } from '../../lib/watcher/emitters.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
+import tables from '../../scripts/sls/tables.cjs';
 import { lambdaContext, sampleEvent } from '../helpers/lambda.js';
 import { emulatorEnv, loadHandlers, startTestEmulator } from '../helpers/platform.js';
 import { awsEnv, clients, createTable, unique, useAwsEnv } from './moto.js';
@@ -114,7 +115,7 @@ async function watcher(table: string, bus: string) {
 describe('the scan job watcher on DynamoDB and EventBridge (moto)', () => {
   it('announces a change once, through the bus and its rule to the target', async () => {
     const table = unique('watcher');
-    await createTable(table, 'instanceNo');
+    await createTable(table, tables.watcherState);
     const { bus, queueUrl } = await busWithQueueTarget();
     const run = await watcher(table, bus);
     expect(await run()).toMatchObject({ baselined: 25, emitted: 0 });

@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
-import { DEMO_SECRETS_FILE } from '../../scripts/start.js';
+import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { demoSecret } from '../helpers/platform.js';
 import { type RunningOffline, startOffline } from './offline.js';
 

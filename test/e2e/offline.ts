@@ -14,8 +14,9 @@
  * Every answer a suite fetches from a running serverless offline is checked against the OpenAPI
  * document (test/helpers/openapi-answers.ts): a mismatch fails the fetch, and so the test.
  */
+import { launchOffline } from '../../scripts/local/offline.js';
+import { findFreePort } from '../../scripts/local/ports.js';
 import { startLocalLedger } from '../../scripts/local-ledger.js';
-import { findFreePort, launchOffline } from '../../scripts/start.js';
 import { checkAnswerAgainstDocument } from '../helpers/openapi-answers.js';
 
 const CONTRACT_VARIABLES = [

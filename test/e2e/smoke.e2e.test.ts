@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
-import { DEMO_SECRETS_FILE } from '../../scripts/start.js';
+import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { checkedAnswerCount } from '../helpers/openapi-answers.js';
 import { DEMO_TOKEN } from '../helpers/platform.js';
 import { generateTypedClient } from '../helpers/typed-client.js';
@@ -56,7 +56,7 @@ describe('serverless offline smoke', () => {
     try {
       const program = [
         "import createClient from 'openapi-fetch';",
-        "import type { paths } from './entry.js';",
+        "import type { paths } from './api.js';",
         'export async function calls(baseUrl: string, token: string) {',
         "  const api = createClient<paths>({ baseUrl, headers: { authorization: 'Bearer ' + token } });",
         "  const list = await api.GET('/jobs', { params: { query: { page: 1, limit: 5 } } });",

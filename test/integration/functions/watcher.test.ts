@@ -23,6 +23,7 @@ import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
 import { fileStateStore } from '../../../lib/watcher/file-state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
+import tables from '../../../scripts/sls/tables.cjs';
 import {
   type EventBridgeServer,
   startEventBridgeServer,
@@ -195,12 +196,7 @@ describe('the scan job watcher function', () => {
     beforeEach(async () => {
       tableName = `watcher-state-${randomUUID()}`;
       await client.send(
-        new CreateTableCommand({
-          TableName: tableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [{ AttributeName: 'instanceNo', AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: 'instanceNo', KeyType: 'HASH' }],
-        }),
+        new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
       );
     });
 

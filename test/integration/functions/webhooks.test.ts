@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { demoSecretFor, type Emulator } from '../../../emulator/index.js';
 import type { InProcessInvocationQueue } from '../../../lib/webhooks/queue.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
+import tables from '../../../scripts/sls/tables.cjs';
 import { pointAwsSdkAt } from '../../helpers/aws.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import {
@@ -310,12 +311,7 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
     restoreEnv = pointAwsSdkAt('AWS_ENDPOINT_URL_DYNAMODB', endpoint);
     const client = new DynamoDBClient({});
     await client.send(
-      new CreateTableCommand({
-        TableName: 'deliveries',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'deliveryKey', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'deliveryKey', KeyType: 'HASH' }],
-      }),
+      new CreateTableCommand(tables.createTableInput(tables.deliveryLedger, 'deliveries')),
     );
     client.destroy();
     const file = await secretFile(demoSecretFor(emulator.url));

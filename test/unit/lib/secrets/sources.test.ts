@@ -12,7 +12,7 @@ import {
   extensionSecretSource,
   type SecretSource,
 } from '../../../../lib/secrets/sources.js';
-import { findFreePort } from '../../../../scripts/start.js';
+import { findFreePort } from '../../../../scripts/local/ports.js';
 
 const TOKEN = 'session-token';
 const SECRET = '{"callerTokens":["t"]}';

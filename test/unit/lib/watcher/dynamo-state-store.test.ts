@@ -9,6 +9,7 @@ import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
+import tables from '../../../../scripts/sls/tables.cjs';
 import { change, observed } from './fixtures.js';
 
 describe('dynamoDbStateStore against dynalite', () => {
@@ -35,12 +36,7 @@ describe('dynamoDbStateStore against dynalite', () => {
     now = 1_000_000;
     tableName = `watcher-${randomUUID()}`;
     await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'instanceNo', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'instanceNo', KeyType: 'HASH' }],
-      }),
+      new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
     );
   });
 

@@ -16,6 +16,7 @@ import {
   rememberUntil,
 } from '../../../../lib/webhooks/ledger.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
+import tables from '../../../../scripts/sls/tables.cjs';
 import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery-ledger-rules.js';
 
 const MINUTE = 60_000;
@@ -59,12 +60,7 @@ const implementations: [string, () => Promise<DeliveryLedger>][] = [
     async () => {
       tableName = `ledger-${randomUUID()}`;
       await client.send(
-        new CreateTableCommand({
-          TableName: tableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [{ AttributeName: 'deliveryKey', AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: 'deliveryKey', KeyType: 'HASH' }],
-        }),
+        new CreateTableCommand(tables.createTableInput(tables.deliveryLedger, tableName)),
       );
       return dynamoDbDeliveryLedger({ tableName, client, now: () => clock.now });
     },

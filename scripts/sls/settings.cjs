@@ -1,0 +1,63 @@
+'use strict';
+// The deployed stack's settings, checked when `serverless package` or `deploy` runs (a plugin,
+// listed in serverless.yml), so that a bad or missing setting stops the command instead of
+// every function's init in the cloud.
+const { setting, ARN } = require('./deploy-env.cjs');
+
+const HTTP_URL = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/;
+const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
+const BUS_NAME = /^[A-Za-z0-9._-]{1,256}$/;
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
+
+/** Settings a deployed stage needs, each with what it is for (the error message). */
+const REQUIRED = [
+  ['SCAN_BASE_URL', 'the base URL of the scan job API, e.g. https://wsc.apigw.example.com'],
+  [
+    'OPENAPI_BASE_URL',
+    'the base URL of the open API catalogue, e.g. https://naveropenapi.apigw.example.com',
+  ],
+];
+
+/** Every problem with the deploy-time settings, as messages that name the variable. */
+function problems() {
+  const found = [];
+  for (const [name, what] of REQUIRED) {
+    const value = setting(name);
+    if (!value) found.push(`${name} is required to package or deploy a stage: ${what}.`);
+    else if (!HTTP_URL.test(value)) found.push(`${name} must be an absolute http(s) URL.`);
+  }
+  const secretId = setting('SECRET_ID');
+  if (secretId && !(ARN.test(secretId) || SECRET_NAME.test(secretId))) {
+    found.push('SECRET_ID must be a secret name, or its full or partial ARN.');
+  }
+  const bus = setting('EVENT_BUS_NAME');
+  if (bus && !(ARN.test(bus) || BUS_NAME.test(bus))) {
+    found.push('EVENT_BUS_NAME must be an event bus name or ARN.');
+  }
+  const key = setting('SECRET_KMS_KEY_ARN');
+  if (key && !KMS_KEY_ARN.test(key)) {
+    found.push(
+      'SECRET_KMS_KEY_ARN must be the ARN of a KMS key (arn:aws:kms:<region>:<account>:key/<id>).',
+    );
+  }
+  return found;
+}
+
+class SettingsCheck {
+  constructor(serverless) {
+    this.serverless = serverless;
+    this.hooks = { 'before:package:initialize': () => this.check() };
+  }
+
+  check() {
+    if (String(this.serverless.service.custom?.isLocal) === 'true') return;
+    const found = problems();
+    if (found.length > 0) {
+      throw new this.serverless.classes.Error(
+        `Deploy settings:\n  - ${found.join('\n  - ')}\nSee docs/deploy.md.`,
+      );
+    }
+  }
+}
+
+module.exports = SettingsCheck;

@@ -18,9 +18,26 @@ const REQUIRED = [
   ],
 ];
 
-/** Every problem with the deploy-time settings, as messages that name the variable. */
-function problems() {
+/** Stages whose alarms must notify someone: packaging them without a topic stops. */
+const STAGES_NEEDING_AN_ALARM_TOPIC = new Set(['prod']);
+const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+
+/**
+ * Every problem with the deploy-time settings, as messages that name the variable or the
+ * stage parameter. `stage` and `alarmActions` are the resolved stage and alarm topics.
+ */
+function problems({ stage, alarmActions } = { stage: undefined, alarmActions: [] }) {
   const found = [];
+  const topic = alarmActions[0];
+  if (topic === undefined && STAGES_NEEDING_AN_ALARM_TOPIC.has(stage)) {
+    found.push(
+      `The alarmTopicArn parameter is required for the ${stage} stage: its alarms (the dead-letter ` +
+        'queue, parked invocations, failing functions) must notify someone. Pass ' +
+        '--param="alarmTopicArn=arn:aws:sns:<region>:<account>:<topic>".',
+    );
+  } else if (typeof topic === 'string' && !SNS_TOPIC_ARN.test(topic)) {
+    found.push('The alarmTopicArn parameter must be the ARN of an SNS topic.');
+  }
   for (const [name, what] of REQUIRED) {
     const value = setting(name);
     if (!value) found.push(`${name} is required to package or deploy a stage: ${what}.`);
@@ -44,14 +61,20 @@ function problems() {
 }
 
 class SettingsCheck {
-  constructor(serverless) {
+  constructor(serverless, options = {}) {
     this.serverless = serverless;
+    this.options = options;
     this.hooks = { 'before:package:initialize': () => this.check() };
   }
 
   check() {
     if (String(this.serverless.service.custom?.isLocal) === 'true') return;
-    const found = problems();
+    const service = this.serverless.service;
+    const found = problems({
+      // The command's --stage, else the template's default.
+      stage: this.options.stage ?? service.provider.stage,
+      alarmActions: service.custom?.alarmActions ?? [],
+    });
     if (found.length > 0) {
       throw new this.serverless.classes.Error(
         `Deploy settings:\n  - ${found.join('\n  - ')}\nSee docs/deploy.md.`,
@@ -61,3 +84,4 @@ class SettingsCheck {
 }
 
 module.exports = SettingsCheck;
+module.exports.problems = problems;

@@ -143,6 +143,8 @@ describe('serverless package and its CloudFormation template', () => {
     const output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`;
     expect(output).toContain('SCAN_BASE_URL is required');
     expect(output).toContain('OPENAPI_BASE_URL is required');
+    // prod's alarms must notify someone: no topic, no package.
+    expect(output).toContain('alarmTopicArn parameter is required for the prod stage');
   });
 
   it('builds one artifact per function, holding its bundle and source map only', async () => {

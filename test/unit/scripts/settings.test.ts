@@ -12,9 +12,9 @@ afterEach(() => {
 });
 
 describe('the settings check before packaging', () => {
-  const deployed = (custom: Record<string, unknown> = { isLocal: false }) =>
+  const deployed = (custom: Record<string, unknown> = { isLocal: false }, stage = 'dev') =>
     new SettingsCheck({
-      service: { custom },
+      service: { custom, provider: { stage } },
       classes: { Error },
     });
 
@@ -44,5 +44,23 @@ describe('the settings check before packaging', () => {
     expect(() => deployed().check()).not.toThrow();
     process.env = { PATH: SAVED.PATH };
     expect(() => deployed({ isLocal: true }).check()).not.toThrow();
+  });
+
+  it('refuses the prod stage without an alarm topic, naming the parameter; another stage may leave it empty', () => {
+    process.env = {
+      PATH: SAVED.PATH,
+      SCAN_BASE_URL: 'https://wsc.apigw.example.com',
+      OPENAPI_BASE_URL: 'https://openapi.apigw.example.com',
+    };
+    const noTopic = { isLocal: false, alarmActions: [] };
+    expect(() => deployed(noTopic, 'prod').check()).toThrow(
+      /alarmTopicArn parameter is required for the prod stage/,
+    );
+    expect(() => deployed(noTopic, 'dev').check()).not.toThrow();
+    const topic = { isLocal: false, alarmActions: ['arn:aws:sns:us-east-1:123456789012:on-call'] };
+    expect(() => deployed(topic, 'prod').check()).not.toThrow();
+    expect(() => deployed({ isLocal: false, alarmActions: ['on-call'] }, 'dev').check()).toThrow(
+      /alarmTopicArn parameter must be the ARN of an SNS topic/,
+    );
   });
 });

@@ -21,7 +21,14 @@ import { demoSecretFor, type Emulator } from '../../emulator/index.js';
 import { routes } from '../../lib/http/routes/index.js';
 import tables from '../../scripts/sls/tables.cjs';
 import { startTestEmulator } from '../helpers/platform.js';
-import { awsEnv, createFifoQueue, createSecret, createTable, unique } from './moto.js';
+import {
+  awsEnv,
+  createBucket,
+  createFifoQueue,
+  createSecret,
+  createTable,
+  unique,
+} from './moto.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const EVENTS = path.join(ROOT, 'events');
@@ -110,6 +117,9 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     // What CloudFormation would create, made in moto; the secret under the stage's own name.
     const queue = await createFifoQueue(unique('invocations'));
     resolved.INVOCATION_QUEUE_URL = queue.url;
+    resolved.INVOCATION_DEAD_LETTER_QUEUE_URL = queue.deadLetterUrl;
+    resolved.DELIVERY_BODY_BUCKET = unique('bodies');
+    await createBucket(resolved.DELIVERY_BODY_BUCKET);
     resolved.DELIVERY_LEDGER_TABLE = unique('deliveries');
     await createTable(resolved.DELIVERY_LEDGER_TABLE, tables.deliveryLedger);
     resolved.WATCHER_STATE_TABLE = unique('watcher');
@@ -195,8 +205,9 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
       const result = await invokePackaged(name, event);
       answered.add(name);
       if (name === 'consumeInvocations') {
-        // The sample batch holds one message for an action that fails on purpose.
-        expect(result, file).toHaveProperty('batchItemFailures');
+        // The sample batch holds one message for an action that does not exist: it is parked in
+        // the dead-letter queue at once, so no message comes back.
+        expect(result, file).toEqual({ batchItemFailures: [] });
       } else if (name === 'watchScanJobs') {
         expect(result, file).toMatchObject({ baselined: 25 });
       } else if (name === 'fallback') {

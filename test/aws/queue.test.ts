@@ -1,15 +1,11 @@
 /**
  * The invocation queue with the real SQS client against moto: FIFO deduplication by the queue
  * itself, the deployed webhook receiver sending there, and the consumer's partial batch
- * failures driving a failing message to the dead-letter queue, as Lambda's event source would.
+ * failures with SQS's own redrive as the backstop. What the consumer parks itself, and why, is
+ * held by the delivery tier (delivery.test.ts).
  */
 import { createHash } from 'node:crypto';
-import {
-  ChangeMessageVisibilityCommand,
-  DeleteMessageCommand,
-  type Message,
-  ReceiveMessageCommand,
-} from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -149,10 +145,16 @@ describe('the FIFO invocation queue (moto)', () => {
     expect(jsonBody(result)).toEqual({ error: { errorCode: '900', message: 'Unexpected Error' } });
   });
 
-  it('returns only the failed message, and after its last receive it sits in the dead-letter queue', async () => {
-    const queue = await createFifoQueue(unique('redrive'), {
-      maxReceiveCount: 2,
-      visibilityTimeout: 1,
+  it('returns only the unsettled message; after its last receive SQS itself moves it to the dead-letter queue', async () => {
+    // The backstop: the consumer would park it itself after INVOCATION_MAX_ATTEMPTS; here that
+    // is higher than the queue's maxReceiveCount, so SQS's own redrive takes it first.
+    const queue = await createFifoQueue(unique('redrive'), { maxReceiveCount: 2 });
+    emulator.faults.add({
+      kind: 'status',
+      status: 503,
+      errorCode: '500',
+      match: { pathPrefix: '/fx7h2k/demo/slow' },
+      times: 0,
     });
     const sender = new SqsInvocationQueue({ queueUrl: queue.url });
     // Two groups, so that the failure of one does not hold the other back.
@@ -160,12 +162,19 @@ describe('the FIFO invocation queue (moto)', () => {
       { action: 'hello', params: { n: 1 } },
       { deduplicationId: 'a', groupId: 'ok' },
     );
-    await sender.enqueue({ action: 'fail', params: {} }, { deduplicationId: 'b', groupId: 'bad' });
+    await sender.enqueue(
+      { action: 'slow', params: { ms: 1 } },
+      { deduplicationId: 'b', groupId: 'bad' },
+    );
     const { consume } = await loadHandlers(
       {
         ...emulatorEnv(emulator, { SECRETS_FILE: secretPath }),
         ...awsEnv(),
+        INVOCATION_QUEUE_URL: queue.url,
+        INVOCATION_DEAD_LETTER_QUEUE_URL: queue.deadLetterUrl,
         INVOCATION_MAX_RECEIVES: '2',
+        INVOCATION_MAX_ATTEMPTS: '10',
+        INVOCATION_RETRY_SECONDS: '1',
       },
       { consume: 'functions/queue/consume.ts' },
     );
@@ -177,25 +186,17 @@ describe('the FIFO invocation queue (moto)', () => {
       if (messages.length === 0) continue;
       const response = await (consume as unknown as SqsHandler)(
         eventOf(messages, queue.arn),
-        lambdaContext(),
+        lambdaContext(90_000),
       );
       const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
       failedTimes += failed.size;
+      // What the event source does: delete what succeeded; a failure stays, at the visibility
+      // the consumer set (1 s here).
       for (const message of messages) {
-        if (failed.has(message.MessageId!)) {
-          // What the event source does with a failure: back to the queue (now, for speed).
-          await client.send(
-            new ChangeMessageVisibilityCommand({
-              QueueUrl: queue.url,
-              ReceiptHandle: message.ReceiptHandle,
-              VisibilityTimeout: 0,
-            }),
-          );
-        } else {
-          await client.send(
-            new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: message.ReceiptHandle }),
-          );
-        }
+        if (failed.has(message.MessageId!)) continue;
+        await client.send(
+          new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: message.ReceiptHandle }),
+        );
       }
     }
     client.destroy();
@@ -203,7 +204,7 @@ describe('the FIFO invocation queue (moto)', () => {
     expect(ran.filter((name) => name === 'hello')).toHaveLength(1);
     expect(failedTimes).toBe(2);
     const dead = await receiveAll(queue.deadLetterUrl);
-    expect(dead.map((m) => JSON.parse(m.Body!).action)).toEqual(['fail']);
+    expect(dead.map((m) => JSON.parse(m.Body!).action)).toEqual(['slow']);
     expect(await receiveAll(queue.url)).toEqual([]);
     // Its last receive is counted for the dead-letter alarm's dashboard.
     const metric = logged

@@ -56,7 +56,7 @@ describe('serverless offline smoke', () => {
     try {
       const program = [
         "import createClient from 'openapi-fetch';",
-        "import type { paths } from './entry.js';",
+        "import type { paths } from './api.js';",
         'export async function calls(baseUrl: string, token: string) {',
         "  const api = createClient<paths>({ baseUrl, headers: { authorization: 'Bearer ' + token } });",
         "  const list = await api.GET('/jobs', { params: { query: { page: 1, limit: 5 } } });",

@@ -14,8 +14,18 @@ import { routes } from '../../lib/http/routes/index.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../helpers/lambda.js';
 import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';
 
-/** Inputs per route. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+/**
+ * Inputs per route: FUZZ_RUNS, else 250, so that `npm test` stays quick. `npm run test:fuzz`
+ * runs the full 1,000 per route (CI runs it once).
+ */
+const RUNS = positiveWholeNumber('FUZZ_RUNS', 250);
+
+function positiveWholeNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name} must be a positive whole number`);
+  return Number(raw);
+}
 
 const MODULES: Record<string, string> = {
   health: 'functions/health.ts',

@@ -1,12 +1,13 @@
 /**
- * Integration fixtures: the embedded emulator on a free port, secret files, and the real
- * handler modules loaded fresh with an environment, as a new Lambda container would load them.
+ * Integration fixtures: the environment that points the functions at an emulator, secret
+ * files, and the real handler modules loaded fresh with an environment, as a new Lambda
+ * container would load them. The emulator itself: emulator.ts.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { vi } from 'vitest';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
+import type { Emulator } from '../../emulator/index.js';
 import type { PlatformSecret } from '../../lib/secrets/schema.js';
 import type { HttpHandler } from './lambda.js';
 import { checkAnswerAgainstDocument } from './openapi-answers.js';
@@ -27,10 +28,6 @@ export async function secretFile(secret: unknown): Promise<string> {
   const file = path.join(dir, 'secret.json');
   await writeFile(file, JSON.stringify(secret));
   return file;
-}
-
-export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  return startEmulator({ quiet: true, ...options });
 }
 
 /** The environment that points the functions at an emulator. */

@@ -6,11 +6,12 @@
  * log, and the request count of calls that are not idempotent).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../emulator/core/faults.js';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { emulatorForSuite } from '../helpers/emulator.js';
 import { type HttpHandler, httpEvent, lambdaContext } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
 
 /**
  * The functions' upstream deadline (UPSTREAM_TIMEOUT_MS) in this suite: short, so that a case
@@ -285,12 +286,11 @@ function checkAnswer(
 }
 
 describe('the fault suite: every fault class against every kind of route', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   /** The handler of each route kind, by deadline: one container per deadline. */
   const handlers = new Map<number, Map<string, HttpHandler>>();
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     const file = await secretFile(demoSecretFor(emulator.url));
     for (const deadlineMs of [DEADLINE_MS, SHORT_DEADLINE_MS]) {
       const loaded = await loadHandlers(
@@ -299,12 +299,6 @@ describe('the fault suite: every fault class against every kind of route', () =>
       );
       handlers.set(deadlineMs, new Map(KINDS.map((kind) => [kind.name, loaded[kind.name]!])));
     }
-  });
-  beforeEach(() => {
-    emulator.reset();
-  });
-  afterAll(async () => {
-    await emulator.close();
   });
 
   describe.each(KINDS)('$name', (kind) => {

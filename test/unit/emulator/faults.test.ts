@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AUTH_DETAILS,
-  type Emulator,
   type Fault,
   FaultValidationError,
   MAX_CLOCK_SKEW_MS,
-  startEmulator,
 } from '../../../emulator/index.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { json, signedFetch } from './helpers.js';
 
 const LIST = '/api/v1/jobs';
 
 describe('fault injection', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   const listJobs = () => signedFetch(emulator, 'GET', LIST);
   const control = (method: string, path: string, body?: unknown) =>
     fetch(`${emulator.url}/__emulator${path}`, {
@@ -20,12 +19,6 @@ describe('fault injection', () => {
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
 
   describe('faults on how an answer is delivered', () => {
     it('drips the body of a handled request, byte by byte, then completes it', async () => {

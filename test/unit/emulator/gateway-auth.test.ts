@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AUTH_DETAILS,
   demoCredentials,
-  type Emulator,
   INACTIVE_ACCESS_KEY,
   INACTIVE_API_KEY,
   INACTIVE_SECRET_KEY,
   MAX_CLOCK_SKEW_MS,
-  startEmulator,
 } from '../../../emulator/index.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { DEMO_ACCESS_KEY, json, signedFetch, signedHeaders } from './helpers.js';
 
 // A fixed gateway clock makes the 5-minute boundary exact.
@@ -20,14 +19,8 @@ function authFailure(details: string) {
 }
 
 describe('gateway signature v2 authentication', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite({ now: () => GATEWAY_NOW });
   const at = (offsetMs: number) => String(GATEWAY_NOW + offsetMs);
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true, now: () => GATEWAY_NOW });
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
 
   it('lets a correctly signed call with the API key through', async () => {
     const response = await signedFetch(emulator, 'GET', LIST, { timestamp: at(0) });
@@ -177,16 +170,10 @@ describe('gateway signature v2 authentication', () => {
 });
 
 describe('gateway authentication with another vendor word and no API key required', () => {
-  let emulator: Emulator;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({
-      quiet: true,
-      vendor: 'NCP',
-      credentials: { ...demoCredentials(), requireApiKey: false },
-    });
+  const emulator = emulatorForSuite({
+    vendor: 'NCP',
+    credentials: { ...demoCredentials(), requireApiKey: false },
   });
-  afterAll(() => emulator.close());
 
   it('uses x-ncp-* header names', async () => {
     const response = await signedFetch(emulator, 'GET', LIST, { apiKey: null });

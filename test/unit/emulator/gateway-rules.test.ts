@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, MAX_BODY_BYTES, startEmulator } from '../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../../emulator/index.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { json, signedFetch, signedHeaders } from './helpers.js';
 
 const XML_NOT_FOUND =
@@ -47,13 +48,7 @@ function postChunked(
 }
 
 describe('gateway rules', () => {
-  let emulator: Emulator;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
+  const emulator = emulatorForSuite();
 
   describe('unknown resources', () => {
     it('answers an unknown path with 404/300 "URL not found." without asking for authentication', async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  demoScanJobs,
-  type Emulator,
-  type ScanJobRecord,
-  startEmulator,
-} from '../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { demoScanJobs, type ScanJobRecord } from '../../../emulator/index.js';
 import { paginate, positiveIntParam } from '../../../emulator/scan-jobs/pagination.js';
 import { createScanJobStore } from '../../../emulator/scan-jobs/store.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { json, signedFetch } from './helpers.js';
 
 // 2026-11-21 12:00:00 in platform time (UTC+9).
@@ -248,13 +244,8 @@ describe('pagination', () => {
 });
 
 describe('emulator with timed phases', () => {
-  let emulator: Emulator;
   const clock = fakeClock();
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true, now: clock.now, phaseDurationMs: 60_000 });
-  });
-  afterAll(() => emulator.close());
+  const emulator = emulatorForSuite({ now: clock.now, phaseDurationMs: 60_000 });
 
   it('shows jobs moving on in the list as the gateway clock passes each period', async () => {
     const search = async () => {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, type ScanJobRecord, startEmulator } from '../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import type { ScanJobRecord } from '../../../emulator/index.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { API_CALL_FAIL, json, REQUEST_SUCCESS, signedFetch } from './helpers.js';
 
 interface ListResult {
@@ -15,7 +16,7 @@ interface ListResult {
 const RESERVED_ON_DEMO_HOST = ['2810023', '2810021', '2810019', '2810017'];
 
 describe('scan job API', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
 
   const list = async (query: string) => {
     const response = await signedFetch(emulator, 'GET', `/api/v1/jobs${query}`);
@@ -32,12 +33,6 @@ describe('scan job API', () => {
     signedFetch(emulator, 'PATCH', `/api/v1/jobs/${instanceNo}/${operation}`);
   const report = (instanceNo: string) =>
     signedFetch(emulator, 'GET', `/api/v1/jobs/${instanceNo}/report`);
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
 
   describe('GET /api/v1/jobs', () => {
     it('lists the first 20 jobs, newest first, with page counts as strings', async () => {

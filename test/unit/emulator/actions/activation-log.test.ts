@@ -1,22 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ActivationLog,
-  type Emulator,
-  MAX_LOGGED_ACTIVATIONS,
-  startEmulator,
-} from '../../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { ActivationLog, MAX_LOGGED_ACTIVATIONS } from '../../../../emulator/index.js';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
 import { call, jsonOf } from './helpers.js';
 
 const CLOCK = 1_800_000_000_000;
 
 describe('the activation log', () => {
-  let emulator: Emulator;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true, now: () => CLOCK });
-  });
-  afterAll(() => emulator.close());
-  afterEach(() => emulator.reset());
+  const emulator = emulatorForSuite({ now: () => CLOCK });
 
   it('is empty at first: nothing was sent', async () => {
     const response = await fetch(`${emulator.url}/__emulator/activations`);

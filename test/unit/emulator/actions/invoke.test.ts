@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ACTIVATION_ID_HEADER,
   type ActivationRecord,
-  type Emulator,
   FAIL_ERROR,
   INACTIVE_API_KEY,
 } from '../../../../emulator/index.js';
-import { call, DEMO_GATEWAY_API_KEY, jsonOf, startActionsEmulator } from './helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { call, DEMO_GATEWAY_API_KEY, jsonOf } from './helpers.js';
 
 const ORIGIN = 'x-platform-apigw-response-origin';
 const API_KEY = 'x-platform-apigw-api-key';
@@ -28,13 +28,7 @@ const RECORD_FIELDS = [
 ];
 
 describe('ordinary (non-web) actions', () => {
-  let emulator: Emulator;
-
-  beforeAll(async () => {
-    emulator = await startActionsEmulator();
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
+  const emulator = emulatorForSuite();
 
   describe('hello, with each blocking/result combination', () => {
     it('answers 202 {"activationId"} by default (blocking=false), and the action runs', async () => {

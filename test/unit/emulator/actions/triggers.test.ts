@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACTIVATION_ID_HEADER, type Emulator } from '../../../../emulator/index.js';
-import { call, jsonOf, startActionsEmulator } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ACTIVATION_ID_HEADER } from '../../../../emulator/index.js';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { call, jsonOf } from './helpers.js';
 
 const ORIGIN = 'x-platform-apigw-response-origin';
 
 describe('triggers', () => {
-  let emulator: Emulator;
-
-  beforeAll(async () => {
-    emulator = await startActionsEmulator();
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
+  const emulator = emulatorForSuite();
 
   it.each(['', '?blocking=true&result=true', '?blocking=true&result=false'])(
     'fires nightly with 202 {"activationId"} whatever the query (%s)',

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ACTIVATION_ID_HEADER,
-  ECHO_BINARY_BODY,
-  type Emulator,
-  WEB_METHODS,
-} from '../../../../emulator/index.js';
-import { call, jsonOf, startActionsEmulator } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ACTIVATION_ID_HEADER, ECHO_BINARY_BODY, WEB_METHODS } from '../../../../emulator/index.js';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { call, jsonOf } from './helpers.js';
 
 const ORIGIN = 'x-platform-apigw-response-origin';
 
@@ -18,18 +14,12 @@ interface Echo {
 }
 
 describe('web action echo', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
 
   const echo = async (options: Parameters<typeof call>[2] = {}) => {
     const response = await call(emulator, 'echo', options);
     return { response, body: (await jsonOf(response)) as unknown as Echo };
   };
-
-  beforeAll(async () => {
-    emulator = await startActionsEmulator();
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
 
   it.each(WEB_METHODS.filter((method) => method !== 'HEAD'))(
     'runs with %s and hands it over lower case in __ow_method',

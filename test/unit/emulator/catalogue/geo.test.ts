@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
 import { catalogueFetch, jsonOf } from './helpers.js';
 
 const GREEN_FACTORY = '127.1054328,37.3595963';
@@ -8,16 +8,11 @@ const BUSAN_CITY_HALL = '129.0750222,35.1798159';
 const q = encodeURIComponent;
 
 describe('geocoding, reverse geocoding, places and directions', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite({ now: () => Date.parse('2026-03-01T05:45:34Z') });
   const get = async (target: string) => {
     const response = await catalogueFetch(emulator, 'GET', target);
     return { response, body: (await jsonOf(response)) as Record<string, unknown> };
   };
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true, now: () => Date.parse('2026-03-01T05:45:34Z') });
-  });
-  afterAll(() => emulator.close());
 
   describe('/map-geocode/v2/geocode', () => {
     it('finds an address with coordinates as strings and the full element list', async () => {

@@ -1,17 +1,12 @@
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
 import { catalogueFetch, FORM, form, JSON_TYPE, jsonOf } from './helpers.js';
 
 const LONG_URL = 'http://d2.naver.com/helloworld/4874130';
 
 describe('short URL, /util/v1/shorturl', () => {
-  let emulator: Emulator;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
+  const emulator = emulatorForSuite();
 
   it('answers the same stable hash by GET query, POST form and POST JSON', async () => {
     const byQuery = await catalogueFetch(
@@ -85,7 +80,7 @@ describe('short URL, /util/v1/shorturl', () => {
 });
 
 describe('search trend, /datalab/v1/search', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite({ now: () => Date.parse('2026-03-04T10:00:00Z') });
   const search = (body: unknown, contentType = JSON_TYPE) =>
     catalogueFetch(emulator, 'POST', '/datalab/v1/search', {
       body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -103,11 +98,6 @@ describe('search trend, /datalab/v1/search', () => {
   type Trend = {
     results: { title: string; keywords: string[]; data: { period: string; ratio: number }[] }[];
   };
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true, now: () => Date.parse('2026-03-04T10:00:00Z') });
-  });
-  afterAll(() => emulator.close());
 
   it('answers one series per group, monthly periods, the largest ratio of the call 100', async () => {
     const response = await search(valid);

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const { lambdaFailureOf } = require('../../../scripts/sls/offline-envelope.cjs') as {
+const { lambdaFailureOf } = require('../../../../scripts/sls/offline-envelope.cjs') as {
   lambdaFailureOf: (response: { source?: unknown }) => { status: number; code: string } | undefined;
 };
 

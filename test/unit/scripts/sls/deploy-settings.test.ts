@@ -6,7 +6,7 @@ type Resolver = (input: {
   resolveVariable: (name: string) => Promise<unknown>;
 }) => Promise<unknown>;
 const DeploySettings = createRequire(import.meta.url)(
-  '../../../scripts/sls/deploy-settings.cjs',
+  '../../../../scripts/sls/deploy-settings.cjs',
 ) as {
   new (serverless: unknown): { check(): void };
   secretResources: Resolver;

@@ -4,8 +4,8 @@ import { CAPTCHA_IMAGE, CAPTCHA_TEXT_LEFT } from '../../../../emulator/catalogue
 import { startEmulator } from '../../../../emulator/index.js';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS, glyphPixel } from '../../../../emulator/media/font.js';
 import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { decodeDtmf, readPcmWav } from '../media/media-checks.js';
 import { bytesOf, CLIENT_ID, CLIENT_SECRET, catalogueFetch, jsonOf } from './helpers.js';
-import { decodeDtmf, readPcmWav } from './media-checks.js';
 
 /** Reads the characters back out of the picture: dark font cells matched against each glyph. */
 function readCaptcha(file: Buffer, length: number): string {

@@ -1,18 +1,8 @@
-import { spawn } from 'node:child_process';
 import { Agent, get } from 'node:http';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  demoCredentials,
-  INACTIVE_ACCESS_KEY,
-  INACTIVE_API_KEY,
-  INACTIVE_SECRET_KEY,
-  startEmulator,
-} from '../../../emulator/index.js';
-import { DEMO_ACCESS_KEY, DEMO_API_KEY, DEMO_SECRET_KEY, signedFetch } from './helpers.js';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+import { startEmulator } from '../../../emulator/index.js';
+import { signedFetch } from './helpers.js';
 
 /** One GET over a keep-alive agent; resolves with its socket, left open for reuse. */
 function getKeepingAlive(url: string, agent: Agent): Promise<Socket> {
@@ -24,25 +14,6 @@ function getKeepingAlive(url: string, agent: Agent): Promise<Socket> {
     req.on('error', reject);
   });
 }
-
-describe('demo credentials', () => {
-  it('derive from the demo secret and add inactive keys', () => {
-    const credentials = demoCredentials();
-
-    expect(credentials.accessKeys).toEqual([
-      { accessKey: DEMO_ACCESS_KEY, secretKey: DEMO_SECRET_KEY, active: true },
-      { accessKey: INACTIVE_ACCESS_KEY, secretKey: INACTIVE_SECRET_KEY, active: false },
-    ]);
-    expect(credentials.apiKeys).toEqual([
-      { key: DEMO_API_KEY, active: true },
-      { key: INACTIVE_API_KEY, active: false },
-    ]);
-    expect(credentials.requireApiKey).toBe(true);
-    expect(credentials.apps).toEqual([
-      { clientId: 'democlient', clientSecret: 'democlientsecret000000000000000000000001' },
-    ]);
-  });
-});
 
 describe('emulator lifecycle', () => {
   it('listens on a free port by default and reports its URL', async () => {
@@ -121,37 +92,4 @@ describe('emulator lifecycle', () => {
       await expect(startEmulator({ quiet: true, ...options })).rejects.toThrow();
     },
   );
-});
-
-describe('emulator CLI', () => {
-  it('prints its URL, serves, and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/main.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, EMULATOR_PORT: '0', GATEWAY_VENDOR: 'ncp' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) =>
-      child.once('exit', (code) => resolve(code)),
-    );
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString('utf8');
-          const found = /http:\/\/\S+/.exec(output);
-          if (found) resolve(found[0]);
-        });
-        child.once('exit', () => reject(new Error(`exited early: ${output}`)));
-      });
-
-      const response = await fetch(`${url}/api/v1/jobs`);
-      expect(response.status).toBe(401);
-      expect(response.headers.get('x-ncp-apigw-response-origin')).toBe('APIGW');
-
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-  }, 30_000);
 });

@@ -3,13 +3,11 @@ import {
   ACTIVATION_ID_HEADER,
   type ActivationRecord,
   FAIL_ERROR,
-  INACTIVE_API_KEY,
 } from '../../../../emulator/index.js';
 import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { call, DEMO_GATEWAY_API_KEY, jsonOf } from './helpers.js';
+import { call, jsonOf } from './helpers.js';
 
 const ORIGIN = 'x-platform-apigw-response-origin';
-const API_KEY = 'x-platform-apigw-api-key';
 const ACTIVATION_ID = /^[0-9a-f]{32}$/;
 
 const RECORD_FIELDS = [
@@ -250,60 +248,6 @@ describe('ordinary (non-web) actions', () => {
     });
   });
 
-  describe('keyed (requires an API key)', () => {
-    it('runs with an active gateway key', async () => {
-      const response = await call(emulator, 'keyed', {
-        query: '?blocking=true&result=true',
-        body: { name: 'Key' },
-        headers: { [API_KEY]: DEMO_GATEWAY_API_KEY },
-      });
-
-      expect(response.status).toBe(200);
-      expect(await jsonOf(response)).toEqual({ payload: 'Hello, Key!' });
-    });
-
-    it.each([
-      ['missing', undefined, 'The API key is missing.'],
-      ['unknown', 'not-a-key', 'Invalid API key.'],
-      ['inactive', INACTIVE_API_KEY, 'The API key is inactive.'],
-    ])(
-      'refuses a %s key with the gateway 401/200, and runs nothing',
-      async (_case, key, details) => {
-        const response = await call(emulator, 'keyed', {
-          query: '?blocking=true&result=true',
-          headers: key === undefined ? {} : { [API_KEY]: key },
-        });
-
-        expect(response.status).toBe(401);
-        expect(response.headers.get(ORIGIN)).toBe('APIGW');
-        expect(response.headers.get(ACTIVATION_ID_HEADER)).toBeNull();
-        expect(await jsonOf(response)).toEqual({
-          error: { errorCode: '200', message: 'Authentication Failed', details },
-        });
-        expect(emulator.actions.activations()).toEqual([]);
-      },
-    );
-
-    it('answers in XML when asked', async () => {
-      const response = await call(emulator, 'keyed', { headers: { accept: 'text/xml' } });
-
-      expect(response.status).toBe(401);
-      expect(await response.text()).toContain('<errorCode>200</errorCode>');
-    });
-
-    it('refuses a key deactivated while the emulator runs', async () => {
-      const key = emulator.credentials.apiKeys.find((k) => k.key === DEMO_GATEWAY_API_KEY);
-      if (!key) throw new Error('the demo key is missing');
-      key.active = false;
-      try {
-        const response = await call(emulator, 'keyed', { headers: { [API_KEY]: key.key } });
-        expect(response.status).toBe(401);
-      } finally {
-        key.active = true;
-      }
-    });
-  });
-
   describe('faults of the gateway', () => {
     it('answers an injected 429 with the gateway envelope, and runs nothing', async () => {
       emulator.faults.add({
@@ -329,5 +273,75 @@ describe('ordinary (non-web) actions', () => {
       await expect(call(emulator, 'hello', { query: '?blocking=true' })).rejects.toThrow();
       expect(emulator.actions.activations()).toEqual([]);
     });
+  });
+});
+
+describe('triggers', () => {
+  const emulator = emulatorForSuite();
+
+  it.each(['', '?blocking=true&result=true', '?blocking=true&result=false'])(
+    'fires nightly with 202 {"activationId"} whatever the query (%s)',
+    async (query) => {
+      const response = await call(emulator, 'nightly', { query, body: { name: 'Night' } });
+      const body = await jsonOf(response);
+
+      expect(response.status).toBe(202);
+      expect(Object.keys(body)).toEqual(['activationId']);
+      expect(response.headers.get(ACTIVATION_ID_HEADER)).toBe(body['activationId']);
+      expect(response.headers.get(ORIGIN)).toBe('ENDPOINT');
+    },
+  );
+
+  it("records the trigger's activation and the action its rule runs, with the same params", async () => {
+    const response = await call(emulator, 'nightly', { body: { name: 'Night' } });
+    const { activationId } = (await jsonOf(response)) as { activationId: string };
+
+    const activations = emulator.actions.activations();
+    expect(activations).toMatchObject([
+      { activationId, kind: 'trigger', name: 'nightly', params: { name: 'Night' }, method: 'POST' },
+      {
+        kind: 'action',
+        name: 'hello',
+        params: { name: 'Night' },
+        method: 'POST',
+        cause: activationId,
+      },
+    ]);
+    expect(activations[1]?.activationId).not.toBe(activationId);
+  });
+
+  it('fires with no body', async () => {
+    const response = await call(emulator, 'nightly');
+
+    expect(response.status).toBe(202);
+    expect(emulator.actions.activations()[0]?.params).toEqual({});
+  });
+
+  it('answers 204 with no body for a trigger without an active rule, recording nothing', async () => {
+    const response = await call(emulator, 'unused', { body: { any: 1 } });
+
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
+    expect(response.headers.get(ACTIVATION_ID_HEADER)).toBeNull();
+    expect(response.headers.get(ORIGIN)).toBe('ENDPOINT');
+    expect(emulator.actions.activations()).toEqual([]);
+  });
+
+  it('refuses a body that is not a JSON object', async () => {
+    const response = await call(emulator, 'nightly', {
+      body: '[1]',
+      headers: { 'content-type': 'application/json' },
+    });
+
+    expect(response.status).toBe(400);
+    expect(emulator.actions.activations()).toEqual([]);
+  });
+
+  it.each(['GET', 'PUT'])('answers %s with the gateway 404/300, firing nothing', async (method) => {
+    const response = await call(emulator, 'nightly', { method });
+
+    expect(response.status).toBe(404);
+    expect(response.headers.get(ORIGIN)).toBe('APIGW');
+    expect(emulator.actions.activations()).toEqual([]);
   });
 });

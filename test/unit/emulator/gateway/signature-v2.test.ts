@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signatureV2, stringToSign, verifySignatureV2 } from '../../../emulator/index.js';
-import { sign } from './helpers.js';
+import { signatureV2, stringToSign, verifySignatureV2 } from '../../../../emulator/index.js';
+import { sign } from '../helpers.js';
 
 // platform-facts section 3: self-computed vectors, cross-checked with openssl.
 const ACCESS_KEY = 'TESTACCESSKEY0000001';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { demoScanJobs, type ScanJobRecord } from '../../../emulator/index.js';
-import { paginate, positiveIntParam } from '../../../emulator/scan-jobs/pagination.js';
-import { createScanJobStore } from '../../../emulator/scan-jobs/store.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { json, signedFetch } from './helpers.js';
+import { demoScanJobs } from '../../../../emulator/index.js';
+import { createScanJobStore } from '../../../../emulator/scan-jobs/store.js';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { json, signedFetch } from '../helpers.js';
 
 // 2026-11-21 12:00:00 in platform time (UTC+9).
 const START = Date.UTC(2026, 10, 21, 3, 0, 0);
@@ -12,47 +11,6 @@ function fakeClock(start = START) {
   let now = start;
   return { now: () => now, tick: (ms: number) => (now += ms) };
 }
-
-describe('demo scan jobs', () => {
-  const jobs = demoScanJobs();
-  const withStatus = (status: ScanJobRecord['status']) =>
-    jobs.filter((job) => job.status === status);
-
-  it('has 25 jobs with unique ids, enough for several pages', () => {
-    expect(jobs).toHaveLength(25);
-    expect(new Set(jobs.map((job) => job.instanceNo)).size).toBe(25);
-  });
-
-  it('has reservations on demo.example.com and on other hosts', () => {
-    const reserved = withStatus('Reservation');
-
-    expect(
-      reserved
-        .filter((job) => job.start_url.includes('demo.example.com'))
-        .map((job) => job.instanceNo),
-    ).toEqual(['2810017', '2810019', '2810021', '2810023']);
-    expect(
-      reserved.filter((job) => !job.start_url.includes('demo.example.com')).length,
-    ).toBeGreaterThanOrEqual(2);
-  });
-
-  it('has several running and completed jobs, one cancelled and one stopped', () => {
-    expect(withStatus('Progress').length).toBeGreaterThanOrEqual(3);
-    expect(withStatus('Complete').length).toBeGreaterThanOrEqual(3);
-    expect(withStatus('Cancel')).toHaveLength(1);
-    expect(withStatus('Stop')).toHaveLength(1);
-  });
-
-  it('sets end_date only on jobs that ran to an end', () => {
-    for (const job of jobs) {
-      expect(job.end_date === null).toBe(!['Complete', 'Stop'].includes(job.status));
-    }
-  });
-
-  it('is the same every time', () => {
-    expect(demoScanJobs()).toEqual(jobs);
-  });
-});
 
 describe('scan job store', () => {
   it('moves a job one phase per advance and stops at Complete', () => {
@@ -198,48 +156,6 @@ describe('scan job store', () => {
         /phaseDurationMs/,
       );
     });
-  });
-});
-
-describe('pagination', () => {
-  const records = demoScanJobs();
-
-  it.each([
-    [1, 10, '1', '3', '3'],
-    [3, 10, '1', '3', '3'],
-    [10, 1, '1', '10', '25'],
-    [11, 1, '11', '20', '25'],
-    [21, 1, '21', '25', '25'],
-    [30, 1, '21', '25', '25'],
-  ])('page %i at limit %i spans block %s-%s of %s pages', (page, limit, start, end, totalPages) => {
-    const { resources } = paginate(records, page, limit);
-
-    expect(resources).toMatchObject({
-      current_start_page: start,
-      current_end_page: end,
-      total_page_cnt: totalPages,
-      total_cnt: 25,
-    });
-  });
-
-  it.each([
-    ['', 7],
-    ['page=3', 3],
-    ['page=003', 3],
-  ])('reads "%s" as page %i', (query, expected) => {
-    expect(positiveIntParam(new URLSearchParams(query), 'page', 7)).toBe(expected);
-  });
-
-  it.each([
-    'page=0',
-    'page=-2',
-    'page=2.0',
-    'page=',
-    'page=1e3',
-    'page=99999999999999999999',
-    'page=1&page=1',
-  ])('refuses "%s"', (query) => {
-    expect(positiveIntParam(new URLSearchParams(query), 'page', 1)).toBeUndefined();
   });
 });
 

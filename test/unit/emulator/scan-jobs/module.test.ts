@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ScanJobRecord } from '../../../emulator/index.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { API_CALL_FAIL, json, REQUEST_SUCCESS, signedFetch } from './helpers.js';
+import type { ScanJobRecord } from '../../../../emulator/index.js';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { API_CALL_FAIL, json, REQUEST_SUCCESS, signedFetch } from '../helpers.js';
 
 interface ListResult {
   resources: {

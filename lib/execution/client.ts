@@ -42,7 +42,7 @@ export interface Execution {
 const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * True when the gateway answered instead of the action (answer-origin.ts). An action that
+ * True when the gateway answered instead of the action (lib/upstream/answer-origin.ts). An action that
  * answers with a body of its own, even an `{"error":...}` one, is passed through.
  */
 export function isGatewayAnswer(answer: UpstreamAnswer, vendor: string): boolean {

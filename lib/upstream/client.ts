@@ -119,7 +119,7 @@ export class UpstreamClient {
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BODY_BYTES;
   }
 
-  /** Sends the request, retrying as the table says; counts the call's outcome (core/metrics.ts). */
+  /** Sends the request, retrying as the table says; counts the call's outcome (lib/core/metrics.ts). */
   async send(request: UpstreamRequest, budget: TimeBudget = {}): Promise<UpstreamAnswer> {
     const service = { Service: request.service ?? 'unknown' };
     try {

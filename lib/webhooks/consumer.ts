@@ -13,7 +13,7 @@
  *   gateway refused or failed (its envelope: quota, authentication, endpoint error or timeout),
  *   the action could not be reached, or the message is malformed. The message goes back to the
  *   queue and, after maxReceiveCount receives, to the dead-letter queue, where it is kept.
- * - duplicate: a webhook delivery whose key the ledger knows as done (deliveryLedger.ts): the
+ * - duplicate: a webhook delivery whose key the ledger knows as done (ledger.ts): the
  *   action is not run again, and the message is not returned.
  *
  * A webhook delivery is claimed in the ledger before its action runs; the claim is completed

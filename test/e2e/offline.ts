@@ -8,8 +8,8 @@
  * or on its own with startOffline(env) and offline.stop().
  *
  * Each call gets its own free port (the Lambda invoke port is OS-assigned by serverless.yml) and
- * its own esbuild folder, so suites, and a running `npm start`, don't collide. The contract's
- * variables are not inherited from the shell that runs the tests, only taken from `env`, so a
+ * its own esbuild folder, so suites, and a running `npm start`, don't collide. The variables
+ * the functions read are not inherited from the shell that runs the tests, only taken from `env`, so a
  * developer's own SCAN_BASE_URL etc. can't leak into a test. stop() kills the whole process
  * group; if the test process ends without calling it, the group is killed anyway.
  *
@@ -25,7 +25,8 @@ import { checkAnswerAgainstDocument } from '../helpers/openapi-answers.js';
 import { secretFile } from '../helpers/platform.js';
 import { standIn } from '../helpers/stand-in.js';
 
-const CONTRACT_VARIABLES = [
+/** The variables the functions read (lib/core/config.ts), and the ports: never inherited. */
+const FUNCTION_VARIABLES = [
   'PORT',
   'EMULATOR_PORT',
   'SCAN_BASE_URL',
@@ -96,7 +97,7 @@ export async function startOffline(
   options: { readyTimeoutMs?: number } = {},
 ): Promise<RunningOffline> {
   const inherited: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of CONTRACT_VARIABLES) delete inherited[name];
+  for (const name of FUNCTION_VARIABLES) delete inherited[name];
   // The webhook delivery ledger, shared by the workers, as npm start runs it.
   const ledger = await startLocalLedger();
 

@@ -46,7 +46,8 @@ export function emulatorEnv(
   };
 }
 
-const CONTRACT_VARIABLES = [
+/** The variables the functions read (lib/core/config.ts): only the given ones are set. */
+const FUNCTION_VARIABLES = [
   'SCAN_BASE_URL',
   'OPENAPI_BASE_URL',
   'OPENAPI_SERVICE_URLS',
@@ -61,14 +62,14 @@ const CONTRACT_VARIABLES = [
 
 /**
  * Imports handler modules in a fresh module graph with exactly this environment (for the
- * contract's variables), so that each gets a new runtime, as on a cold start.
+ * variables the functions read), so that each gets a new runtime, as on a cold start.
  */
 export async function loadHandlers<const T extends Record<string, string>>(
   env: Record<string, string>,
   modules: T,
 ): Promise<{ [K in keyof T]: HttpHandler }> {
   vi.resetModules();
-  for (const name of CONTRACT_VARIABLES) delete process.env[name];
+  for (const name of FUNCTION_VARIABLES) delete process.env[name];
   Object.assign(process.env, env);
   const loaded: Record<string, HttpHandler> = {};
   for (const [key, modulePath] of Object.entries(modules)) {

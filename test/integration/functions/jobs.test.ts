@@ -206,7 +206,7 @@ describe('scan job functions against the emulator', () => {
     it('returns the report byte for byte with its Content-Type', async () => {
       const result = await fn.report(httpEvent('jobs-report.json'), lambdaContext());
       expect(result.statusCode).toBe(200);
-      // The same request, signed here from the spec's rules, straight to the emulator.
+      // The same request, signed here with the test's own HMAC, straight to the emulator.
       const secret = await demoSecret();
       const uri = '/api/v1/jobs/2810001/report';
       const timestamp = String(Date.now());

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signatureV2, stringToSign, verifySignatureV2 } from '../../../../emulator/index.js';
 import { sign } from '../helpers.js';
 
-// platform-facts section 3: self-computed vectors, cross-checked with openssl.
+// Vectors computed here, cross-checked with `openssl dgst -sha256 -hmac`.
 const ACCESS_KEY = 'TESTACCESSKEY0000001';
 const SECRET_KEY = 'TESTSECRETKEY000000000000000000000000001';
 const TIMESTAMP = '1700000000000';

@@ -51,7 +51,7 @@ describe('scan job API', () => {
       expect(body.resources.record_data[19]?.instanceNo).toBe('2810006');
     });
 
-    it('returns records with every field of the spec, in their types', async () => {
+    it('returns records with every field of a scan job record, in their types', async () => {
       const { body } = await list('?page=1&limit=25');
       const byId = new Map(body.resources.record_data.map((record) => [record.instanceNo, record]));
 

@@ -17,7 +17,7 @@ import { memorySecretSource } from '../../../../helpers/secret-source.js';
 
 const NOW = 1_700_000_000_000;
 
-/** The gateway's check, written from the spec rather than from lib/upstream/signer. */
+/** The gateway's check, written out here rather than taken from lib/upstream/gateway/signer.ts. */
 function expectedSignature(
   method: string,
   uri: string,

@@ -2,8 +2,8 @@
  * CAPTCHA APIs (function `catalogueCaptcha`): issue a key, fetch its image or audio, compare
  * the user's answer.
  *
- * The audio key path is the spec's `/scaptcha/v1/nkey`; the platform's public docs show
- * `/scaptcha/v1/skey` (the documented path is the default).
+ * The audio key comes from `/scaptcha/v1/nkey`; the platform's public docs show
+ * `/scaptcha/v1/skey` for the same call (docs/catalogue.md says when to change it).
  */
 import type * as z from 'zod/mini';
 import type { CatalogueEntry } from './entry.js';

@@ -52,7 +52,7 @@ export const DELIVERY_ID_HEADER = 'x-delivery-id';
 const REPEATABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * True when the gateway answered instead of the action (answer-origin.ts). An action that
+ * True when the gateway answered instead of the action (lib/upstream/answer-origin.ts). An action that
  * answers with a body of its own, even an `{"error":...}` one, is passed through.
  */
 export function isGatewayAnswer(answer: UpstreamAnswer, vendor: string): boolean {

@@ -129,7 +129,7 @@ export class UpstreamClient {
     this.retryBudget = options.retryBudget ?? new RetryBudget();
   }
 
-  /** Sends the request, retrying as the table says; counts the call's outcome (core/metrics.ts). */
+  /** Sends the request, retrying as the table says; counts the call's outcome (lib/core/metrics.ts). */
   async send(request: UpstreamRequest, budget: TimeBudget = {}): Promise<UpstreamAnswer> {
     const service = { Service: request.service ?? 'unknown' };
     try {

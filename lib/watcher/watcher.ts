@@ -7,7 +7,7 @@
  * view, so the next run sees the change again; a run that fails between announcing and
  * recording makes the next run announce that one change again, with the same changeId
  * (at least once; consumers dedupe on changeId). The claim keeps two overlapping runs from
- * announcing the same change (see dynamoStateStore.ts).
+ * announcing the same change (see dynamo-state-store.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { WatchRunError } from '../core/errors.js';

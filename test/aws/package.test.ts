@@ -17,10 +17,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { demoSecretFor } from '../../emulator/index.js';
 import { routes } from '../../lib/http/routes/index.js';
 import tables from '../../scripts/sls/tables.cjs';
-import { startTestEmulator } from '../helpers/platform.js';
+import { emulatorForSuite } from '../helpers/emulator.js';
 import {
   awsEnv,
   createBucket,
@@ -83,13 +83,12 @@ function freshDelivery(event: Record<string, unknown>, secret: string): Record<s
 }
 
 describe('the packaged functions, loaded as Lambda loads them, with the deployed settings', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let out: string;
   let resources: Record<string, LambdaFunction>;
   const resolved: Record<string, string> = {};
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     out = await mkdtemp(path.join(tmpdir(), 'sls-packaged-'));
     const workFolder = path.join('.esbuild', path.basename(out));
     try {
@@ -128,7 +127,6 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
   }, 300_000);
 
   afterAll(async () => {
-    await emulator?.close();
     if (out) await rm(out, { recursive: true, force: true });
   });
 

@@ -8,30 +8,28 @@ import { createHash } from 'node:crypto';
 import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { demoSecretFor } from '../../emulator/index.js';
 import { SqsInvocationQueue } from '../../lib/webhooks/queue.js';
+import { emulatorForSuite } from '../helpers/emulator.js';
 import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
 import { captureLogLines } from '../helpers/logs.js';
-import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
 import { awsEnv, clients, createFifoQueue, REGION, unique, useAwsEnv } from './moto.js';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
 let restore: () => void;
-let emulator: Emulator;
+const emulator = emulatorForSuite();
 let secretPath: string;
 const sqs = () => clients.sqs();
 
 beforeAll(async () => {
   restore = useAwsEnv();
-  emulator = await startTestEmulator();
   secretPath = await secretFile(demoSecretFor(emulator.url));
 });
-beforeEach(() => emulator.reset());
-afterAll(async () => {
+afterAll(() => {
   restore();
-  await emulator.close();
 });
 
 async function receiveAll(queueUrl: string): Promise<Message[]> {

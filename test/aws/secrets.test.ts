@@ -4,13 +4,14 @@
  * form of SECRET_ID (name, full ARN, partial ARN).
  */
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { demoSecretFor } from '../../emulator/index.js';
 import { SecretError } from '../../lib/core/errors.js';
 import { awsSecretSource } from '../../lib/secrets/sources.js';
 import { SecretStore } from '../../lib/secrets/store.js';
+import { emulatorForSuite } from '../helpers/emulator.js';
 import { httpEvent, lambdaContext } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, startTestEmulator } from '../helpers/platform.js';
+import { emulatorEnv, loadHandlers } from '../helpers/platform.js';
 import { awsEnv, clients, createSecret, unique, useAwsEnv } from './moto.js';
 
 let restore: () => void;
@@ -47,14 +48,7 @@ describe('awsSecretSource against moto', () => {
 });
 
 describe('a deployed function reading its secret from Secrets Manager (moto)', () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-  beforeEach(() => emulator.reset());
-  afterAll(async () => {
-    await emulator.close();
-  });
+  const emulator = emulatorForSuite();
 
   async function listJobsWith(secretId: string) {
     const { list } = await loadHandlers(

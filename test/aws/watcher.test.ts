@@ -16,27 +16,24 @@ import {
   ReceiveMessageCommand,
 } from '@aws-sdk/client-sqs';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../emulator/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_DETAIL_TYPE, EVENT_SOURCE, eventBridgeEmitter } from '../../lib/watcher/emitters.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
 import tables from '../../scripts/sls/tables.cjs';
+import { emulatorForSuite } from '../helpers/emulator.js';
 import { lambdaContext, sampleEvent } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, startTestEmulator } from '../helpers/platform.js';
+import { emulatorEnv, loadHandlers } from '../helpers/platform.js';
 import { awsEnv, clients, createTable, unique, useAwsEnv } from './moto.js';
 
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 
 let restore: () => void;
-let emulator: Emulator;
-beforeAll(async () => {
+const emulator = emulatorForSuite();
+beforeAll(() => {
   restore = useAwsEnv();
-  emulator = await startTestEmulator();
 });
-beforeEach(() => emulator.reset());
-afterAll(async () => {
+afterAll(() => {
   restore();
-  await emulator.close();
 });
 
 /** A bus, a rule for the watcher's events, and a queue as the rule's target. */

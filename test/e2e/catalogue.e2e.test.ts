@@ -2,18 +2,14 @@
  * Binary round trips through `serverless offline`: audio and images come back byte for byte
  * (base64 through the API Gateway emulation and decoded again), and raw audio goes up intact.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/index.js';
-import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoSecret } from '../helpers/platform.js';
-import { type RunningOffline, startOffline } from './offline.js';
+import { offlineStackForSuite } from './offline.js';
 
-const BOOT_TIMEOUT_MS = 180_000;
 const TOKEN = { authorization: 'Bearer demo-caller-token' };
 
 describe('catalogue routes through serverless offline', () => {
-  let emulator: Emulator;
-  let offline: RunningOffline;
+  const { emulator, offline } = offlineStackForSuite();
   let credentials: Record<string, string>;
   const url = (path: string) => `${offline.baseUrl}${path}`;
 
@@ -27,24 +23,12 @@ describe('catalogue routes through serverless offline', () => {
   }
 
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, quiet: true });
-    offline = await startOffline({
-      SCAN_BASE_URL: emulator.url,
-      OPENAPI_BASE_URL: emulator.url,
-      SECRETS_SOURCE: 'file',
-      SECRETS_FILE: DEMO_SECRETS_FILE,
-    });
     const app = (await demoSecret()).openapi!;
     credentials = {
       [emulator.headers.apiKeyId]: app.clientId,
       [emulator.headers.apiKey]: app.clientSecret,
     };
-  }, BOOT_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await offline?.stop();
-    await emulator?.close();
-  }, 30_000);
+  });
 
   it('returns synthesized MP3 byte for byte', async () => {
     const response = await fetch(url('/tts'), {

@@ -3,34 +3,15 @@
  * esbuild bundles) in front of the embedded emulator, called over HTTP.
  */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/index.js';
-import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
+import { describe, expect, it } from 'vitest';
 import { demoSecret } from '../helpers/platform.js';
-import { type RunningOffline, startOffline } from './offline.js';
+import { offlineStackForSuite } from './offline.js';
 
-const BOOT_TIMEOUT_MS = 180_000;
 const TOKEN = { authorization: 'Bearer demo-caller-token' };
 
 describe('scan job routes through serverless offline', () => {
-  let emulator: Emulator;
-  let offline: RunningOffline;
+  const { emulator, offline } = offlineStackForSuite();
   const url = (path: string) => `${offline.baseUrl}${path}`;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, quiet: true });
-    offline = await startOffline({
-      SCAN_BASE_URL: emulator.url,
-      OPENAPI_BASE_URL: emulator.url,
-      SECRETS_SOURCE: 'file',
-      SECRETS_FILE: DEMO_SECRETS_FILE,
-    });
-  }, BOOT_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await offline?.stop();
-    await emulator?.close();
-  }, 30_000);
 
   async function expectEnvelope(response: Response, status: number, code: string) {
     expect(response.status, offline.output()).toBe(status);

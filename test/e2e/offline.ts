@@ -1,25 +1,34 @@
 /**
- * Runs every HTTP function under `serverless offline` for an e2e suite:
+ * Runs every HTTP function under `serverless offline` for an e2e suite, in front of the
+ * embedded emulator, for one describe block:
  *
- *   const offline = await startOffline({ SCAN_BASE_URL: emulator.url, ... });
- *   ... fetch(`${offline.baseUrl}/health`) ...
- *   await offline.stop();
+ *   const { emulator, offline } = offlineStackForSuite();
+ *   ... fetch(`${offline.baseUrl}/health`) ... emulator.requests ...
+ *
+ * or on its own with startOffline(env) and offline.stop().
  *
  * Each call gets its own free port (the Lambda invoke port is OS-assigned by serverless.yml) and
- * its own esbuild folder, so suites, and a running `npm start`, don't collide. The contract's
- * variables are not inherited from the shell that runs the tests, only taken from `env`, so a
+ * its own esbuild folder, so suites, and a running `npm start`, don't collide. The variables
+ * the functions read are not inherited from the shell that runs the tests, only taken from `env`, so a
  * developer's own SCAN_BASE_URL etc. can't leak into a test. stop() kills the whole process
  * group; if the test process ends without calling it, the group is killed anyway.
  *
  * Every answer a suite fetches from a running serverless offline is checked against the OpenAPI
  * document (test/helpers/openapi-answers.ts): a mismatch fails the fetch, and so the test.
  */
+import { afterAll, beforeAll } from 'vitest';
+import type { Emulator } from '../../emulator/index.js';
 import { launchOffline } from '../../scripts/local/offline.js';
+import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
 import { startLocalLedger } from '../../scripts/local-ledger.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { checkAnswerAgainstDocument } from '../helpers/openapi-answers.js';
+import { secretFile } from '../helpers/platform.js';
+import { standIn } from '../helpers/stand-in.js';
 
-const CONTRACT_VARIABLES = [
+/** The variables the functions read (lib/core/config.ts), and the ports: never inherited. */
+const FUNCTION_VARIABLES = [
   'PORT',
   'EMULATOR_PORT',
   'SCAN_BASE_URL',
@@ -42,12 +51,55 @@ export interface RunningOffline {
   stop(): Promise<void>;
 }
 
+/** The first esbuild build of every function plus serverless offline's start-up. */
+const BOOT_TIMEOUT_MS = 180_000;
+
+export interface OfflineStack {
+  /** The embedded emulator that the functions call, on a free port. */
+  readonly emulator: Emulator;
+  /** serverless offline with every HTTP function, in front of it. */
+  readonly offline: RunningOffline;
+}
+
+/**
+ * The stack of the describe block this is called in: the emulator, then serverless offline
+ * pointed at it (scan jobs and the catalogue) with a secret file, the bundled demo secret
+ * unless `secret` makes another from the running emulator. Started in a beforeAll registered
+ * before the block's own, stopped after the block's tests; both fields stand in for the
+ * running objects from then on.
+ */
+export function offlineStackForSuite(
+  options: { secret?: (emulator: Emulator) => unknown } = {},
+): OfflineStack {
+  let emulator: Emulator | undefined;
+  let offline: RunningOffline | undefined;
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    offline = await startOffline({
+      SCAN_BASE_URL: emulator.url,
+      OPENAPI_BASE_URL: emulator.url,
+      SECRETS_SOURCE: 'file',
+      SECRETS_FILE: options.secret ? await secretFile(options.secret(emulator)) : DEMO_SECRETS_FILE,
+    });
+  }, BOOT_TIMEOUT_MS);
+  afterAll(async () => {
+    await offline?.stop();
+    await emulator?.close();
+    offline = undefined;
+    emulator = undefined;
+  }, 30_000);
+  return {
+    emulator: standIn('the e2e emulator', () => emulator),
+    offline: standIn('serverless offline', () => offline),
+  };
+}
+
 export async function startOffline(
   env: Record<string, string> = {},
   options: { readyTimeoutMs?: number } = {},
 ): Promise<RunningOffline> {
   const inherited: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of CONTRACT_VARIABLES) delete inherited[name];
+  for (const name of FUNCTION_VARIABLES) delete inherited[name];
   // The webhook delivery ledger, shared by the workers, as npm start runs it.
   const ledger = await startLocalLedger();
 

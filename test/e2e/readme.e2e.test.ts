@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../emulator/index.js';
-import { startTestEmulator } from '../helpers/platform.js';
+import { emulatorForSuite } from '../helpers/emulator.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(exec);
@@ -32,15 +31,13 @@ function printedResult(stdout: string): Record<string, unknown> {
 
 describe('the README', async () => {
   const lines = await invokeLocalLines();
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let stateDir: string;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     stateDir = await mkdtemp(path.join(tmpdir(), 'invoke-local-'));
   });
   afterAll(async () => {
-    await emulator.close();
     await rm(stateDir, { recursive: true, force: true });
   });
 

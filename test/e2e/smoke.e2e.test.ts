@@ -1,45 +1,23 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../emulator/index.js';
-import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
+import { describe, expect, it } from 'vitest';
 import { checkedAnswerCount } from '../helpers/openapi-answers.js';
 import { DEMO_TOKEN } from '../helpers/platform.js';
 import { generateTypedClient } from '../helpers/typed-client.js';
-import { type RunningOffline, startOffline } from './offline.js';
-
-// The first esbuild build of all functions plus serverless offline's start-up.
-const BOOT_TIMEOUT_MS = 180_000;
+import { offlineStackForSuite } from './offline.js';
 
 describe('serverless offline smoke', () => {
-  let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
-  let offline: RunningOffline | undefined;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, vendor: 'platform', quiet: true });
-    offline = await startOffline({
-      SCAN_BASE_URL: emulator.url,
-      OPENAPI_BASE_URL: emulator.url,
-      GATEWAY_VENDOR: 'platform',
-      SECRETS_SOURCE: 'file',
-      SECRETS_FILE: DEMO_SECRETS_FILE,
-    });
-  }, BOOT_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await offline?.stop();
-    await emulator?.close();
-  }, 30_000);
+  const { offline } = offlineStackForSuite();
 
   it('answers GET /health with 200, an answer checked against the OpenAPI document', async () => {
     const before = checkedAnswerCount();
-    const response = await fetch(`${offline!.baseUrl}/health`);
-    expect(response.status, offline!.output()).toBe(200);
+    const response = await fetch(`${offline.baseUrl}/health`);
+    expect(response.status, offline.output()).toBe(200);
     expect(checkedAnswerCount()).toBe(before + 1);
   });
 
   it('answers an unknown route with the 404 envelope', async () => {
-    const response = await fetch(`${offline!.baseUrl}/no-such-route`);
-    expect(response.status, offline!.output()).toBe(404);
+    const response = await fetch(`${offline.baseUrl}/no-such-route`);
+    expect(response.status, offline.output()).toBe(404);
     // serverless offline (hapi) appends "; charset=utf-8" to what the function sets
     expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
     const body = (await response.json()) as { error?: Record<string, unknown> };
@@ -75,7 +53,7 @@ describe('serverless offline smoke', () => {
       const { calls } = (await import(path.join(client.dir, 'calls.ts'))) as {
         calls: (baseUrl: string, token: string) => Promise<Record<string, unknown>>;
       };
-      expect(await calls(offline!.baseUrl, DEMO_TOKEN)).toEqual({
+      expect(await calls(offline.baseUrl, DEMO_TOKEN)).toEqual({
         list: 200,
         search: 200,
         health: 'ok',

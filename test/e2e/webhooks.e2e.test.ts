@@ -5,36 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSecretFor, type Emulator, startEmulator } from '../../emulator/index.js';
-import { secretFile } from '../helpers/platform.js';
-import { type RunningOffline, startOffline } from './offline.js';
-
-const BOOT_TIMEOUT_MS = 180_000;
+import { describe, expect, it } from 'vitest';
+import { demoSecretFor } from '../../emulator/index.js';
+import { offlineStackForSuite } from './offline.js';
 
 describe('webhook deliveries through serverless offline', () => {
-  let emulator: Emulator;
-  let offline: RunningOffline;
-  let webhookSecret: string;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, quiet: true });
-    const secret = demoSecretFor(emulator.url) as {
-      webhooks: Record<string, { secret: string }>;
-    };
-    webhookSecret = secret.webhooks.demo!.secret;
-    offline = await startOffline({
-      SCAN_BASE_URL: emulator.url,
-      OPENAPI_BASE_URL: emulator.url,
-      SECRETS_SOURCE: 'file',
-      SECRETS_FILE: await secretFile(secret),
-    });
-  }, BOOT_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await offline?.stop();
-    await emulator?.close();
-  }, 30_000);
+  // The demo secret with this emulator's URLs, so that the webhook's action runs on it.
+  const { emulator, offline } = offlineStackForSuite({
+    secret: (running) => demoSecretFor(running.url),
+  });
+  const webhookSecret = () =>
+    (demoSecretFor(emulator.url) as { webhooks: Record<string, { secret: string }> }).webhooks.demo!
+      .secret;
 
   function deliver(id: string, body: string, at = new Date()) {
     return fetch(`${offline.baseUrl}/webhooks/demo`, {
@@ -43,7 +25,7 @@ describe('webhook deliveries through serverless offline', () => {
         'content-type': 'application/json',
         'webhook-id': id,
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(webhookSecret).sign(id, at, body),
+        'webhook-signature': new Webhook(webhookSecret()).sign(id, at, body),
       },
       body,
     });

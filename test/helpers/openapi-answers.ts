@@ -33,7 +33,7 @@ function api(): Promise<OpenAPIBackend> {
     const document = JSON.parse(JSON.stringify(buildOpenApiDocument()));
     const instance = new OpenAPIBackend({
       definition: document,
-      // The document itself is checked by a validator of OpenAPI 3.1 (test/unit/lib/openapi.test.ts).
+      // The document itself is checked by a validator of OpenAPI 3.1 (test/unit/lib/http/openapi.test.ts).
       quick: true,
       customizeAjv: (_ajv, options) =>
         new (Ajv2020 as unknown as AjvClass)({ ...options, strict: false }) as never,

@@ -1,12 +1,13 @@
 /**
- * Integration fixtures: the embedded emulator on a free port, secret files, and the real
- * handler modules loaded fresh with an environment, as a new Lambda container would load them.
+ * Integration fixtures: the environment that points the functions at an emulator, secret
+ * files, and the real handler modules loaded fresh with an environment, as a new Lambda
+ * container would load them. The emulator itself: emulator.ts.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { vi } from 'vitest';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
+import type { Emulator } from '../../emulator/index.js';
 import type { PlatformSecret } from '../../lib/secrets/schema.js';
 import type { HttpHandler } from './lambda.js';
 import { checkAnswerAgainstDocument } from './openapi-answers.js';
@@ -29,10 +30,6 @@ export async function secretFile(secret: unknown): Promise<string> {
   return file;
 }
 
-export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  return startEmulator({ quiet: true, ...options });
-}
-
 /** The environment that points the functions at an emulator. */
 export function emulatorEnv(
   emulator: Emulator,
@@ -49,7 +46,8 @@ export function emulatorEnv(
   };
 }
 
-const CONTRACT_VARIABLES = [
+/** The variables the functions read (lib/core/config.ts): only the given ones are set. */
+const FUNCTION_VARIABLES = [
   'SCAN_BASE_URL',
   'OPENAPI_BASE_URL',
   'OPENAPI_SERVICE_URLS',
@@ -64,14 +62,14 @@ const CONTRACT_VARIABLES = [
 
 /**
  * Imports handler modules in a fresh module graph with exactly this environment (for the
- * contract's variables), so that each gets a new runtime, as on a cold start.
+ * variables the functions read), so that each gets a new runtime, as on a cold start.
  */
 export async function loadHandlers<const T extends Record<string, string>>(
   env: Record<string, string>,
   modules: T,
 ): Promise<{ [K in keyof T]: HttpHandler }> {
   vi.resetModules();
-  for (const name of CONTRACT_VARIABLES) delete process.env[name];
+  for (const name of FUNCTION_VARIABLES) delete process.env[name];
   Object.assign(process.env, env);
   const loaded: Record<string, HttpHandler> = {};
   for (const [key, modulePath] of Object.entries(modules)) {

@@ -6,14 +6,24 @@
  * log, and the request count of calls that are not idempotent).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../emulator/core/faults.js';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { emulatorForSuite } from '../helpers/emulator.js';
 import { type HttpHandler, httpEvent, lambdaContext } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
 
-/** Short, so that slow faults end quickly; the ±10 % cases sit either side of it. */
-const DEADLINE_MS = 2000;
+/**
+ * The functions' upstream deadline (UPSTREAM_TIMEOUT_MS) in this suite: short, so that a case
+ * that runs into it ends within a second; the ±10 % cases sit either side of it, 100 ms away.
+ */
+const DEADLINE_MS = 1000;
+/**
+ * The deadline of the cases whose answer never completes (dripping in): it ends them, so the
+ * shorter the sooner. Their drip interval keeps the original ratio, a few bytes per deadline.
+ */
+const SHORT_DEADLINE_MS = 300;
+const DRIP_INTERVAL_MS = 50;
 const MB = 1024 * 1024;
 
 interface RouteKind {
@@ -109,6 +119,8 @@ interface Expected {
 
 interface FaultCase {
   readonly name: string;
+  /** The functions' upstream deadline in this case: DEADLINE_MS unless it says otherwise. */
+  readonly deadlineMs?: number;
   readonly faults: (path: string) => Fault[];
   readonly expect: (kind: RouteKind) => Expected;
 }
@@ -138,13 +150,19 @@ const CASES: FaultCase[] = [
     expect: (kind) => envelope(503, '500', kind.idempotent ? 4 : 1),
   },
   {
-    name: 'headers dripping in, a byte every 300 ms',
-    faults: (path) => [{ kind: 'drip', part: 'headers', intervalMs: 300, match: match(path) }],
+    name: `headers dripping in, a byte every ${DRIP_INTERVAL_MS} ms`,
+    deadlineMs: SHORT_DEADLINE_MS,
+    faults: (path) => [
+      { kind: 'drip', part: 'headers', intervalMs: DRIP_INTERVAL_MS, match: match(path) },
+    ],
     expect: () => envelope(504, '510'),
   },
   {
-    name: 'body dripping in, a byte every 300 ms',
-    faults: (path) => [{ kind: 'drip', part: 'body', intervalMs: 300, match: match(path) }],
+    name: `body dripping in, a byte every ${DRIP_INTERVAL_MS} ms`,
+    deadlineMs: SHORT_DEADLINE_MS,
+    faults: (path) => [
+      { kind: 'drip', part: 'body', intervalMs: DRIP_INTERVAL_MS, match: match(path) },
+    ],
     expect: () => envelope(504, '510'),
   },
   {
@@ -268,23 +286,19 @@ function checkAnswer(
 }
 
 describe('the fault suite: every fault class against every kind of route', () => {
-  let emulator: Emulator;
-  const handlers = new Map<string, HttpHandler>();
+  const emulator = emulatorForSuite();
+  /** The handler of each route kind, by deadline: one container per deadline. */
+  const handlers = new Map<number, Map<string, HttpHandler>>();
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     const file = await secretFile(demoSecretFor(emulator.url));
-    const loaded = await loadHandlers(
-      emulatorEnv(emulator, { SECRETS_FILE: file, UPSTREAM_TIMEOUT_MS: String(DEADLINE_MS) }),
-      Object.fromEntries(KINDS.map((kind) => [kind.name, kind.module])),
-    );
-    for (const kind of KINDS) handlers.set(kind.name, loaded[kind.name]!);
-  });
-  beforeEach(() => {
-    emulator.reset();
-  });
-  afterAll(async () => {
-    await emulator.close();
+    for (const deadlineMs of [DEADLINE_MS, SHORT_DEADLINE_MS]) {
+      const loaded = await loadHandlers(
+        emulatorEnv(emulator, { SECRETS_FILE: file, UPSTREAM_TIMEOUT_MS: String(deadlineMs) }),
+        Object.fromEntries(KINDS.map((kind) => [kind.name, kind.module])),
+      );
+      handlers.set(deadlineMs, new Map(KINDS.map((kind) => [kind.name, loaded[kind.name]!])));
+    }
   });
 
   describe.each(KINDS)('$name', (kind) => {
@@ -292,7 +306,8 @@ describe('the fault suite: every fault class against every kind of route', () =>
       for (const fault of faultCase.faults(kind.upstreamPath)) emulator.faults.add(fault);
       const expected = faultCase.expect(kind);
       const context = `${kind.name}, ${faultCase.name}`;
-      const result = await handlers.get(kind.name)!(kind.event(), lambdaContext());
+      const handler = handlers.get(faultCase.deadlineMs ?? DEADLINE_MS)!.get(kind.name)!;
+      const result = await handler(kind.event(), lambdaContext());
       checkAnswer(result, expected, context);
       expect(attemptsOn(emulator, kind.upstreamPath), context).toBe(expected.attempts);
       if (kind.runs) expect(kind.runs(emulator), context).toBeLessThanOrEqual(1);

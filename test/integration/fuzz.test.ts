@@ -9,13 +9,24 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { demoSecretFor } from '../../emulator/index.js';
 import { routes } from '../../lib/http/routes/index.js';
+import { emulatorForSuite } from '../helpers/emulator.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile, startTestEmulator } from '../helpers/platform.js';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
 
-/** Inputs per route. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+/**
+ * Inputs per route: FUZZ_RUNS, else 250, so that `npm test` stays quick. `npm run test:fuzz`
+ * runs the full 1,000 per route (CI runs it once).
+ */
+const RUNS = positiveWholeNumber('FUZZ_RUNS', 250);
+
+function positiveWholeNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name} must be a positive whole number`);
+  return Number(raw);
+}
 
 const MODULES: Record<string, string> = {
   health: 'functions/health.ts',
@@ -316,14 +327,13 @@ function eventFor(
 }
 
 describe('fuzzing every route through the real middy stack', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let handlers: Record<string, HttpHandler>;
   let secretValues: string[];
   const logLines: string[] = [];
   const counts = { inputs: 0, upstreamCalled: 0, errors: 0 };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     const secret = demoSecretFor(emulator.url) as Record<string, unknown>;
     secretValues = collectSecretValues(secret);
     const file = await secretFile(secret);
@@ -337,7 +347,6 @@ describe('fuzzing every route through the real middy stack', () => {
   });
   afterAll(async () => {
     vi.restoreAllMocks();
-    await emulator.close();
     console.info(
       `fuzz: ${counts.inputs} inputs, ${counts.upstreamCalled} reached the upstream, ${counts.errors} errors`,
     );

@@ -1,6 +1,6 @@
 /**
  * One log line per request, when it ends (answered or failed): method, route, status, duration,
- * and the request's metrics riding on the same line (core/metrics.ts). Any metrics that cannot
+ * and the request's metrics riding on the same line (lib/core/metrics.ts). Any metrics that cannot
  * share it go out on lines of their own.
  */
 import { defaultSink, type Logger } from '../../core/log.js';

@@ -7,7 +7,7 @@
 import type { UpstreamAnswer } from '../client.js';
 import { decodeUpstreamError } from '../error-decoding.js';
 
-/** Where a kind of call gets its credentials (the secret store adapts to it: secrets/). */
+/** Where a kind of call gets its credentials (the secret store adapts to it: lib/secrets/). */
 export interface CredentialSource<T> {
   get(): Promise<T>;
   /** Fetches them again (rate-limited by the source); `previous` are the ones refused. */

@@ -1,4 +1,4 @@
-/** The platform gateway's header names, which carry its vendor word (`platform` in the spec). */
+/** The platform gateway's header names, which carry its vendor word (GATEWAY_VENDOR, `platform` by default). */
 
 type GatewayHeaderNames = Readonly<{
   timestamp: string;

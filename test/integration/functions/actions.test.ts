@@ -2,7 +2,7 @@
  * ANY /actions/{name} and POST /triggers/{name} invoked as Lambda invokes them, with the real
  * middy stack, over loopback against the emulator's actions and triggers.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   DEMO_API_ID,
   DEMO_STAGE,
@@ -11,13 +11,9 @@ import {
   type Emulator,
   FAIL_ERROR,
 } from '../../../emulator/index.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import {
-  emulatorEnv,
-  loadHandlers,
-  secretFile,
-  startTestEmulator,
-} from '../../helpers/platform.js';
+import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
 
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
 
@@ -33,11 +29,10 @@ const invokeEvent = (name: string, changes: Parameters<typeof httpEvent>[1] = {}
   });
 
 describe('function execution against the emulator', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let fn: { invoke: HttpHandler; fire: HttpHandler };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     const secret = demoSecretFor(emulator.url);
     const hello = secret.actions!.hello!.url;
     secret.actions = {
@@ -52,14 +47,10 @@ describe('function execution against the emulator', () => {
     });
   });
   beforeEach(() => {
-    emulator.reset();
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
   afterEach(() => {
     vi.restoreAllMocks();
-  });
-  afterAll(async () => {
-    await emulator.close();
   });
 
   describe('ordinary actions', () => {

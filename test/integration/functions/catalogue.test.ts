@@ -6,15 +6,10 @@
 
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Emulator, Fault } from '../../../emulator/index.js';
+import type { Fault } from '../../../emulator/index.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import {
-  demoSecret,
-  emulatorEnv,
-  loadHandlers,
-  secretFile,
-  startTestEmulator,
-} from '../../helpers/platform.js';
+import { demoSecret, emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
 
 const CATALOGUE_FUNCTIONS = {
   language: 'functions/catalogue/language.ts',
@@ -81,7 +76,7 @@ function bytesOf(result: Result): Buffer {
 }
 
 describe('catalogue functions against the emulator', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let fn: Handlers;
   let agent: InstanceType<typeof Agent>;
   let credentials: Record<string, string>;
@@ -128,7 +123,6 @@ describe('catalogue functions against the emulator', () => {
   }
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     fn = await loadHandlers(emulatorEnv(emulator), CATALOGUE_FUNCTIONS);
     agent = new Agent();
     const app = (await demoSecret()).openapi!;
@@ -138,7 +132,6 @@ describe('catalogue functions against the emulator', () => {
     };
   });
   beforeEach(() => {
-    emulator.reset();
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
   afterEach(() => {
@@ -146,7 +139,6 @@ describe('catalogue functions against the emulator', () => {
   });
   afterAll(async () => {
     await agent.close();
-    await emulator.close();
   });
 
   describe('POST /translate', () => {
@@ -715,20 +707,13 @@ describe('catalogue functions against the emulator', () => {
 });
 
 describe('catalogue functions with other configurations', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
 
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
   beforeEach(() => {
-    emulator.reset();
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
   afterEach(() => {
     vi.restoreAllMocks();
-  });
-  afterAll(async () => {
-    await emulator.close();
   });
 
   it("answers the gateway's 401 when the app credentials are wrong", async () => {

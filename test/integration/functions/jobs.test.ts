@@ -4,12 +4,13 @@
  */
 import { createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type Emulator,
   INACTIVE_ACCESS_KEY,
   INACTIVE_SECRET_KEY,
 } from '../../../emulator/index.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
 import {
@@ -19,7 +20,6 @@ import {
   loadHandlers,
   SCAN_FUNCTIONS,
   secretFile,
-  startTestEmulator,
 } from '../../helpers/platform.js';
 
 type Handlers = Record<keyof typeof SCAN_FUNCTIONS, HttpHandler>;
@@ -29,23 +29,18 @@ const gatewayRequests = (emulator: Emulator) =>
   emulator.requests.filter((r) => r.url.startsWith('/api/'));
 
 describe('scan job functions against the emulator', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let fn: Handlers;
   let logLines: string[];
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     fn = await loadHandlers(emulatorEnv(emulator), SCAN_FUNCTIONS);
   });
   beforeEach(() => {
-    emulator.reset();
     logLines = captureLogLines();
   });
   afterEach(() => {
     vi.restoreAllMocks();
-  });
-  afterAll(async () => {
-    await emulator.close();
   });
 
   describe('GET /jobs', () => {
@@ -211,7 +206,7 @@ describe('scan job functions against the emulator', () => {
     it('returns the report byte for byte with its Content-Type', async () => {
       const result = await fn.report(httpEvent('jobs-report.json'), lambdaContext());
       expect(result.statusCode).toBe(200);
-      // The same request, signed here from the spec's rules, straight to the emulator.
+      // The same request, signed here with the test's own HMAC, straight to the emulator.
       const secret = await demoSecret();
       const uri = '/api/v1/jobs/2810001/report';
       const timestamp = String(Date.now());
@@ -432,13 +427,7 @@ describe('scan job functions against the emulator', () => {
 });
 
 describe('scan job functions with other credentials', () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator({ vendor: 'ncp' });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  const emulator = emulatorForSuite({ vendor: 'ncp' });
 
   it('follow GATEWAY_VENDOR in every header name', async () => {
     const fn = await loadHandlers(emulatorEnv(emulator, { GATEWAY_VENDOR: 'NCP' }), {

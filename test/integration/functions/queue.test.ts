@@ -7,16 +7,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../../emulator/index.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { demoSecretFor } from '../../../emulator/index.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
-import {
-  emulatorEnv,
-  loadHandlers,
-  secretFile,
-  startTestEmulator,
-} from '../../helpers/platform.js';
+import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
@@ -41,7 +37,7 @@ const failedIds = (response: SQSBatchResponse) =>
   response.batchItemFailures.map((f) => f.itemIdentifier);
 
 describe('invocation queue', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let consume: SqsHandler;
   let secretPath: string;
   let logLines: string[];
@@ -53,7 +49,6 @@ describe('invocation queue', () => {
       .map((a) => `${a.name}:${JSON.stringify(a.params)}`);
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     secretPath = await secretFile(demoSecretFor(emulator.url));
     const handlers = await loadHandlers(
       emulatorEnv(emulator, { SECRETS_FILE: secretPath, INVOCATION_QUEUE_URL: '' }),
@@ -62,14 +57,10 @@ describe('invocation queue', () => {
     consume = handlers.consume as unknown as SqsHandler;
   });
   beforeEach(() => {
-    emulator.reset();
     logLines = captureLogLines();
   });
   afterEach(() => {
     vi.restoreAllMocks();
-  });
-  afterAll(async () => {
-    await emulator.close();
   });
 
   /** What the consumer logged about each message it did not finish: parked or later. */

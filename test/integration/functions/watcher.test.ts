@@ -24,18 +24,14 @@ import { fileStateStore } from '../../../lib/watcher/file-state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
 import tables from '../../../scripts/sls/tables.cjs';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import {
   type EventBridgeServer,
   startEventBridgeServer,
 } from '../../helpers/event-bridge-server.js';
 import { lambdaContext } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
-import {
-  demoSecret,
-  emulatorEnv,
-  loadHandlers,
-  startTestEmulator,
-} from '../../helpers/platform.js';
+import { demoSecret, emulatorEnv, loadHandlers } from '../../helpers/platform.js';
 
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 
@@ -69,17 +65,15 @@ const range = (from: number, to: number, status: string) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${from + i}:${status}`);
 
 describe('the scan job watcher function', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let events: EventBridgeServer;
   let logLines: string[];
   const savedEnv = { ...process.env };
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     events = await startEventBridgeServer();
   });
   beforeEach(() => {
-    emulator.reset();
     logLines = captureLogLines();
   });
   afterEach(() => {
@@ -88,7 +82,6 @@ describe('the scan job watcher function', () => {
   afterAll(async () => {
     process.env = savedEnv;
     await events.close();
-    await emulator.close();
   });
 
   it('announces each change once to EventBridge across runs, failed runs included', async () => {
@@ -242,13 +235,7 @@ describe('the scan job watcher function', () => {
 });
 
 describe('the watcher walking several pages of the real list', () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  const emulator = emulatorForSuite();
 
   it('reads every page, and a failure on page 2 announces nothing until a run succeeds', async () => {
     const config = loadConfig({ ...emulatorEnv(emulator), UPSTREAM_TIMEOUT_MS: '2000' });

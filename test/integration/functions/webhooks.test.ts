@@ -8,18 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../../emulator/index.js';
+import { demoSecretFor } from '../../../emulator/index.js';
 import type { InProcessInvocationQueue } from '../../../lib/webhooks/queue.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
 import tables from '../../../scripts/sls/tables.cjs';
 import { pointAwsSdkAt } from '../../helpers/aws.js';
+import { emulatorForSuite } from '../../helpers/emulator.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import {
-  emulatorEnv,
-  loadHandlers,
-  secretFile,
-  startTestEmulator,
-} from '../../helpers/platform.js';
+import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
 
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
 
@@ -64,7 +60,7 @@ function delivery(options: Delivery = {}) {
 }
 
 describe('webhook receiver, locally (in process)', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let receive: HttpHandler;
   let queue: InProcessInvocationQueue;
   let logLines: string[];
@@ -72,7 +68,6 @@ describe('webhook receiver, locally (in process)', () => {
   const activations = () => emulator.actions.activations().filter((a) => a.kind === 'action');
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     const secret = demoSecretFor(emulator.url);
     secret.webhooks = {
       ...(secret.webhooks as object),
@@ -90,7 +85,6 @@ describe('webhook receiver, locally (in process)', () => {
     queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
   });
   beforeEach(() => {
-    emulator.reset();
     logLines = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
       logLines.push(String(line));
@@ -99,9 +93,6 @@ describe('webhook receiver, locally (in process)', () => {
   afterEach(async () => {
     await queue.idle();
     vi.restoreAllMocks();
-  });
-  afterAll(async () => {
-    await emulator.close();
   });
 
   it('answers 202 at once and runs the action with the body as its params', async () => {
@@ -296,7 +287,7 @@ describe('webhook receiver, locally (in process)', () => {
 });
 
 describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an injected clock', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   let dynalite: Server;
   let receive: HttpHandler;
   let queue: InProcessInvocationQueue;
@@ -305,7 +296,6 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
   const hello = () => emulator.actions.activations().filter((a) => a.name === 'hello');
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
     dynalite = await startDynalite();
     const endpoint = `http://127.0.0.1:${(dynalite.address() as AddressInfo).port}`;
     restoreEnv = pointAwsSdkAt('AWS_ENDPOINT_URL_DYNAMODB', endpoint);
@@ -328,7 +318,6 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
     queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
   });
   beforeEach(() => {
-    emulator.reset();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
   });
@@ -340,7 +329,6 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
     delete process.env.DELIVERY_LEDGER_TABLE;
     restoreEnv();
     await new Promise((resolve) => dynalite.close(resolve));
-    await emulator.close();
   });
 
   it('runs once a delivery stamped 290 s ahead and replayed 301 s later', async () => {

@@ -16,7 +16,10 @@ export const DEMO_ACCESS_KEY = demoSecret.iam.accessKey;
 export const DEMO_SECRET_KEY = demoSecret.iam.secretKey;
 export const DEMO_API_KEY = demoSecret.apiKey;
 
-/** The test's own signer, written from the spec, so the emulator's verifier is checked by it. */
+/**
+ * The test's own signer (HMAC-SHA256 of method and URI, timestamp, access key), written here,
+ * so the emulator's verifier is checked by it.
+ */
 export function sign(
   method: string,
   uri: string,

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSecretFor, type Emulator, startEmulator } from '../../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { demoSecretFor } from '../../../../emulator/index.js';
 import { platformSecretSchema } from '../../../../lib/secrets/schema.js';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
 
 const bundled = JSON.parse(
   readFileSync(new URL('../../../../emulator/demo-secret.json', import.meta.url), 'utf8'),
@@ -14,12 +15,7 @@ interface Entry {
 }
 
 describe('demoSecretFor', () => {
-  let emulator: Emulator;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
+  const emulator = emulatorForSuite();
 
   it('moves every action and trigger URL onto the given emulator, keeping its path', () => {
     const secret = demoSecretFor('http://127.0.0.1:5123');

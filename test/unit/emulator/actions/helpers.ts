@@ -1,12 +1,8 @@
-import { type Emulator, startEmulator } from '../../../../emulator/index.js';
+import type { Emulator } from '../../../../emulator/index.js';
 
 /** The demo API and stage of the emulator's function execution URLs. */
 export const API_PATH = '/fx7h2k/demo';
 export const DEMO_GATEWAY_API_KEY = 'demo-gateway-api-key';
-
-export function startActionsEmulator(): Promise<Emulator> {
-  return startEmulator({ quiet: true });
-}
 
 export interface CallOptions {
   method?: string;

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
 import { CLIENT_ID, CLIENT_SECRET, catalogueFetch, jsonOf } from './helpers.js';
 
 const SHORTEN = '/util/v1/shorturl?url=https%3A%2F%2Fexample.com%2F';
 
 describe('catalogue authentication (Client ID / Client Secret)', () => {
-  let emulator: Emulator;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
+  const emulator = emulatorForSuite();
 
   it('lets the demo application through, whatever the case of the header names', async () => {
     const upper = await catalogueFetch(emulator, 'GET', SHORTEN);

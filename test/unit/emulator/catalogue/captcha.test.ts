@@ -1,10 +1,11 @@
 import jpeg from 'jpeg-js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CAPTCHA_IMAGE, CAPTCHA_TEXT_LEFT } from '../../../../emulator/catalogue/captcha-media.js';
-import { type Emulator, startEmulator } from '../../../../emulator/index.js';
+import { startEmulator } from '../../../../emulator/index.js';
 import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS, glyphPixel } from '../../../../emulator/media/font.js';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { decodeDtmf, readPcmWav } from '../media/media-checks.js';
 import { bytesOf, CLIENT_ID, CLIENT_SECRET, catalogueFetch, jsonOf } from './helpers.js';
-import { decodeDtmf, readPcmWav } from './media-checks.js';
 
 /** Reads the characters back out of the picture: dark font cells matched against each glyph. */
 function readCaptcha(file: Buffer, length: number): string {
@@ -32,16 +33,10 @@ function readCaptcha(file: Buffer, length: number): string {
 }
 
 describe('CAPTCHA', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   const get = (target: string) => catalogueFetch(emulator, 'GET', target);
   const issue = async (path: string) =>
     ((await jsonOf(await get(`${path}?code=0`))) as { key: string }).key;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
-  beforeEach(() => emulator.reset());
 
   describe('image', () => {
     it('issues 16-character keys, code 0 being the default', async () => {

@@ -21,7 +21,7 @@ export interface CatalogueCallOptions {
   clientSecret?: string | null;
 }
 
-/** A catalogue call with the application's credentials, header names in the spec's capitals. */
+/** A catalogue call with the application's credentials, header names in capitals. */
 export function catalogueFetch(
   emulator: Emulator,
   method: string,

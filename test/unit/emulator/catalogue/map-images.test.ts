@@ -1,19 +1,14 @@
 import jpeg from 'jpeg-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { readPng } from '../media/media-checks.js';
 import { bytesOf, catalogueFetch } from './helpers.js';
-import { readPng } from './media-checks.js';
 
 const CENTRE = 'center=127.1054328,37.3595963&level=16';
 
 describe('map images', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   const get = (target: string) => catalogueFetch(emulator, 'GET', target);
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
 
   describe('static map, /map-static/v2/raster', () => {
     it('answers a decodable JPEG by default, scaled to fit 256 px with its aspect kept', async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { goertzel, mp3Frames, readPcmWav } from '../media/media-checks.js';
 import { bytesOf, catalogueFetch, FORM, form, jsonOf } from './helpers.js';
-import { goertzel, mp3Frames, readPcmWav } from './media-checks.js';
 
 function wavFile(seconds: number, sampleRate = 16_000, silent = false): Buffer {
   const samples = Math.round(seconds * sampleRate);
@@ -26,14 +26,9 @@ function wavFile(seconds: number, sampleRate = 16_000, silent = false): Buffer {
 }
 
 describe('speech synthesis, /voice/v1/tts', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   const tts = (fields: Record<string, string>) =>
     catalogueFetch(emulator, 'POST', '/voice/v1/tts', { body: form(fields), contentType: FORM });
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
 
   it('answers playable MP3: MPEG-1 Layer III frames from first byte to last', async () => {
     const response = await tts({ speaker: 'mijin', speed: '0', text: '안녕하세요' });
@@ -108,14 +103,9 @@ describe('speech synthesis, /voice/v1/tts', () => {
 });
 
 describe('speech recognition, /recog/v1/stt', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   const stt = (query: string, body: Buffer, contentType = 'application/octet-stream') =>
     catalogueFetch(emulator, 'POST', `/recog/v1/stt${query}`, { body, contentType });
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
 
   it.each([
     ['Kor', '안녕하세요 반갑습니다'],

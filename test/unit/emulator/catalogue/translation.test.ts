@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../../../emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorForSuite } from '../../../helpers/emulator.js';
 import { catalogueFetch, FORM, form, JSON_TYPE, jsonOf } from './helpers.js';
 
 describe('Papago translation', () => {
-  let emulator: Emulator;
+  const emulator = emulatorForSuite();
   const translate = (path: string, body: string, contentType = FORM) =>
     catalogueFetch(emulator, 'POST', path, { body, contentType });
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ quiet: true });
-  });
-  afterAll(() => emulator.close());
 
   it('translates a form-encoded UTF-8 body in the platform response shape', async () => {
     const response = await translate(

@@ -3,7 +3,6 @@ import { appCredentialsFrom, CatalogueClient } from '../../../../lib/catalogue/c
 import { type CatalogueEntry, defineEntry } from '../../../../lib/catalogue/entry.js';
 import { catalogueEntry } from '../../../../lib/catalogue/table.js';
 import { UpstreamError } from '../../../../lib/core/errors.js';
-import type { SecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
 import { UpstreamClient } from '../../../../lib/upstream/client.js';
 import { Agent } from '../../../../lib/upstream/undici.js';
@@ -12,20 +11,9 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
+import { memorySecretSource } from '../../../helpers/secret-source.js';
 
 const APP = { clientId: 'client-id-1', clientSecret: 'client-secret-1' };
-
-function memorySource(initial: object) {
-  const state = { text: JSON.stringify(initial), fetches: 0 };
-  const source: SecretSource = {
-    description: 'memory',
-    fetchText: async () => {
-      state.fetches++;
-      return state.text;
-    },
-  };
-  return { source, state };
-}
 
 function api(routeKey: string): CatalogueEntry {
   const found = catalogueEntry(routeKey);
@@ -50,7 +38,7 @@ describe('CatalogueClient', () => {
   let server: ScriptedServer;
   let other: ScriptedServer;
   let agent: InstanceType<typeof Agent>;
-  let secret: ReturnType<typeof memorySource>;
+  let secret: ReturnType<typeof memorySecretSource>;
   let client: CatalogueClient;
 
   const json = (status: number, body: unknown, contentType = 'application/json') =>
@@ -84,7 +72,7 @@ describe('CatalogueClient', () => {
     other.received.length = 0;
     server.script = json(200, { ok: true });
     other.script = json(200, { other: true });
-    secret = memorySource({ openapi: APP });
+    secret = memorySecretSource({ openapi: APP });
     client = makeClient();
   });
   afterAll(async () => {
@@ -481,7 +469,7 @@ describe('CatalogueClient', () => {
   });
 
   it('refuses to call without openapi credentials in the secret', async () => {
-    secret = memorySource({ callerTokens: ['t'] });
+    secret = memorySecretSource({ callerTokens: ['t'] });
     const entry = api('GET /captcha/image/key');
     const error = await makeClient()
       .call(entry, parsed(entry, {}), {})

@@ -36,7 +36,7 @@ describe('the catalogue table', () => {
     expect(new Set(catalogue.map((api) => api.id)).size).toBe(catalogue.length);
   });
 
-  it('reaches the sixteen upstream APIs of the spec', () => {
+  it('reaches the sixteen upstream APIs of docs/catalogue.md', () => {
     const upstream = new Set(catalogue.flatMap((api) => api.upstream.paths));
     expect([...upstream].sort()).toEqual(
       [
@@ -52,7 +52,7 @@ describe('the catalogue table', () => {
         '/map-reversegeocode/v2/gc',
         '/captcha/v1/nkey',
         '/captcha-bin/v1/ncaptcha',
-        // The spec's path; the platform's docs show /scaptcha/v1/skey (contract 7a).
+        // The default path; the platform's public docs show /scaptcha/v1/skey (docs/catalogue.md).
         '/scaptcha/v1/nkey',
         '/scaptcha-bin/v1/scaptcha',
         '/util/v1/shorturl',

@@ -1,13 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError, UpstreamError } from '../../../../lib/core/errors.js';
-import { executionBody } from '../../../../lib/execution/caller.js';
+import { UpstreamError } from '../../../../lib/core/errors.js';
 import { ExecutionClient, isGatewayAnswer } from '../../../../lib/execution/client.js';
-import {
-  type ExecutionTarget,
-  executionUrl,
-  resolveTarget,
-} from '../../../../lib/execution/targets.js';
-import { executionQuerySchema } from '../../../../lib/http/routes/functions.js';
 import { fileSecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
 import { type UpstreamAnswer, UpstreamClient } from '../../../../lib/upstream/client.js';
@@ -19,129 +12,9 @@ import {
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
 
-const ordinary: ExecutionTarget = {
-  kind: 'action',
-  name: 'a',
-  url: 'http://x/a',
-  web: false,
-  idempotent: false,
-};
-const web: ExecutionTarget = { ...ordinary, web: true };
-
 function answer(status: number, body: string, headers: Record<string, string> = {}) {
   return { status, headers, body: Buffer.from(body), attempts: 1 } satisfies UpstreamAnswer;
 }
-
-function thrown(fn: () => unknown): ServiceError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
-  throw new Error('expected a ServiceError');
-}
-
-describe('executionUrl', () => {
-  it('adds blocking and result to a URL without a query', () => {
-    expect(executionUrl('https://gw.example/ab12/dev/hello', true).href).toBe(
-      'https://gw.example/ab12/dev/hello?blocking=true&result=true',
-    );
-  });
-
-  it('keeps the query the URL already has, exactly as written', () => {
-    expect(executionUrl('https://gw.example/x?a=b%20c&flag&t=1+2', false).search).toBe(
-      '?a=b%20c&flag&t=1+2&blocking=true&result=false',
-    );
-  });
-
-  it('replaces a blocking or result the URL already carries', () => {
-    expect(executionUrl('https://gw.example/x?blocking=false&k=v&result=true', false).search).toBe(
-      '?k=v&blocking=true&result=false',
-    );
-  });
-});
-
-describe('executionQuerySchema', () => {
-  it.each([
-    [{}, true],
-    [{ result: 'true' }, true],
-    [{ result: 'false' }, false],
-  ])('reads %j as result=%s', (query, expected) => {
-    expect(executionQuerySchema.parse(query)).toEqual({ result: expected });
-  });
-
-  it.each([{ result: 'yes' }, { result: '' }, { result: 'TRUE' }, { result: ['true', 'true'] }])(
-    'refuses %j',
-    (query) => {
-      expect(executionQuerySchema.safeParse(query).success).toBe(false);
-    },
-  );
-});
-
-describe('resolveTarget', () => {
-  const secret = {
-    actions: {
-      hello: { url: 'https://gw/a', web: true, apiKey: 'k1' },
-      plain: { url: 'https://gw/p' },
-    },
-    triggers: { nightly: { url: 'https://gw/t' } },
-  };
-
-  it('finds actions and triggers with their flags', () => {
-    expect(resolveTarget(secret, 'action', 'hello')).toEqual({
-      kind: 'action',
-      name: 'hello',
-      url: 'https://gw/a',
-      web: true,
-      apiKey: 'k1',
-      idempotent: false,
-    });
-    expect(resolveTarget(secret, 'action', 'plain').web).toBe(false);
-    expect(resolveTarget(secret, 'trigger', 'nightly').web).toBe(false);
-  });
-
-  it.each([
-    ['action', 'nightly'],
-    ['trigger', 'hello'],
-    ['action', 'toString'],
-    ['action', '__proto__'],
-  ] as const)('answers 404/300 for the %s %s', (kind, name) => {
-    const error = thrown(() => resolveTarget(secret, kind, name));
-    expect([error.status, error.code]).toEqual([404, '300']);
-  });
-
-  it('answers 404/300 when the secret has no actions at all', () => {
-    expect(thrown(() => resolveTarget({}, 'action', 'hello')).status).toBe(404);
-  });
-});
-
-describe('executionBody', () => {
-  const json = 'application/json; charset=utf-8';
-
-  it('passes a JSON object through as written', () => {
-    expect(executionBody(ordinary, 'POST', Buffer.from('{ "a" : 1 }'), json)).toBe('{ "a" : 1 }');
-  });
-
-  it('lets a web action go without a body, and with any JSON value', () => {
-    expect(executionBody(web, 'GET', Buffer.alloc(0), undefined)).toBeUndefined();
-    expect(executionBody(web, 'PUT', Buffer.from('[1,2]'), json)).toBe('[1,2]');
-  });
-
-  it.each([
-    ['no body for an ordinary action', ordinary, 'POST', '', json, 'body'],
-    ['a JSON array for an ordinary action', ordinary, 'POST', '[1]', json, 'body'],
-    ['malformed JSON', web, 'POST', '{"a":', json, 'body'],
-    ['another Content-Type', web, 'POST', '{}', 'text/plain', 'headers.content-type'],
-    ['no Content-Type', ordinary, 'POST', '{}', undefined, 'headers.content-type'],
-    ['a body on GET', web, 'GET', '{}', json, 'body'],
-    ['a body on HEAD', web, 'HEAD', '{}', json, 'body'],
-  ] as const)('refuses %s with 400/100', (_case, target, method, body, type, path) => {
-    const error = thrown(() => executionBody(target, method, Buffer.from(body), type));
-    expect([error.status, error.code]).toEqual([400, '100']);
-    expect(error.details).toEqual([expect.objectContaining({ path })]);
-  });
-});
 
 describe('isGatewayAnswer', () => {
   it('believes the response-origin header either way', () => {

@@ -5,7 +5,6 @@ import { createLogger } from '../../../../lib/core/log.js';
 import { countMetric } from '../../../../lib/core/metrics.js';
 import { httpFunction } from '../../../../lib/http/http-function.js';
 import { MAX_BODY_BYTES } from '../../../../lib/http/middleware/body-limit.js';
-import { tokenMatches } from '../../../../lib/http/middleware/caller-auth.js';
 import { json } from '../../../../lib/http/responses.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
 
@@ -217,15 +216,6 @@ describe('httpFunction (the shared middy stack)', () => {
   });
 });
 
-describe('tokenMatches', () => {
-  it('matches only whole tokens', () => {
-    expect(tokenMatches('abc', ['x', 'abc'])).toBe(true);
-    expect(tokenMatches('ab', ['abc'])).toBe(false);
-    expect(tokenMatches('abcd', ['abc'])).toBe(false);
-    expect(tokenMatches('abc', [])).toBe(false);
-  });
-});
-
 describe('httpFunction answers before the function times out', () => {
   it('answers 504/510 when the caller check hangs (a slow secret fetch)', async () => {
     const { log, lines } = capturedLog();
@@ -313,27 +303,5 @@ describe('httpFunction log lines', () => {
     } finally {
       console.mockRestore();
     }
-  });
-
-  it('leaves out lines below the level, but not the metrics they carry', () => {
-    const lines: string[] = [];
-    const log = createLogger({}, (line) => lines.push(line), 'warn');
-    log.info('quiet', { a: 1 }, { _aws: { CloudWatchMetrics: [] }, UpstreamCalls: 1 });
-    expect(lines.map((line) => JSON.parse(line))).toEqual([
-      { _aws: { CloudWatchMetrics: [] }, UpstreamCalls: 1 },
-    ]);
-  });
-
-  it('leaves out lines below the level', () => {
-    const lines: string[] = [];
-    const log = createLogger({}, (line) => lines.push(line), 'warn');
-    log.info('quiet');
-    log.warn('heard');
-    log.child({ a: 1 }).info('quiet too');
-    log.child({ a: 1 }).error('heard too');
-    expect(lines.map((line) => (JSON.parse(line) as { message: string }).message)).toEqual([
-      'heard',
-      'heard too',
-    ]);
   });
 });

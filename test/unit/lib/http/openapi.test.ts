@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { routeKeyOf } from '../../../../lib/catalogue/entry.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
@@ -10,12 +10,6 @@ import {
 } from '../../../../lib/http/openapi.js';
 import { routes } from '../../../../lib/http/routes/index.js';
 import { ANY_METHODS } from '../../../../lib/http/routes/route.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
-import {
-  checkAnswerAgainstDocument,
-  type ReceivedAnswer,
-} from '../../../helpers/openapi-answers.js';
-import { DEMO_SECRET_FILE, loadHandlers } from '../../../helpers/platform.js';
 
 function operation(document: OpenApiDocument, routeKey: string) {
   const [method = '', routePath = ''] = routeKey.split(' ');
@@ -166,41 +160,6 @@ describe('the OpenAPI document', () => {
   });
 });
 
-describe('GET /openapi.json', () => {
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-
-  async function openapiHandler() {
-    vi.spyOn(console, 'log').mockImplementation(() => {});
-    const { openapi } = await loadHandlers(
-      { SECRETS_SOURCE: 'file', SECRETS_FILE: DEMO_SECRET_FILE },
-      { openapi: 'functions/openapi.ts' },
-    );
-    return openapi;
-  }
-
-  it('serves the document to a caller with a token', async () => {
-    const handler = await openapiHandler();
-    const result = await handler(httpEvent('catalogue-openapi.json'), lambdaContext());
-    expect(result.statusCode).toBe(200);
-    expect(result.headers?.['content-type']).toBe('application/json');
-    expect(jsonBody(result)).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
-  });
-
-  it('refuses a caller without a token with the envelope', async () => {
-    const handler = await openapiHandler();
-    const result = await handler(
-      httpEvent('catalogue-openapi.json', { headers: { authorization: undefined } }),
-      lambdaContext(),
-    );
-    expect(result.statusCode).toBe(401);
-    expect(jsonBody(result)).toEqual({
-      error: { errorCode: '200', message: 'Authentication Failed' },
-    });
-  });
-});
-
 describe('buildOpenApiDocument with a given table', () => {
   it('documents header parameters, other success statuses and routes without input', () => {
     const document = buildOpenApiDocument([
@@ -247,43 +206,5 @@ describe('buildOpenApiDocument with a given table', () => {
       operationId: 'bare',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
     });
-  });
-});
-
-describe('the answer check of the test suites', () => {
-  const answer = (changes: Partial<ReceivedAnswer>): ReceivedAnswer => ({
-    method: 'GET',
-    path: '/health',
-    status: 200,
-    contentType: 'application/json',
-    body: '{"status":"ok"}',
-    ...changes,
-  });
-
-  it('passes an answer the document describes', async () => {
-    await expect(checkAnswerAgainstDocument(answer({}))).resolves.toBeUndefined();
-    await expect(
-      checkAnswerAgainstDocument(
-        answer({
-          path: '/nowhere',
-          status: 404,
-          body: '{"error":{"errorCode":"300","message":"x"}}',
-        }),
-      ),
-    ).resolves.toBeUndefined();
-  });
-
-  it('refuses a body, a media type or a status the document does not describe', async () => {
-    await expect(checkAnswerAgainstDocument(answer({ body: '{"status":"bad"}' }))).rejects.toThrow(
-      /does not match/,
-    );
-    await expect(
-      checkAnswerAgainstDocument(answer({ contentType: 'text/html', body: '<p>ok</p>' })),
-    ).rejects.toThrow(/media type not documented/);
-    await expect(
-      checkAnswerAgainstDocument(
-        answer({ path: '/jobs', status: 502, body: '{"error":{"errorCode":"520"},"stack":"x"}' }),
-      ),
-    ).rejects.toThrow(/does not match/);
   });
 });

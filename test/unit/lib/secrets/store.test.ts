@@ -212,7 +212,7 @@ describe('SecretStore', () => {
 });
 
 describe('parseSecret', () => {
-  it('accepts the contract document, with absent optional fields', () => {
+  it('accepts the secret as docs/secret.md describes it, with absent optional fields', () => {
     const secret = parseSecret(
       JSON.stringify({
         iam: { accessKey: 'AK', secretKey: 'SK' },

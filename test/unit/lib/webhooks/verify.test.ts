@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../../lib/core/errors.js';
 import { deliveryKey, verifyDelivery, webhookEntry } from '../../../../lib/webhooks/verify.js';
+import { thrownServiceError as refusal } from '../../../helpers/service-error.js';
 
 const SECRET = `whsec_${Buffer.from('unit-test-webhook-secret-000001').toString('base64')}`;
 const entry = { secret: SECRET, action: 'hello' };
@@ -13,16 +13,6 @@ function signed(payload: string, id = 'msg_1', at = new Date()) {
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
     'webhook-signature': signer.sign(id, at, payload),
   };
-}
-
-function refusal(fn: () => unknown): ServiceError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('verifyDelivery', () => {

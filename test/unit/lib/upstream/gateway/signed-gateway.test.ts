@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../../../lib/core/errors.js';
 import { createLogger } from '../../../../../lib/core/log.js';
 import { signingKeysFrom } from '../../../../../lib/scan-jobs/client.js';
-import type { SecretSource } from '../../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../../lib/secrets/store.js';
 import { UpstreamClient } from '../../../../../lib/upstream/client.js';
 import { SignedGateway } from '../../../../../lib/upstream/gateway/signed-gateway.js';
@@ -14,10 +13,11 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../../../../helpers/scripted-server.js';
+import { memorySecretSource } from '../../../../helpers/secret-source.js';
 
 const NOW = 1_700_000_000_000;
 
-/** The gateway's check, written from the spec rather than from lib/upstream/signer. */
+/** The gateway's check, written out here rather than taken from lib/upstream/gateway/signer.ts. */
 function expectedSignature(
   method: string,
   uri: string,
@@ -35,18 +35,6 @@ function atGatewayTime(res: ServerResponse, gatewayNow: number) {
   res.setHeader('date', new Date(gatewayNow).toUTCString());
 }
 
-function mutableSource(initial: object) {
-  const state = { text: JSON.stringify(initial), fetches: 0 };
-  const source: SecretSource = {
-    description: 'memory',
-    fetchText: async () => {
-      state.fetches++;
-      return state.text;
-    },
-  };
-  return { source, state };
-}
-
 describe('SignedGateway', () => {
   let server: ScriptedServer;
   let dispatcher: Agent;
@@ -60,7 +48,7 @@ describe('SignedGateway', () => {
   });
 
   function gateway(
-    secret: ReturnType<typeof mutableSource>,
+    secret: ReturnType<typeof memorySecretSource>,
     base = server.url.href,
     vendor = 'platform',
   ) {
@@ -80,7 +68,10 @@ describe('SignedGateway', () => {
   it('signs exactly the path and query it sends, under the base path, with the vendor word', async () => {
     server.received.length = 0;
     server.script = (_req, res) => res.end('{"resources":{}}');
-    const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' }, apiKey: 'APIKEY' });
+    const secret = memorySecretSource({
+      iam: { accessKey: 'AK', secretKey: 'SK' },
+      apiKey: 'APIKEY',
+    });
     await gateway(secret, `${server.url.href}prefix/`, 'NCP').call({
       method: 'GET',
       path: '/api/v1/jobs',
@@ -102,7 +93,7 @@ describe('SignedGateway', () => {
   it('sends JSON bodies with their Content-Type', async () => {
     server.received.length = 0;
     server.script = (_req, res) => res.end('{}');
-    const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
+    const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
     await gateway(secret).call({
       method: 'POST',
       path: '/api/v1/jobs/search',
@@ -116,7 +107,7 @@ describe('SignedGateway', () => {
 
   it('throws the decoded upstream error', async () => {
     server.script = (_req, res) => gatewayError(res, 404, '300', 'Not Found Exception');
-    const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
+    const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
     const attempt = gateway(secret).call({ method: 'GET', path: '/nope' });
     await expect(attempt).rejects.toBeInstanceOf(UpstreamError);
     await expect(attempt).rejects.toMatchObject({ status: 404, code: '300' });
@@ -124,7 +115,7 @@ describe('SignedGateway', () => {
 
   it('fetches the secret again once after an authentication failure and re-signs', async () => {
     server.received.length = 0;
-    const secret = mutableSource({ iam: { accessKey: 'OLD', secretKey: 'SK' } });
+    const secret = memorySecretSource({ iam: { accessKey: 'OLD', secretKey: 'SK' } });
     const gw = gateway(secret);
     // The secret is rotated while the call signed with the old one is refused.
     server.script = (req, res) => {
@@ -152,7 +143,7 @@ describe('SignedGateway', () => {
       atGatewayTime(res, NOW);
       gatewayError(res, 401, '200', 'Authentication Failed');
     };
-    const secret = mutableSource({ iam: { accessKey: 'SAME', secretKey: 'SK' } });
+    const secret = memorySecretSource({ iam: { accessKey: 'SAME', secretKey: 'SK' } });
     const attempt = gateway(secret).call({ method: 'GET', path: '/api/v1/jobs' });
     await expect(attempt).rejects.toMatchObject({ status: 401, code: '200' });
     expect(server.received).toHaveLength(1);
@@ -161,7 +152,7 @@ describe('SignedGateway', () => {
 
   it('does not refresh for a permission failure (210)', async () => {
     server.script = (_req, res) => gatewayError(res, 401, '210', 'Permission Denied');
-    const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
+    const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
     await expect(gateway(secret).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({
       code: '210',
     });
@@ -184,7 +175,7 @@ describe('SignedGateway', () => {
       };
     }
 
-    function loggedGateway(secret: ReturnType<typeof mutableSource>) {
+    function loggedGateway(secret: ReturnType<typeof memorySecretSource>) {
       const lines: string[] = [];
       let storeNow = NOW;
       const gw = new SignedGateway({
@@ -207,7 +198,7 @@ describe('SignedGateway', () => {
 
     it('signs once more with the gateway clock, then keeps the offset for later calls', async () => {
       skewedGateway(6 * MINUTE);
-      const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
+      const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
       const { gw, lines } = loggedGateway(secret);
       expect((await gw.call({ method: 'PATCH', path: '/api/v1/jobs/1/cancel' })).status).toBe(200);
       expect(server.received).toHaveLength(2);
@@ -224,7 +215,9 @@ describe('SignedGateway', () => {
 
     it('works the same for a clock that runs ahead', async () => {
       skewedGateway(-7 * MINUTE);
-      const { gw } = loggedGateway(mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } }));
+      const { gw } = loggedGateway(
+        memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } }),
+      );
       expect((await gw.call({ method: 'GET', path: '/api/v1/jobs' })).status).toBe(200);
       expect(server.received).toHaveLength(2);
     });
@@ -235,7 +228,7 @@ describe('SignedGateway', () => {
         atGatewayTime(res, NOW + 3 * MINUTE);
         gatewayError(res, 401, '200', 'Authentication Failed');
       };
-      const secret = mutableSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
+      const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
       const { gw, lines } = loggedGateway(secret);
       await expect(gw.call({ method: 'GET', path: '/api/v1/jobs' })).rejects.toMatchObject({
         status: 401,

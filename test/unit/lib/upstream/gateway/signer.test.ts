@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayHeaderNames } from '../../../../../lib/upstream/gateway/header-names.js';
 import { signV2, stringToSign } from '../../../../../lib/upstream/gateway/signer.js';
 import golden from '../../../../fixtures/signer/vectors.json' with { type: 'json' };
 
@@ -49,18 +48,5 @@ describe('signV2', () => {
         credentials: { accessKey: 'a', secretKey: 'b' },
       }),
     ).toThrow(TypeError);
-  });
-});
-
-describe('gateway header names', () => {
-  it('follow the vendor word, lower case', () => {
-    expect(gatewayHeaderNames('NCP')).toEqual({
-      timestamp: 'x-ncp-apigw-timestamp',
-      accessKey: 'x-ncp-iam-access-key',
-      signature: 'x-ncp-apigw-signature-v2',
-      apiKey: 'x-ncp-apigw-api-key',
-      clientId: 'x-ncp-apigw-api-key-id',
-      responseOrigin: 'x-ncp-apigw-response-origin',
-    });
   });
 });

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { InputError, MethodNotAllowedError, ServiceError } from '../../../../lib/core/errors.js';
+import { encodeError, negotiateErrorFormat } from '../../../../lib/http/envelope.js';
+import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.js';
+
+describe('negotiateErrorFormat', () => {
+  it.each([
+    [{}, 'json'],
+    [{ accept: 'application/json' }, 'json'],
+    [{ accept: 'text/xml' }, 'xml'],
+    [{ accept: 'application/xml' }, 'xml'],
+    [{ accept: 'text/xml;q=0.5, application/json' }, 'json'],
+    [{ accept: 'application/json;q=0.2, text/xml' }, 'xml'],
+    [{ accept: '*/*' }, 'json'],
+    [{ 'content-type': 'application/xml' }, 'xml'],
+    [{ 'content-type': 'application/xml; charset=utf-8' }, 'xml'],
+    [{ 'content-type': 'application/xml', accept: 'application/json' }, 'xml'],
+    [{ 'content-type': 'application/json' }, 'json'],
+  ] as const)('%j -> %s', (headers, format) => {
+    expect(negotiateErrorFormat(headers)).toBe(format);
+  });
+});
+
+describe('encodeError', () => {
+  it('writes the JSON envelope with details', () => {
+    const encoded = encodeError(
+      new InputError([{ path: 'query.page', issue: 'expected a positive integer' }]),
+      'json',
+    );
+    expect(encoded.statusCode).toBe(400);
+    expect(encoded.headers['Content-Type']).toBe('application/json');
+    expect(JSON.parse(encoded.body)).toEqual({
+      error: {
+        errorCode: '100',
+        message: 'Bad Request Exception',
+        details: [{ path: 'query.page', issue: 'expected a positive integer' }],
+      },
+    });
+  });
+
+  it('omits details when there are none and keeps the code a string', () => {
+    const encoded = encodeError(
+      new ServiceError({ status: 400, code: '901', message: 'API Call Fail' }),
+      'json',
+    );
+    expect(JSON.parse(encoded.body)).toEqual({
+      error: { errorCode: '901', message: 'API Call Fail' },
+    });
+  });
+
+  it('writes the XML envelope, escaped', () => {
+    const encoded = encodeError(
+      new ServiceError({ status: 401, code: '200', message: 'a <b> & "c"' }),
+      'xml',
+    );
+    expect(encoded.headers['Content-Type']).toBe('text/xml');
+    expect(encoded.body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode>' +
+        '<message>a &lt;b&gt; &amp; &quot;c&quot;</message></error></result>',
+    );
+  });
+
+  it('keeps extra headers such as Allow', () => {
+    const encoded = encodeError(new MethodNotAllowedError(['POST']), 'json');
+    expect(encoded.statusCode).toBe(405);
+    expect(encoded.headers.Allow).toBe('POST');
+  });
+
+  it('round-trips through the decoder', () => {
+    for (const format of ['json', 'xml'] as const) {
+      const encoded = encodeError(
+        new ServiceError({ status: 429, code: '420', message: 'Rate Limited' }),
+        format,
+      );
+      const decoded = decodeUpstreamError({ status: encoded.statusCode, body: encoded.body });
+      expect([decoded.code, decoded.message]).toEqual(['420', 'Rate Limited']);
+    }
+  });
+});

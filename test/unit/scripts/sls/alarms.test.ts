@@ -1,0 +1,51 @@
+/** Every function's alarms (scripts/sls/alarms.cjs): one per metric and function, and where they go. */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+
+type Resolver = (input: {
+  resolveVariable: (name: string) => Promise<unknown>;
+}) => Promise<unknown>;
+const FunctionAlarms = createRequire(import.meta.url)('../../../../scripts/sls/alarms.cjs') as {
+  new (serverless: unknown): { addFunctionAlarms(): void };
+  alarmActions: Resolver;
+};
+
+describe('the alarms of every function', () => {
+  it('adds an errors and a throttles alarm to each function, notifying the given actions', () => {
+    const resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> = {
+      ListJobsLambdaFunction: { Type: 'AWS::Lambda::Function' },
+      InvocationQueue: { Type: 'AWS::SQS::Queue' },
+    };
+    const topic = 'arn:aws:sns:us-east-1:123456789012:on-call';
+    new FunctionAlarms({
+      service: {
+        provider: { compiledCloudFormationTemplate: { Resources: resources } },
+        custom: { alarmActions: [topic] },
+      },
+    }).addFunctionAlarms();
+    expect(Object.keys(resources)).toEqual([
+      'ListJobsLambdaFunction',
+      'InvocationQueue',
+      'ListJobsErrorsAlarm',
+      'ListJobsThrottlesAlarm',
+    ]);
+    expect(resources.ListJobsErrorsAlarm?.Properties).toMatchObject({
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: 'ListJobsLambdaFunction' } }],
+      AlarmActions: [topic],
+      OKActions: [topic],
+    });
+  });
+
+  it.each([
+    ['nowhere without a topic', '', []],
+    [
+      'to the topic when the stage names one',
+      'arn:aws:sns:us-east-1:1:t',
+      ['arn:aws:sns:us-east-1:1:t'],
+    ],
+  ])('sends alarms %s', async (_case, topic, expected) => {
+    const resolveVariable = async (name: string) => ({ 'param:alarmTopicArn': topic })[name];
+    expect(await FunctionAlarms.alarmActions({ resolveVariable })).toEqual(expected);
+  });
+});

@@ -17,6 +17,7 @@ import type { CredentialSource } from '../upstream/gateway/credential-refresh.js
 import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.js';
 import {
   type CancelReservedBody,
+  isJobId,
   type ListedJob,
   type ListQuery,
   listResultSchema,
@@ -125,7 +126,11 @@ export class ScanJobsClient {
 }
 
 function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): string {
-  return `${API}/${encodeURIComponent(instanceId)}/${action}`;
+  // Callers' ids are refused by the route first, the platform's by the walks: the last line.
+  if (!isJobId(instanceId)) {
+    throw new UnexpectedError(new Error('A scan job id outside the id pattern; not sent'));
+  }
+  return `${API}/${instanceId}/${action}`;
 }
 
 /**

@@ -22,6 +22,8 @@ const DEFAULT_PAUSE_MS = 200;
 /** How many calls may be in flight: halved on a throttle, one more after each full round. */
 export class AdaptiveLimit {
   #current: number;
+  #lowest: number;
+  #throttles = 0;
   #successes = 0;
   #resumeAt = 0;
   readonly #now: () => number;
@@ -34,12 +36,22 @@ export class AdaptiveLimit {
     if (!Number.isInteger(max) || max < 1)
       throw new Error(`A pool limit must be 1 or more: ${max}`);
     this.#current = max;
+    this.#lowest = max;
     this.#now = options.now ?? (() => Date.now());
     this.#pauseMs = options.pauseMs ?? DEFAULT_PAUSE_MS;
   }
 
   get current(): number {
     return this.#current;
+  }
+
+  /** For the walk's log line: the lowest limit it came down to, and the throttles seen. */
+  get lowest(): number {
+    return this.#lowest;
+  }
+
+  get throttles(): number {
+    return this.#throttles;
   }
 
   /**
@@ -49,7 +61,9 @@ export class AdaptiveLimit {
    */
   throttled(retryAfterMs = 0): void {
     const now = this.#now();
+    this.#throttles += 1;
     if (now >= this.#resumeAt) this.#current = Math.max(1, Math.floor(this.#current / 2));
+    this.#lowest = Math.min(this.#lowest, this.#current);
     this.#successes = 0;
     this.#resumeAt = Math.max(this.#resumeAt, now + Math.max(retryAfterMs, this.#pauseMs));
   }
@@ -66,6 +80,12 @@ export class AdaptiveLimit {
   /** Milliseconds before a new call may start (0: now). */
   waitMs(): number {
     return Math.max(this.#resumeAt - this.#now(), 0);
+  }
+
+  /** Resolves when new calls may start again. */
+  async paused(): Promise<void> {
+    const ms = this.waitMs();
+    if (ms > 0) await wait(ms).promise;
   }
 }
 

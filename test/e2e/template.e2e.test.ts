@@ -318,10 +318,12 @@ describe('serverless package and its CloudFormation template', () => {
   const propertiesOf = (of: Record<string, Resource>, id: string) =>
     of[id]?.Properties as Record<string, unknown>;
 
-  it('gives HTTP functions 10 s and 256 MB, the consumer and the watcher 60 s', () => {
+  it('gives HTTP functions 10 s (cancel-reserved 25 s) and 256 MB, the consumer and the watcher 60 s', () => {
     for (const [logicalId, resource] of functions()) {
-      const long = ['ConsumeInvocations', 'WatchScanJobs'].includes(functionName(logicalId));
-      expect(resource.Properties.Timeout, logicalId).toBe(long ? 60 : 10);
+      const name = functionName(logicalId);
+      const long = ['ConsumeInvocations', 'WatchScanJobs'].includes(name);
+      const timeout = long ? 60 : name === 'CancelReservedJobs' ? 25 : 10;
+      expect(resource.Properties.Timeout, logicalId).toBe(timeout);
       expect(resource.Properties.MemorySize, logicalId).toBe(256);
       expect(resource.Properties.Architectures, logicalId).toEqual(['arm64']);
     }

@@ -8,7 +8,7 @@ import { requiredSetting } from '../core/config.js';
 import { UnexpectedError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
-import { type TimeBudget, WalkPlan } from '../core/time-budget.js';
+import type { TimeBudget, WalkPlan } from '../core/time-budget.js';
 import type { Runtime } from '../runtime.js';
 import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';
@@ -16,14 +16,8 @@ import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../upstrea
 import type { CredentialSource } from '../upstream/gateway/credential-refresh.js';
 import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.js';
 import { type CancelReservedResult, cancelReserved } from './cancel-reserved.js';
-import {
-  type CancelReservedBody,
-  isJobId,
-  type ListedJob,
-  type ListQuery,
-  type SearchBody,
-} from './schemas.js';
-import { DEFAULT_PAGE_SIZE, PageWalk, pageRange } from './walk.js';
+import { type CancelReservedBody, isJobId, type ListQuery, type SearchBody } from './schemas.js';
+import { DEFAULT_PAGE_SIZE, PageWalk } from './walk.js';
 
 const API = '/api/v1/jobs';
 
@@ -107,26 +101,6 @@ export class ScanJobsClient {
 
   report(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
     return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget);
-  }
-
-  /** Every page of the job list, one after another, in the platform's order (the watcher's). */
-  async *listEveryPage(
-    budget: TimeBudget,
-    pageSize = DEFAULT_PAGE_SIZE,
-  ): AsyncGenerator<ListedJob[]> {
-    const walk = new PageWalk({
-      fetch: (page, limit, onAttempt) => this.list({ page, limit }, budget, onAttempt),
-      plan: new WalkPlan(budget, { reserveMs: 0 }),
-      settings: { pageSize, pageConcurrency: 1, cancelConcurrency: 1 },
-      acceptedSize: rememberedSize(),
-    });
-    const first = await walk.first();
-    yield first.jobs;
-    for (const page of pageRange(2, first.pageCount)) {
-      const read = await walk.read([page]);
-      if (read.errors[0]) throw read.errors[0];
-      yield read.pages[0]?.jobs ?? [];
-    }
   }
 
   /** A walk over the pages of the job list, under a walk's time plan (the watcher's). */

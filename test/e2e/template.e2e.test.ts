@@ -51,7 +51,15 @@ const ROLE_ACTIONS: Record<string, string[]> = {
     'dynamodb:GetItem',
     'dynamodb:UpdateItem',
   ],
-  WatcherRole: [...LOGS, SECRET, 'dynamodb:Scan', 'dynamodb:UpdateItem'],
+  WatcherRole: [
+    ...LOGS,
+    SECRET,
+    'dynamodb:BatchWriteItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:PutItem',
+    'dynamodb:Scan',
+    'dynamodb:UpdateItem',
+  ],
 };
 const XRAY = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
 /** Example settings, as CI packages with them. */

@@ -1,6 +1,6 @@
 /**
  * The scan job API's client: signed calls to list, search, cancel, stop and report, the page
- * walker, and the cancel-reserved workflow. Upstream success bodies are returned unchanged by
+ * walk of the job list (walk.ts), and the cancel-reserved workflow (cancel-reserved.ts). Upstream success bodies are returned unchanged by
  * the handlers.
  */
 import type { BulkSettings } from '../core/config.js';

@@ -18,6 +18,11 @@ export interface AdaptiveLimitOptions {
 
 /** Default pause after a throttle: the upstream client's base backoff times two. */
 const DEFAULT_PAUSE_MS = 200;
+/**
+ * A pause is waited out in slices of this much, asking `mayStart` between them: a long
+ * Retry-After must not hold the walk past the time it has to answer.
+ */
+const PAUSE_SLICE_MS = 100;
 
 /** How many calls may be in flight: halved on a throttle, one more after each full round. */
 export class AdaptiveLimit {
@@ -82,10 +87,17 @@ export class AdaptiveLimit {
     return Math.max(this.#resumeAt - this.#now(), 0);
   }
 
-  /** Resolves when new calls may start again. */
-  async paused(): Promise<void> {
-    const ms = this.waitMs();
-    if (ms > 0) await wait(ms).promise;
+  /**
+   * Waits out the pause, in slices, while `mayStart` allows; resolves whether a call may start
+   * (false: the time ran out first).
+   */
+  async paused(mayStart: () => boolean = () => true): Promise<boolean> {
+    for (;;) {
+      if (!mayStart()) return false;
+      const ms = this.waitMs();
+      if (ms === 0) return true;
+      await wait(Math.min(ms, PAUSE_SLICE_MS)).promise;
+    }
   }
 }
 
@@ -99,8 +111,9 @@ export interface BoundedRunOptions {
  * Runs `work` over the items in order, at most `limit.current` at a time. `work` may hand an
  * item back with `again` (a call the platform refused before running it), to be run after the
  * others. Starting stops when `mayStart` says so; the calls in flight are awaited, never
- * abandoned. Returns the items never started, in order. If `work` throws, nothing more starts
- * and the first error is thrown once the calls in flight have ended.
+ * abandoned; a pause after a throttle is waited out in slices, asking `mayStart` between them.
+ * Returns the items never started, in order. If `work` throws, nothing more starts and the
+ * first error is thrown once the calls in flight have ended.
  */
 export async function runBounded<T>(
   items: Iterable<T>,
@@ -129,16 +142,16 @@ export async function runBounded<T>(
 
   for (;;) {
     while (!stopped && head < queue.length && inFlight.size < limit.current) {
-      if (limit.waitMs() > 0) break;
       if (!mayStart()) {
         stopped = true;
         break;
       }
+      if (limit.waitMs() > 0) break;
       start(queue[head++] as T);
     }
     const waiting = !stopped && head < queue.length;
     if (inFlight.size === 0 && !waiting) break;
-    const pause = waiting ? limit.waitMs() : 0;
+    const pause = waiting ? Math.min(limit.waitMs(), PAUSE_SLICE_MS) : 0;
     if (inFlight.size === 0) {
       await wait(pause).promise;
       continue;

@@ -92,10 +92,10 @@ export class PageWalk {
         this.options.acceptedSize.set(size);
         return outcome.value;
       }
-      if (!outcome.resend || resends >= MAX_RESENDS || !this.options.plan.mayStart()) {
+      const mayStart = () => this.options.plan.mayStart();
+      if (!outcome.resend || resends >= MAX_RESENDS || !(await this.limit.paused(mayStart))) {
         throw outcome.error;
       }
-      await this.limit.paused();
     }
   }
 

@@ -148,6 +148,23 @@ describe('runBounded', () => {
     expect(inFlightAtStart[4]).toBeLessThanOrEqual(1);
   });
 
+  it('stops waiting out a long pause once the time is up', async () => {
+    const limit = new AdaptiveLimit(2);
+    // The gateway asked for a minute: the invocation has less than that.
+    limit.throttled(60_000);
+    let asked = 0;
+    const started: number[] = [];
+    const left = await runBounded(
+      [1, 2, 3],
+      async (item) => {
+        started.push(item);
+      },
+      { limit, mayStart: () => ++asked < 3 },
+    );
+    expect(started).toEqual([]);
+    expect(left).toEqual([1, 2, 3]);
+  });
+
   it('starts nothing more after a work throws, and throws its error once the others end', async () => {
     const limit = new AdaptiveLimit(2);
     const started: number[] = [];

@@ -5,10 +5,10 @@
  * imported on first use, so that a function that keeps its state elsewhere never evaluates it.
  *
  * What a pass costs, in calls (counted in `calls`): one Scan per MB of the table to load the
- * view (about 12,000 jobs a call), two conditional writes per change, and on the first passes
+ * view (10,000 jobs took one call), two conditional writes per change, and on the first passes
  * one BatchWriteItem per 25 jobs of the baseline. A Scan reads the whole view in a call or two
- * where BatchGetItem on the jobs of each page would take one call per 100 jobs and bill each
- * job as a 4 KB read: the Scan is cheaper at every size measured (docs/webhooks-and-events.md).
+ * where BatchGetItem on the jobs of each page would take one call per 100 jobs (its limit) and
+ * bill each job as a 4 KB read: the Scan is cheaper at every size (docs/webhooks-and-events.md).
  *
  * Overlapping runs (a schedule fires while the last run is still going, or EventBridge
  * delivers one schedule twice) must not both announce a change. Announcing comes before

@@ -109,8 +109,13 @@ export interface Emulator {
   /** Live: a test may deactivate a key while the emulator runs. */
   readonly credentials: EmulatorCredentials;
   readonly faults: FaultController;
-  /** Every gateway request received (control requests excluded), oldest first. */
+  /**
+   * Every gateway request received (control requests excluded), oldest first: the latest
+   * MAX_RECORDED_REQUESTS (2,000) of them.
+   */
   readonly requests: RecordedRequest[];
+  /** How many gateway requests were received since the start or the last reset, uncapped. */
+  readonly received: () => number;
   readonly scanJobs: ScanJobStore;
   /** The open API catalogue: a live CAPTCHA key's answer, for tests. */
   readonly catalogue: CatalogueControl;
@@ -159,6 +164,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const faults = new FaultRegistry();
   const requests: RecordedRequest[] = [];
+  let received = 0;
   const scanJobs = createScanJobStore({
     now,
     phaseDurationMs: options.phaseDurationMs,
@@ -195,6 +201,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     rateLimiter?.refill();
     faults.clear();
     requests.length = 0;
+    received = 0;
   };
   const server = await listen(
     createRequestHandler({
@@ -209,6 +216,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       onUnexpectedError,
       latencyMs: options.latencyMs,
       rateLimiter,
+      onReceived: () => {
+        received += 1;
+      },
     }),
     { host, port, keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS },
   );
@@ -220,6 +230,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     credentials,
     faults,
     requests,
+    received: () => received,
     scanJobs,
     actions,
     catalogue,

@@ -39,6 +39,8 @@ export interface RequestHandlerDependencies {
   readonly latencyMs?: number;
   /** The gateway's throttle; absent: no limit. */
   readonly rateLimiter?: RateLimiter;
+  /** Told of every API request received (the log keeps only the latest ones). */
+  readonly onReceived?: () => void;
 }
 
 export const BODY_TOO_LARGE = 'Request body is larger than 10 MB.';
@@ -192,6 +194,7 @@ async function receive(
   head: RequestHead,
 ): Promise<Buffer | 'too-large' | undefined> {
   const arrivedAt = deps.now();
+  deps.onReceived?.();
   const read = await readBody(req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return undefined;
   const body = read.kind === 'complete' ? read.body : undefined;

@@ -99,6 +99,8 @@ describe('the emulator at scale', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: { errorCode: 901, message: 'API Call Fail' } });
 
+    // Counted whole, where the request log keeps the latest 2,000.
+    expect(emulator.received()).toBe(4);
     emulator.scanJobs.cancel('3000250');
     expect(emulator.scanJobs.get('3000250')?.status).not.toBe('Reservation');
     emulator.scanJobs.replace(syntheticScanJobs({ count: 3, firstInstanceNo: 7 }));

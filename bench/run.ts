@@ -6,7 +6,8 @@
  *     answer comes;
  *  4. every function's first answer as deployed (first-answer.ts).
  *
- * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer,
+ * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer|scale
+ * (scale, bench/scale.ts, only when named: it takes minutes),
  * --runs=N (cold imports, first answers),
  * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
  * a comma-separated list), --upstream=neutral|emulator (handler overhead; neutral by default),
@@ -57,4 +58,5 @@ if (!only || only === 'first-answer') {
     args.get('node')?.split(',')[0],
   );
 }
+if (only === 'scale') await (await import('./scale.js')).benchScale(args);
 process.exit(0);

@@ -15,10 +15,12 @@ import { demoCredentials, type EmulatorCredentials } from './credentials.js';
 import type { ApiModule } from './gateway/api-module.js';
 import { createGatewayDispatcher } from './gateway/dispatch.js';
 import { iamAuthenticator } from './gateway/iam-auth.js';
+import { RateLimiter } from './gateway/rate-limit.js';
 import { DEFAULT_VENDOR, type VendorHeaders, vendorHeaders } from './gateway/vendor-headers.js';
 import { createRequestHandler } from './request-handler.js';
 import { scanJobModule } from './scan-jobs/module.js';
 import { createScanJobStore, type ScanJobStore } from './scan-jobs/store.js';
+import type { ScanJobRecord } from './scan-jobs/types.js';
 
 export * from './actions/index.js';
 export type { CatalogueControl } from './catalogue/index.js';
@@ -63,9 +65,11 @@ export {
 export type { VendorHeaders } from './gateway/vendor-headers.js';
 export { vendorHeaders } from './gateway/vendor-headers.js';
 export { demoScanJobs } from './scan-jobs/demo-data.js';
+export { DEFAULT_MAX_LIMIT } from './scan-jobs/pagination.js';
 export type { ScanReport } from './scan-jobs/report.js';
 export { WSC_API_CALL_FAIL, WSC_REQUEST_SUCCESS } from './scan-jobs/responses.js';
 export type { ScanJobStore, TransitionOutcome } from './scan-jobs/store.js';
+export { type SyntheticJobsOptions, syntheticScanJobs } from './scan-jobs/synthetic-data.js';
 export type { ResultButton, ScanJobRecord, ScanJobStatus } from './scan-jobs/types.js';
 
 export interface EmulatorOptions {
@@ -83,6 +87,17 @@ export interface EmulatorOptions {
   phaseDurationMs?: number;
   /** No per-request log lines. */
   quiet?: boolean;
+  /**
+   * Added to every API request before it is answered (control requests excluded): a round trip
+   * to a real gateway, e.g. 50 ms from an AWS region. Default 0.
+   */
+  latencyMs?: number;
+  /** The scan jobs to start from and to reset to; default the 25 demo jobs. */
+  scanJobs?: () => ScanJobRecord[];
+  /** The largest list or search page served; larger is refused with 400/901. Default 100. */
+  maxPageSize?: number;
+  /** The gateway's throttle, in requests per second over every API; default none. */
+  rateLimitPerSecond?: number;
 }
 
 export interface Emulator {
@@ -94,8 +109,13 @@ export interface Emulator {
   /** Live: a test may deactivate a key while the emulator runs. */
   readonly credentials: EmulatorCredentials;
   readonly faults: FaultController;
-  /** Every gateway request received (control requests excluded), oldest first. */
+  /**
+   * Every gateway request received (control requests excluded), oldest first: the latest
+   * MAX_RECORDED_REQUESTS (2,000) of them.
+   */
   readonly requests: RecordedRequest[];
+  /** How many gateway requests were received since the start or the last reset, uncapped. */
+  readonly received: () => number;
   readonly scanJobs: ScanJobStore;
   /** The open API catalogue: a live CAPTCHA key's answer, for tests. */
   readonly catalogue: CatalogueControl;
@@ -136,16 +156,32 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const headers = vendorHeaders(options.vendor ?? DEFAULT_VENDOR);
   const credentials = options.credentials ?? demoCredentials();
   const now = options.now ?? Date.now;
+  if (options.latencyMs !== undefined && !(options.latencyMs >= 0)) {
+    throw new Error(`latencyMs must be 0 or more, got ${options.latencyMs}`);
+  }
   const log = options.quiet ? () => {} : (line: string) => console.log(`[emulator] ${line}`);
   const onUnexpectedError = (error: unknown) => console.error('[emulator] unexpected error', error);
 
   const faults = new FaultRegistry();
   const requests: RecordedRequest[] = [];
-  const scanJobs = createScanJobStore({ now, phaseDurationMs: options.phaseDurationMs });
+  let received = 0;
+  const scanJobs = createScanJobStore({
+    now,
+    phaseDurationMs: options.phaseDurationMs,
+    seed: options.scanJobs,
+  });
+  const rateLimiter =
+    options.rateLimitPerSecond === undefined
+      ? undefined
+      : new RateLimiter(options.rateLimitPerSecond, now);
   const actions = new ActivationLog();
   const catalogue = catalogueModule({ headers, credentials });
   const modules: ApiModule[] = [
-    scanJobModule({ store: scanJobs, authenticate: iamAuthenticator(headers, credentials) }),
+    scanJobModule({
+      store: scanJobs,
+      authenticate: iamAuthenticator(headers, credentials),
+      maxLimit: options.maxPageSize,
+    }),
     catalogue,
     actionModule({ log: actions, now, apiKeyHeader: headers.apiKey, credentials }),
   ];
@@ -162,8 +198,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     held.abort();
     if (!closed) held = holding();
     for (const module of modules) module.reset();
+    rateLimiter?.refill();
     faults.clear();
     requests.length = 0;
+    received = 0;
   };
   const server = await listen(
     createRequestHandler({
@@ -176,6 +214,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       held: () => held.signal,
       log,
       onUnexpectedError,
+      latencyMs: options.latencyMs,
+      rateLimiter,
+      onReceived: () => {
+        received += 1;
+      },
     }),
     { host, port, keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS },
   );
@@ -187,6 +230,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     credentials,
     faults,
     requests,
+    received: () => received,
     scanJobs,
     actions,
     catalogue,

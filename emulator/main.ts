@@ -1,9 +1,12 @@
 /**
  * Runs the emulator on its own: `tsx emulator/main.ts`.
  * EMULATOR_PORT [4010], GATEWAY_VENDOR [platform], EMULATOR_PHASE_MS [off]: scan jobs move one
- * phase per this many ms.
+ * phase per this many ms. EMULATOR_LATENCY_MS [0]: added to every API request.
+ * EMULATOR_JOBS [off]: that many synthetic scan jobs (url https://load.example.com/) instead of
+ * the demo set, EMULATOR_RESERVED [a quarter] of them reserved. EMULATOR_RATE_LIMIT [off]:
+ * the gateway throttles above this many requests per second (429, errorCode 410).
  */
-import { startEmulator } from './index.js';
+import { startEmulator, syntheticScanJobs } from './index.js';
 
 function integerFromEnv(
   name: string,
@@ -19,10 +22,15 @@ function integerFromEnv(
 }
 
 async function main(): Promise<void> {
+  const jobs = integerFromEnv('EMULATOR_JOBS', undefined, 0);
+  const reserved = integerFromEnv('EMULATOR_RESERVED', undefined, 0);
   const emulator = await startEmulator({
     port: integerFromEnv('EMULATOR_PORT', 4010, 0),
     vendor: process.env['GATEWAY_VENDOR']?.trim() || undefined,
     phaseDurationMs: integerFromEnv('EMULATOR_PHASE_MS', undefined, 1),
+    latencyMs: integerFromEnv('EMULATOR_LATENCY_MS', undefined, 0),
+    rateLimitPerSecond: integerFromEnv('EMULATOR_RATE_LIMIT', undefined, 1),
+    scanJobs: jobs === undefined ? undefined : () => syntheticScanJobs({ count: jobs, reserved }),
   });
   console.log(`Platform emulator listening on ${emulator.url}`);
 

@@ -18,6 +18,7 @@ import type { GatewayDispatcher } from './gateway/dispatch.js';
 import { gatewayErrorResponse, JSON_CONTENT_TYPE } from './gateway/envelope.js';
 import { arbitraryGatewayError, gatewayError } from './gateway/error-table.js';
 import { MAX_BODY_BYTES } from './gateway/limits.js';
+import type { RateLimiter } from './gateway/rate-limit.js';
 import type { VendorHeaders } from './gateway/vendor-headers.js';
 
 export interface RequestHandlerDependencies {
@@ -34,6 +35,12 @@ export interface RequestHandlerDependencies {
   readonly held: () => AbortSignal;
   readonly log: (line: string) => void;
   readonly onUnexpectedError: (error: unknown) => void;
+  /** Added to every API request before it is answered: the round trip of a real gateway. */
+  readonly latencyMs?: number;
+  /** The gateway's throttle; absent: no limit. */
+  readonly rateLimiter?: RateLimiter;
+  /** Told of every API request received (the log keeps only the latest ones). */
+  readonly onReceived?: () => void;
 }
 
 export const BODY_TOO_LARGE = 'Request body is larger than 10 MB.';
@@ -187,6 +194,7 @@ async function receive(
   head: RequestHead,
 ): Promise<Buffer | 'too-large' | undefined> {
   const arrivedAt = deps.now();
+  deps.onReceived?.();
   const read = await readBody(req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return undefined;
   const body = read.kind === 'complete' ? read.body : undefined;
@@ -232,7 +240,20 @@ async function handleGatewayRequest(
   }
 
   const plan = deps.faults.take(head.method, head.path);
-  if (plan.latencyMs > 0) await delay(plan.latencyMs, undefined, { signal: held });
+  // Decided on arrival, as a gateway counts requests when they come in.
+  const throttled = !plan.outcome && deps.rateLimiter?.take() === false;
+  const latencyMs = plan.latencyMs + (deps.latencyMs ?? 0);
+  if (latencyMs > 0) await delay(latencyMs, undefined, { signal: held });
+  if (throttled) {
+    writeGatewayResponse(
+      res,
+      gatewayErrorResponse(gatewayError('410'), head.headers),
+      deps.headers.responseOrigin,
+      deps.now() + plan.skewMs,
+    );
+    deps.log(`${head.method} ${head.target} -> 429 (throttled)`);
+    return;
+  }
   if (plan.outcome?.kind === 'reset') {
     deps.log(`${head.method} ${head.target} -> connection reset (fault)`);
     req.socket.destroy();

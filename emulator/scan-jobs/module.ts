@@ -3,7 +3,13 @@ import type { GatewayRequest, GatewayResponse } from '../core/types.js';
 import type { ApiModule, ApiRoute } from '../gateway/api-module.js';
 import { endpointJson, mediaType } from '../gateway/envelope.js';
 import type { Authenticator } from '../gateway/iam-auth.js';
-import { DEFAULT_LIMIT, DEFAULT_PAGE, paginate, positiveIntParam } from './pagination.js';
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_MAX_LIMIT,
+  DEFAULT_PAGE,
+  pageResult,
+  positiveIntParam,
+} from './pagination.js';
 import { buildReport } from './report.js';
 import { apiCallFail, requestSuccess } from './responses.js';
 import { matchesSearch, parseSearchBody } from './search.js';
@@ -15,13 +21,25 @@ export interface ScanJobModuleOptions {
   readonly store: ScanJobStore;
   /** Signature v2 authentication, checked before any of the routes' own validation. */
   readonly authenticate: Authenticator;
+  /** The largest page a list or search serves (DEFAULT_MAX_LIMIT); above it, 400/901. */
+  readonly maxLimit?: number;
 }
 
-function listJobs(store: ScanJobStore, query: URLSearchParams): GatewayResponse {
+function pageOf(
+  store: ScanJobStore,
+  matches: Parameters<ScanJobStore['page']>[0],
+  page: number,
+  limit: number,
+): GatewayResponse {
+  const { records, total } = store.page(matches, (page - 1) * limit, limit);
+  return endpointJson(200, pageResult(records, total, page, limit));
+}
+
+function listJobs(store: ScanJobStore, query: URLSearchParams, maxLimit: number): GatewayResponse {
   const page = positiveIntParam(query, 'page', DEFAULT_PAGE);
   const limit = positiveIntParam(query, 'limit', DEFAULT_LIMIT);
-  if (page === undefined || limit === undefined) return apiCallFail();
-  return endpointJson(200, paginate(store.list(), page, limit));
+  if (page === undefined || limit === undefined || limit > maxLimit) return apiCallFail();
+  return pageOf(store, undefined, page, limit);
 }
 
 function parseJson(body: Buffer): unknown {
@@ -33,12 +51,16 @@ function parseJson(body: Buffer): unknown {
 }
 
 // The backend takes JSON only; like every other bad input, anything else is its 901.
-function searchJobs(store: ScanJobStore, request: GatewayRequest): GatewayResponse {
+function searchJobs(
+  store: ScanJobStore,
+  request: GatewayRequest,
+  maxLimit: number,
+): GatewayResponse {
   if (mediaType(request.headers['content-type']) !== 'application/json') return apiCallFail();
   const criteria = parseSearchBody(parseJson(request.body));
-  if (!criteria) return apiCallFail();
-  const found = store.list().filter((record) => matchesSearch(record, criteria));
-  return endpointJson(200, paginate(found, criteria.page, criteria.limit));
+  if (!criteria || criteria.limit > maxLimit) return apiCallFail();
+  const matches = (record: Parameters<typeof matchesSearch>[0]) => matchesSearch(record, criteria);
+  return pageOf(store, matches, criteria.page, criteria.limit);
 }
 
 function transitionResponse(outcome: TransitionOutcome): GatewayResponse {
@@ -54,20 +76,20 @@ function reportOf(store: ScanJobStore, instanceNo: string): GatewayResponse {
 const instanceIdOf = (params: Readonly<Record<string, string>>): string =>
   params['instanceId'] ?? '';
 
-function apiRoutes(store: ScanJobStore, authenticate: Authenticator): ApiRoute[] {
+function apiRoutes(store: ScanJobStore, authenticate: Authenticator, maxLimit: number): ApiRoute[] {
   const jobs = `${SCAN_JOB_PATH_PREFIX}/jobs`;
   return [
     {
       method: 'GET',
       path: jobs,
       authenticate,
-      handle: ({ request }) => listJobs(store, request.query),
+      handle: ({ request }) => listJobs(store, request.query, maxLimit),
     },
     {
       method: 'POST',
       path: `${jobs}/search`,
       authenticate,
-      handle: ({ request }) => searchJobs(store, request),
+      handle: ({ request }) => searchJobs(store, request, maxLimit),
     },
     {
       method: 'PATCH',
@@ -118,7 +140,7 @@ export function scanJobModule(options: ScanJobModuleOptions): ApiModule {
   const { store, authenticate } = options;
   return {
     name: 'scan-jobs',
-    routes: apiRoutes(store, authenticate),
+    routes: apiRoutes(store, authenticate, options.maxLimit ?? DEFAULT_MAX_LIMIT),
     controlRoutes: controlRoutes(store),
     reset: () => store.reset(),
   };

@@ -4,6 +4,12 @@ import type { ScanJobRecord } from './types.js';
 export const PAGE_BLOCK_SIZE = 10;
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 20;
+/**
+ * The largest `limit` a list or search accepts; a larger one is refused like any bad input
+ * (400, errorCode 901). The spec names no maximum: 100 is an assumption, a common ceiling for
+ * paged APIs, and a client must cope with a lower one (it falls back to the default of 20).
+ */
+export const DEFAULT_MAX_LIMIT = 100;
 
 export interface ScanJobListResult {
   resources: {
@@ -24,16 +30,26 @@ export function paginate(
   page: number,
   limit: number,
 ): ScanJobListResult {
-  const totalPages = Math.ceil(records.length / limit);
+  const offset = (page - 1) * limit;
+  return pageResult(records.slice(offset, offset + limit), records.length, page, limit);
+}
+
+/** The answer for page `page` whose records (already cut) are `pageRecords` of `total`. */
+export function pageResult(
+  pageRecords: ScanJobRecord[],
+  total: number,
+  page: number,
+  limit: number,
+): ScanJobListResult {
+  const totalPages = Math.ceil(total / limit);
   const blockStart = Math.floor((page - 1) / PAGE_BLOCK_SIZE) * PAGE_BLOCK_SIZE + 1;
   const blockEnd = Math.max(blockStart, Math.min(blockStart + PAGE_BLOCK_SIZE - 1, totalPages));
-  const offset = (page - 1) * limit;
   return {
     resources: {
       current_start_page: String(blockStart),
       current_end_page: String(blockEnd),
-      record_data: records.slice(offset, offset + limit),
-      total_cnt: records.length,
+      record_data: pageRecords,
+      total_cnt: total,
       total_page_cnt: String(totalPages),
     },
   };

@@ -13,6 +13,15 @@ export type TransitionOutcome = 'done' | 'not-found' | 'wrong-phase';
 export interface ScanJobStore {
   /** All jobs, newest first (by instanceNo, which grows with creation). */
   list(): ScanJobRecord[];
+  /**
+   * One page of the jobs that `matches` keeps, newest first, and how many it keeps in all:
+   * what a list or search answers, without copying every job for each page.
+   */
+  page(
+    matches: ((record: ScanJobRecord) => boolean) | undefined,
+    offset: number,
+    limit: number,
+  ): { records: ScanJobRecord[]; total: number };
   get(instanceNo: string): ScanJobRecord | undefined;
   /**
    * Moves one job, or every job still moving, one phase on (Reservation -> Progress ->
@@ -24,8 +33,10 @@ export interface ScanJobStore {
   cancel(instanceNo: string): TransitionOutcome;
   /** Progress -> Stop. */
   stop(instanceNo: string): TransitionOutcome;
-  /** Back to the demo set. */
+  /** Back to the demo set (or the store's own seed). */
   reset(): void;
+  /** Replaces every job with these (a test's or a benchmark's many jobs); reset() still goes back. */
+  replace(records: readonly ScanJobRecord[]): void;
 }
 
 export interface ScanJobStoreOptions {
@@ -78,6 +89,8 @@ function nextPhase(record: ScanJobRecord, at: number): ScanJobRecord {
 
 class InMemoryScanJobStore implements ScanJobStore {
   readonly #jobs = new Map<string, StoredJob>();
+  /** The jobs newest first, kept until the set changes (a list of 10,000 jobs is read per page). */
+  #sorted: StoredJob[] | undefined;
   readonly #now: () => number;
   readonly #phaseDurationMs: number | undefined;
   readonly #seed: () => ScanJobRecord[];
@@ -93,8 +106,20 @@ class InMemoryScanJobStore implements ScanJobStore {
   }
 
   list(): ScanJobRecord[] {
-    this.#catchUp();
-    return [...this.#jobs.values()].map((job) => ({ ...job.record })).sort(byNewestFirst);
+    return this.#newestFirst().map((job) => ({ ...job.record }));
+  }
+
+  page(
+    matches: ((record: ScanJobRecord) => boolean) | undefined,
+    offset: number,
+    limit: number,
+  ): { records: ScanJobRecord[]; total: number } {
+    const all = this.#newestFirst();
+    const kept = matches ? all.filter((job) => matches(job.record)) : all;
+    return {
+      records: kept.slice(offset, offset + limit).map((job) => ({ ...job.record })),
+      total: kept.length,
+    };
   }
 
   get(instanceNo: string): ScanJobRecord | undefined {
@@ -129,11 +154,23 @@ class InMemoryScanJobStore implements ScanJobStore {
   }
 
   reset(): void {
+    this.replace(this.#seed());
+  }
+
+  replace(records: readonly ScanJobRecord[]): void {
     const now = this.#now();
     this.#jobs.clear();
-    for (const record of this.#seed()) {
+    this.#sorted = undefined;
+    for (const record of records) {
       this.#jobs.set(record.instanceNo, { record: { ...record }, phaseSince: now });
     }
+  }
+
+  /** Every stored job, newest first; the order is kept until a job is added or removed. */
+  #newestFirst(): StoredJob[] {
+    this.#catchUp();
+    this.#sorted ??= [...this.#jobs.values()].sort((a, b) => byNewestFirst(a.record, b.record));
+    return this.#sorted;
   }
 
   #require(instanceNo: string): StoredJob {

@@ -1,4 +1,8 @@
-/** POST /jobs/cancel-reserved: cancels every reserved job a search finds, across all pages. */
+/**
+ * POST /jobs/cancel-reserved: cancels every reserved job a search finds, across all pages,
+ * several at a time; answers 200 with what it cancelled, what failed and what the time left
+ * could not cover (its timeout is 25 s, under API Gateway's 30 s: sls/functions/core.yml).
+ */
 
 import { platformFunction } from '../../lib/http/platform-function.js';
 import { json } from '../../lib/http/responses.js';
@@ -9,5 +13,5 @@ import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
 const scanJobs = scanJobsClientOf(getRuntime());
 
 export const handler = platformFunction(jobRoutes.cancelReservedJobs, async (request) =>
-  json(200, await scanJobs.cancelReserved(request.body, request.budget)),
+  json(200, await scanJobs.cancelReserved(request.body, request.budget, request.log)),
 );

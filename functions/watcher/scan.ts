@@ -1,6 +1,7 @@
 /**
- * The scheduled scan job watcher: every run lists every page of scan jobs
- * and announces each change of a job's status. Triggered by an EventBridge schedule; a failed
+ * The scheduled scan job watcher: every run reads the pages of the scan job list several at a
+ * time and announces each change of a job's status; a run that cannot finish keeps a cursor
+ * and the next goes on from it (lib/watcher/watcher.ts). Triggered by an EventBridge schedule; a failed
  * run throws, so that Lambda reports it, and the next run catches up.
  */
 import middy from '@middy/core';

@@ -4,6 +4,7 @@
  * `details` of a 400.
  */
 import * as z from 'zod/mini';
+import { isDotOnlySegment } from '../core/schemas.js';
 
 /** An object that refuses unknown members: a misspelt parameter is an error, not a no-op. */
 export function strictInput<S extends z.core.$ZodLooseShape>(shape: S) {
@@ -81,6 +82,13 @@ export function isoDate() {
 export function token(max = 64) {
   const message = `expected a word of letters, digits, _ . - (at most ${max})`;
   return z.string(message).check(z.regex(new RegExp(`^[A-Za-z0-9_.-]{1,${max}}$`), message));
+}
+
+/** A token that becomes a path segment upstream: never only dots (`.` or `..` would move the path). */
+export function segment(max = 64) {
+  return token(max).check(
+    z.refine((value) => !isDotOnlySegment(value), 'expected a word that is not only dots'),
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   reverseGeocodeFailure,
   statusNotOk,
 } from './failures.js';
-import { lonLat, oneOf, pairsOf, repeated, strictInput, text, token } from './fields.js';
+import { lonLat, oneOf, pairsOf, repeated, segment, strictInput, text, token } from './fields.js';
 
 const MAX_ZOOM = 21;
 
@@ -64,7 +64,8 @@ const tileName = z.pipe(
 
 const tilePathSchema = z
   .object({
-    mapType: token(32),
+    // A path segment upstream: `..` would move the tile path one level up.
+    mapType: segment(32),
     z: intText(0, MAX_ZOOM),
     x: intText(0, 2 ** MAX_ZOOM - 1),
     tile: tileName,

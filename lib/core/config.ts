@@ -32,6 +32,8 @@ export interface Config {
   readonly secretsExtension: { readonly port: number; readonly token: string } | undefined;
   readonly secretsTtlMs: number;
   readonly upstreamTimeoutMs: number;
+  /** Bulk calls: the walks of every page of a list or search, and cancel-reserved's cancels. */
+  readonly bulk: BulkSettings;
   /** DynamoDB table of the scan job watcher's last view; when set, the watcher keeps it there. */
   readonly watcherStateTable: string | undefined;
   /**
@@ -58,6 +60,16 @@ export interface Config {
   /** The wait before the second try, doubling for each later one. */
   readonly invocationRetrySeconds: number;
   readonly logLevel: LogLevel;
+}
+
+/** How the walks over many jobs call the platform (docs/retries.md, "Bulk calls"). */
+export interface BulkSettings {
+  /** Page size a walk asks for first; the platform's default of 20 when it refuses it. */
+  readonly pageSize: number;
+  /** Pages of a list or search read at once, once the first page has given the count. */
+  readonly pageConcurrency: number;
+  /** Cancels in flight at once. */
+  readonly cancelConcurrency: number;
 }
 
 const positiveInt = z.pipe(
@@ -90,6 +102,12 @@ const serviceUrls = z.pipe(
   ),
 );
 
+// The dispatcher keeps 64 connections per origin (upstream/dispatch.ts): more calls would queue.
+const concurrency = z.pipe(
+  positiveInt,
+  z.number().check(z.lte(64, 'expected at most 64 calls at once')),
+);
+
 const logLevelSchema = z.enum(
   ['debug', 'info', 'warn', 'error'],
   'expected debug, info, warn or error',
@@ -116,6 +134,11 @@ const environmentSchema = z.object({
     ),
   ),
   UPSTREAM_TIMEOUT_MS: z.optional(positiveInt),
+  BULK_PAGE_SIZE: z.optional(
+    z.pipe(positiveInt, z.number().check(z.lte(1000, 'expected a page size of at most 1000'))),
+  ),
+  BULK_PAGE_CONCURRENCY: z.optional(concurrency),
+  BULK_CANCEL_CONCURRENCY: z.optional(concurrency),
   WATCHER_STATE_TABLE: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
   ),
@@ -145,6 +168,15 @@ const environmentSchema = z.object({
 const DEFAULT_EMULATOR_PORT = 4010;
 const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';
 const DEFAULT_WATCHER_STATE_FILE = '.local/watcher-state.json';
+/**
+ * Bulk call defaults, chosen by measurement (`npm run bench -- --only=scale`, docs/benchmarks.md):
+ * 100 jobs a page where the platform accepts it, 8 calls in flight. At 50 ms a call, 8 in flight
+ * is about 160 calls a second: 400 cancels in under 3 s. Against a gateway throttling at 100
+ * calls a second, 8 reached that limit's pace with a dozen 429s in 500 cancels, where 16 and 32
+ * took as long with four and eight times as many. The platform's limits are set per API stage
+ * and are not known here: where they are higher, BULK_CANCEL_CONCURRENCY=16 halves the time.
+ */
+const DEFAULT_BULK: BulkSettings = { pageSize: 100, pageConcurrency: 8, cancelConcurrency: 8 };
 
 /**
  * True inside a real Lambda container. Local emulations set AWS_LAMBDA_FUNCTION_NAME too, and
@@ -195,6 +227,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     secretsTtlMs: (vars.SECRETS_TTL_SECONDS ?? 300) * 1000,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS ?? 8000,
+    bulk: {
+      pageSize: vars.BULK_PAGE_SIZE ?? DEFAULT_BULK.pageSize,
+      pageConcurrency: vars.BULK_PAGE_CONCURRENCY ?? DEFAULT_BULK.pageConcurrency,
+      cancelConcurrency: vars.BULK_CANCEL_CONCURRENCY ?? DEFAULT_BULK.cancelConcurrency,
+    },
     watcherStateTable: vars.WATCHER_STATE_TABLE,
     watcherStateFile: vars.WATCHER_STATE_FILE
       ? path.resolve(vars.WATCHER_STATE_FILE)

@@ -4,6 +4,15 @@
  */
 import * as z from 'zod/mini';
 
+/**
+ * A path segment of only dots (`.`, `..`, also percent-encoded as `%2e`): URL parsing resolves
+ * `.` and `..` as "here" and "one level up", so such a segment built from input would move an
+ * upstream path. Refused wherever a segment is built from input or from an upstream's answer.
+ */
+export function isDotOnlySegment(segment: string): boolean {
+  return /^(?:\.|%2e)+$/i.test(segment);
+}
+
 /** The name of an action, a trigger or a webhook, as the secret keys them and a path carries them. */
 export const nameSchema = z
   .string()

@@ -1,41 +1,32 @@
 /**
  * The scan job API's client: signed calls to list, search, cancel, stop and report, the page
- * walker, and the cancel-reserved workflow. Upstream success bodies are returned unchanged by
+ * walk of the job list (walk.ts), and the cancel-reserved workflow (cancel-reserved.ts). Upstream success bodies are returned unchanged by
  * the handlers.
  */
+import type { BulkSettings } from '../core/config.js';
 import { requiredSetting } from '../core/config.js';
-import { toServiceError, UnexpectedError } from '../core/errors.js';
-import { parseJsonOrUndefined } from '../core/json.js';
+import { UnexpectedError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { TimeBudget } from '../core/time-budget.js';
+import type { TimeBudget, WalkPlan } from '../core/time-budget.js';
 import type { Runtime } from '../runtime.js';
 import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';
-import type { UpstreamAnswer, UpstreamClient } from '../upstream/client.js';
+import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../upstream/client.js';
 import type { CredentialSource } from '../upstream/gateway/credential-refresh.js';
 import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.js';
-import {
-  type CancelReservedBody,
-  type ListedJob,
-  type ListQuery,
-  listResultSchema,
-  type SearchBody,
-} from './schemas.js';
+import { type CancelReservedResult, cancelReserved } from './cancel-reserved.js';
+import { type CancelReservedBody, isJobId, type ListQuery, type SearchBody } from './schemas.js';
+import { DEFAULT_PAGE_SIZE, PageWalk } from './walk.js';
 
 const API = '/api/v1/jobs';
 
-const RESERVED_STATUS = 'Reservation';
-/** Page size used when walking every page of a search. */
-// 20 is the platform's documented default page size, so any gateway following it accepts it.
-const WALK_PAGE_SIZE = 20;
-/** A guard against an upstream whose page count never ends. */
-const MAX_WALK_PAGES = 1000;
-
-interface CancelReservedResult {
-  cancelled: string[];
-  failed: { instanceNo: string; error: { errorCode: string; message: string } }[];
-}
+/** Bulk settings of a client built without them (tests): the platform's default page. */
+const PLAIN_BULK: BulkSettings = {
+  pageSize: DEFAULT_PAGE_SIZE,
+  pageConcurrency: 1,
+  cancelConcurrency: 1,
+};
 
 interface ScanJobsClientOptions {
   /** `{base_url}` of the scan job API, without `/api/v1`. */
@@ -43,35 +34,65 @@ interface ScanJobsClientOptions {
   readonly vendor: string;
   readonly credentials: CredentialSource<SigningKeys>;
   readonly http: UpstreamClient;
+  /** How the walks call the platform (config BULK_*). */
+  readonly bulk?: BulkSettings;
   readonly now?: () => number;
   readonly log?: Logger;
 }
 
+/** A page size the platform accepted, remembered by the container for one kind of walk. */
+function rememberedSize(): { get(): number | undefined; set(size: number): void } {
+  let size: number | undefined;
+  return {
+    get: () => size,
+    set: (accepted) => {
+      size = accepted;
+    },
+  };
+}
+
 export class ScanJobsClient {
   private readonly gateway: SignedGateway;
+  private readonly bulk: BulkSettings;
+  private readonly log: Logger | undefined;
+  private readonly listPageSize = rememberedSize();
+  private readonly searchPageSize = rememberedSize();
 
   constructor(options: ScanJobsClientOptions) {
     this.gateway = new SignedGateway({ ...options, service: 'scan-jobs' });
+    this.bulk = options.bulk ?? PLAIN_BULK;
+    this.log = options.log;
   }
 
-  list(query: ListQuery, budget: TimeBudget): Promise<UpstreamAnswer> {
+  list(query: ListQuery, budget: TimeBudget, onAttempt?: AttemptObserver): Promise<UpstreamAnswer> {
     const params: [string, string][] = [
       ['page', String(query.page)],
       ['limit', String(query.limit)],
     ];
-    return this.gateway.call({ method: 'GET', path: API, query: params }, budget);
+    return this.gateway.call({ method: 'GET', path: API, query: params, onAttempt }, budget);
   }
 
-  search(body: SearchBody, budget: TimeBudget): Promise<UpstreamAnswer> {
+  search(
+    body: SearchBody,
+    budget: TimeBudget,
+    onAttempt?: AttemptObserver,
+  ): Promise<UpstreamAnswer> {
     // A search only reads, so it may be retried like a GET.
     return this.gateway.call(
-      { method: 'POST', path: `${API}/search`, json: body, idempotent: true },
+      { method: 'POST', path: `${API}/search`, json: body, idempotent: true, onAttempt },
       budget,
     );
   }
 
-  cancel(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
-    return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'cancel') }, budget);
+  cancel(
+    instanceId: string,
+    budget: TimeBudget,
+    onAttempt?: AttemptObserver,
+  ): Promise<UpstreamAnswer> {
+    return this.gateway.call(
+      { method: 'PATCH', path: jobPath(instanceId, 'cancel'), onAttempt },
+      budget,
+    );
   }
 
   stop(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
@@ -82,73 +103,46 @@ export class ScanJobsClient {
     return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget);
   }
 
-  /** Every page of the job list, one array of jobs per page, in the platform's order. */
-  listEveryPage(budget: TimeBudget, pageSize = WALK_PAGE_SIZE): AsyncGenerator<ListedJob[]> {
-    return walkPages((page) => this.list({ page, limit: pageSize }, budget));
+  /** A walk over the pages of the job list, under a walk's time plan (the watcher's). */
+  listWalk(plan: WalkPlan): PageWalk {
+    return new PageWalk({
+      fetch: (page, limit, onAttempt) => this.list({ page, limit }, plan.budget, onAttempt),
+      plan,
+      settings: this.bulk,
+      acceptedSize: this.listPageSize,
+    });
   }
 
-  /** Every reserved job the search finds, across all pages, in the order found. */
-  async findReserved(criteria: CancelReservedBody, budget: TimeBudget): Promise<string[]> {
-    const found = new Set<string>();
-    const pages = walkPages((page) =>
-      this.search({ ...criteria, statusCode: null, limit: WALK_PAGE_SIZE, page }, budget),
-    );
-    for await (const records of pages) {
-      for (const record of records) {
-        if (record.status === RESERVED_STATUS) found.add(String(record.instanceNo));
-      }
-    }
-    return [...found];
-  }
-
-  /** Searches every page, then cancels each reserved job; one failure does not stop the rest. */
-  async cancelReserved(
+  /**
+   * Searches every page, then cancels each reserved job, several at a time; one failure does
+   * not stop the rest, and what the time could not cover comes back as `remaining`.
+   */
+  cancelReserved(
     criteria: CancelReservedBody,
     budget: TimeBudget,
+    log: Logger | undefined = this.log,
   ): Promise<CancelReservedResult> {
-    const reserved = await this.findReserved(criteria, budget);
-    const result: CancelReservedResult = { cancelled: [], failed: [] };
-    for (const instanceNo of reserved) {
-      try {
-        await this.cancel(instanceNo, budget);
-        result.cancelled.push(instanceNo);
-      } catch (thrown) {
-        const error = toServiceError(thrown);
-        result.failed.push({
-          instanceNo,
-          error: { errorCode: error.code, message: error.message },
-        });
-      }
-    }
-    return result;
+    return cancelReserved(
+      {
+        search: (body, callBudget, onAttempt) => this.search(body, callBudget, onAttempt),
+        cancel: (instanceNo, callBudget, onAttempt) =>
+          this.cancel(instanceNo, callBudget, onAttempt),
+        searchPageSize: this.searchPageSize,
+      },
+      criteria,
+      budget,
+      this.bulk,
+      log,
+    );
   }
 }
 
 function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): string {
-  return `${API}/${encodeURIComponent(instanceId)}/${action}`;
-}
-
-/**
- * The one page walker of lists and searches: fetches page 1, 2, ... and yields each page's
- * jobs, until an empty page or the last page the answer announces (or MAX_WALK_PAGES).
- */
-async function* walkPages(
-  fetchPage: (page: number) => Promise<UpstreamAnswer>,
-): AsyncGenerator<ListedJob[]> {
-  for (let page = 1; page <= MAX_WALK_PAGES; page++) {
-    const result = parseListResult(await fetchPage(page));
-    yield result.resources.record_data;
-    const pageCount = Number(result.resources.total_page_cnt ?? 0);
-    if (result.resources.record_data.length === 0 || !(page < pageCount)) break;
+  // Callers' ids are refused by the route first, the platform's by the walks: the last line.
+  if (!isJobId(instanceId)) {
+    throw new UnexpectedError(new Error('A scan job id outside the id pattern; not sent'));
   }
-}
-
-function parseListResult(response: UpstreamAnswer) {
-  const parsed = listResultSchema.safeParse(parseJsonOrUndefined(response.body.toString('utf8')));
-  if (!parsed.success) {
-    throw new UnexpectedError(new Error('The list or search answer is not a scan job list'));
-  }
-  return parsed.data;
+  return `${API}/${instanceId}/${action}`;
 }
 
 /** The signing keys of the secret: its IAM keys, and the gateway API key when it has one. */
@@ -167,6 +161,7 @@ export const scanJobsClientOf = perRuntime(
       vendor: runtime.config.gatewayVendor,
       credentials: signingKeysFrom(runtime.secrets),
       http: runtime.http,
+      bulk: runtime.config.bulk,
       now: runtime.now,
       log: runtime.log,
     }),

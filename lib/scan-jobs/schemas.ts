@@ -16,12 +16,24 @@ export const listQuerySchema = z.strictObject({
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
+/** A scan job's instanceNo as it may go into a path: no dots, no slash, nothing to encode. */
+const JOB_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 export const instancePathSchema = z.object({
   instanceId: z
     .string()
-    .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a job instanceNo (letters, digits, _ or -)')),
+    .check(z.regex(JOB_ID, 'expected a job instanceNo (letters, digits, _ or -)')),
 });
 export type InstancePath = z.infer<typeof instancePathSchema>;
+
+/**
+ * Whether an instanceNo, from a caller or from the platform's own answer, may go into a path:
+ * the same pattern as instancePathSchema. An id from the platform that fails it is skipped and
+ * reported, never sent.
+ */
+export function isJobId(value: string): boolean {
+  return JOB_ID.test(value);
+}
 
 export const searchBodySchema = z.strictObject({
   searchType: z._default(z.enum(['memo', 'url', '']), ''),

@@ -49,7 +49,12 @@ interface UpstreamRequest {
    * waits for an action as long as its own timeout allows. Still never past the remaining time.
    */
   readonly timeoutMs?: number;
+  /** Told how each attempt ended: a bulk walk slows down when the gateway throttles. */
+  readonly onAttempt?: AttemptObserver;
 }
+
+/** How one attempt ended, and how long the upstream asked to wait before the next (Retry-After). */
+export type AttemptObserver = (outcome: AttemptOutcome, retryAfterMs: number) => void;
 
 export interface UpstreamAnswer {
   readonly status: number;
@@ -169,6 +174,7 @@ export class UpstreamClient {
     try {
       for (let attempt = 1; ; attempt++) {
         const result = await this.attempt(request, deadline, attempt, allowedMs);
+        this.tell(request.onAttempt, result);
         const delay =
           attempt < this.backoffSettings.maxAttempts && mayRetry(result.outcome, idempotent)
             ? this.backoff(attempt, result)
@@ -192,6 +198,17 @@ export class UpstreamClient {
       }
     } finally {
       deadline.clear();
+    }
+  }
+
+  /** An observer's mistake never changes the call. */
+  private tell(observer: AttemptObserver | undefined, result: Attempt): void {
+    if (!observer) return;
+    try {
+      const wait = 'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
+      observer(result.outcome, wait);
+    } catch {
+      // Ignored on purpose: observing is advice, the call's own outcome stands.
     }
   }
 

@@ -106,3 +106,16 @@ export function mayRetry(outcome: AttemptOutcome, idempotent: boolean): boolean 
   const verdict = ruleFor(outcome).verdict;
   return verdict === 'always' || (verdict === 'idempotent' && idempotent);
 }
+
+/**
+ * The gateway throttled the attempt (429 `410`/`420`, from the gateway or shaped like it): the
+ * sign for a bulk walk to send fewer calls at once.
+ */
+export function isThrottled(outcome: AttemptOutcome): boolean {
+  return (
+    outcome.kind === 'answer' &&
+    outcome.status === 429 &&
+    THROTTLED.includes(outcome.errorCode ?? '') &&
+    outcome.origin !== 'endpoint'
+  );
+}

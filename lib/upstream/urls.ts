@@ -1,4 +1,6 @@
 /** Upstream URLs: a path under a base URL, and name/value pairs as a query or a form body. */
+import { UnexpectedError } from '../core/errors.js';
+import { isDotOnlySegment } from '../core/schemas.js';
 
 /** Name/value pairs in the order they are sent. */
 export type Pairs = ReadonlyArray<readonly [string, string]>;
@@ -11,8 +13,15 @@ export function encodePairs(pairs: Pairs): string {
   return new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
 }
 
-/** The URL of an upstream path under a base URL, whose own path prefix is kept. */
+/**
+ * The URL of an upstream path under a base URL, whose own path prefix is kept. A path with a
+ * dot-only segment is refused before anything is sent: the URL would resolve it and move the
+ * path up (every route refuses such input first; this is the last line).
+ */
 export function upstreamUrl(base: URL, path: string, query: Pairs = []): URL {
+  if (path.split('/').some(isDotOnlySegment)) {
+    throw new UnexpectedError(new Error('An upstream path has a dot-only segment; not sent'));
+  }
   const url = new URL(base.origin);
   url.pathname = base.pathname.replace(/\/+$/, '') + path;
   if (query.length > 0) url.search = encodePairs(query);

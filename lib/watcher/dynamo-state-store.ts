@@ -1,7 +1,14 @@
 /**
  * The watcher's last view in DynamoDB: one item per job, {instanceNo, status, updatedAt},
- * partition key instanceNo. The SDK is imported on first use, so that a function that keeps
- * its state elsewhere never evaluates it.
+ * partition key instanceNo, and one item `#cursor` {nextPage, pageSize, baselining} while a
+ * pass that stopped short waits for the next to go on (no job id starts with `#`). The SDK is
+ * imported on first use, so that a function that keeps its state elsewhere never evaluates it.
+ *
+ * What a pass costs, in calls (counted in `calls`): one Scan per MB of the table to load the
+ * view (10,000 jobs took one call), two conditional writes per change, and on the first passes
+ * one BatchWriteItem per 25 jobs of the baseline. A Scan reads the whole view in a call or two
+ * where BatchGetItem on the jobs of each page would take one call per 100 jobs (its limit) and
+ * bill each job as a 4 KB read: the Scan is cheaper at every size (docs/webhooks-and-events.md).
  *
  * Overlapping runs (a schedule fires while the last run is still going, or EventBridge
  * delivers one schedule twice) must not both announce a change. Announcing comes before
@@ -14,12 +21,17 @@
  * Of two runs, one wins each claim and the other skips that change. A run that dies holding a
  * claim leaves it to lapse at its invocation's deadline; the next run then takes it over and
  * announces the change again, with the same changeId.
+ *
+ * The baseline alone is written in batches, without a condition (DynamoDB has no conditional
+ * batch write): it only writes jobs the run found unrecorded, on the first passes over an empty
+ * table, so the most an overlapping run can suffer is a change announced once more, with the
+ * same changeId; never a change missed.
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { lazyDynamoDb } from '../core/dynamo-db.js';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 import { chunksOf } from './changes.js';
-import type { RunLease, WatcherStateStore } from './state-store.js';
+import type { RunLease, WatchCursor, WatcherStateStore } from './state-store.js';
 
 interface DynamoDbStateStoreOptions {
   readonly tableName: string;
@@ -32,15 +44,23 @@ type Item = Record<string, AttributeValue>;
 
 /** Writes in flight at once: DynamoDB has no conditional batch write. */
 const WRITE_CONCURRENCY = 10;
+/** BatchWriteItem takes at most 25 items. */
+const BATCH_WRITE_MAX_ITEMS = 25;
+/** Tries of the items a BatchWriteItem left unprocessed (DynamoDB throttled part of it). */
+const BATCH_WRITE_ATTEMPTS = 5;
+/** The cursor's key: no job id starts with `#` (lib/scan-jobs/schemas.ts, isJobId). */
+const CURSOR_KEY = '#cursor';
 
 export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherStateStore {
   const { tableName } = options;
   const now = options.now ?? (() => Date.now());
   const connect = lazyDynamoDb(options.client);
+  const calls = { reads: 0, writes: 0 };
 
   /** An UpdateItem that may lose its condition; returns whether it was applied. */
   async function update(key: string, expression: UpdateExpression): Promise<boolean> {
     const { sdk, client } = await connect();
+    calls.writes += 1;
     try {
       await client.send(
         new sdk.UpdateItemCommand({
@@ -67,14 +87,38 @@ export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherS
     return results;
   }
 
+  /** Puts the items in batches of 25, several batches at a time, until DynamoDB took them all. */
+  async function putAll(items: readonly Item[]): Promise<void> {
+    const { sdk, client } = await connect();
+    await eachLimited(chunksOf(items, BATCH_WRITE_MAX_ITEMS), async (batch) => {
+      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        if (attempt > BATCH_WRITE_ATTEMPTS) {
+          throw new Error(`DynamoDB left ${pending.length} baseline items unprocessed`);
+        }
+        if (attempt > 1) await sleep(50 * 2 ** attempt);
+        calls.writes += 1;
+        const answer = await client.send(
+          new sdk.BatchWriteItemCommand({ RequestItems: { [tableName]: pending } }),
+        );
+        pending = (answer.UnprocessedItems?.[tableName] ?? []).flatMap((request) =>
+          request.PutRequest?.Item ? [{ PutRequest: { Item: request.PutRequest.Item } }] : [],
+        );
+      }
+    });
+  }
+
   return {
     description: `DynamoDB table ${tableName}`,
+    calls,
 
     async load() {
       const { sdk, client } = await connect();
       const jobs = new Map<string, RecordedJob>();
+      let cursor: WatchCursor | undefined;
       let startKey: Item | undefined;
       do {
+        calls.reads += 1;
         const page = await client.send(
           new sdk.ScanCommand({
             TableName: tableName,
@@ -82,20 +126,43 @@ export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherS
             ExclusiveStartKey: startKey,
           }),
         );
-        for (const item of page.Items ?? []) addRecorded(jobs, item);
+        for (const item of page.Items ?? []) {
+          if (item['instanceNo']?.S === CURSOR_KEY) cursor = cursorOf(item);
+          else addRecorded(jobs, item);
+        }
         startKey = page.LastEvaluatedKey;
       } while (startKey);
-      return jobs;
+      return { jobs, cursor };
     },
 
     async baseline(observed: readonly ObservedJob[], at: string) {
-      // Only where no item exists: a baseline never overwrites what another run recorded.
-      await eachLimited(observed, (job) =>
-        update(job.instanceNo, {
-          update: 'SET #status = :status, updatedAt = :at',
-          condition: 'attribute_not_exists(instanceNo)',
-          names: { '#status': 'status' },
-          values: { ':status': { S: job.status }, ':at': { S: at } },
+      await putAll(
+        observed.map((job) => ({
+          instanceNo: { S: job.instanceNo },
+          status: { S: job.status },
+          updatedAt: { S: at },
+        })),
+      );
+    },
+
+    async saveCursor(cursor: WatchCursor | undefined) {
+      const { sdk, client } = await connect();
+      calls.writes += 1;
+      const Key = { instanceNo: { S: CURSOR_KEY } };
+      if (cursor === undefined) {
+        await client.send(new sdk.DeleteItemCommand({ TableName: tableName, Key }));
+        return;
+      }
+      await client.send(
+        new sdk.PutItemCommand({
+          TableName: tableName,
+          Item: {
+            ...Key,
+            nextPage: { N: String(cursor.nextPage) },
+            pageSize: { N: String(cursor.pageSize) },
+            baselining: { BOOL: cursor.baselining },
+            updatedAt: { S: new Date(now()).toISOString() },
+          },
         }),
       );
     },
@@ -161,6 +228,17 @@ function claimExpression(change: StatusChange, lease: RunLease, now: number): Up
     names: { '#status': 'status' },
     values: { ...values, ':previous': { S: change.previousStatus } },
   };
+}
+
+function cursorOf(item: Item): WatchCursor | undefined {
+  const nextPage = Number(item['nextPage']?.N);
+  const pageSize = Number(item['pageSize']?.N);
+  if (!(nextPage >= 1 && pageSize >= 1)) return undefined;
+  return { nextPage, pageSize, baselining: item['baselining']?.BOOL === true };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** An item with a status is a recorded job; one without is only a claim of a new job. */

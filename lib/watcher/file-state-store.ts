@@ -9,11 +9,14 @@ import * as z from 'zod/mini';
 import { WatcherStateError } from '../core/errors.js';
 import { parseJsonOrUndefined } from '../core/json.js';
 import type { RecordedJob } from './changes.js';
-import type { WatcherStateStore } from './state-store.js';
+import type { WatchCursor, WatcherStateStore } from './state-store.js';
 
 const stateFileSchema = z.object({
   version: z.literal(1),
   jobs: z.record(z.string(), z.object({ status: z.string(), updatedAt: z.string() })),
+  cursor: z.optional(
+    z.object({ nextPage: z.number(), pageSize: z.number(), baselining: z.boolean() }),
+  ),
 });
 type StateFile = z.infer<typeof stateFileSchema>;
 
@@ -23,18 +26,35 @@ type StateFile = z.infer<typeof stateFileSchema>;
  */
 export function fileStateStore(file: string): WatcherStateStore {
   let jobs = new Map<string, RecordedJob>();
-  const save = () =>
-    writeFileAtomically(
-      file,
-      `${JSON.stringify({ version: 1, jobs: Object.fromEntries(jobs) } satisfies StateFile)}\n`,
-    );
+  let cursor: WatchCursor | undefined;
+  const calls = { reads: 0, writes: 0 };
+  // Saves one after the other, each of the view as it is when its turn comes: two saves that
+  // overlapped could otherwise rename an older view over a newer one.
+  let saving: Promise<void> = Promise.resolve();
+  const save = () => {
+    calls.writes += 1;
+    const turn = saving.then(() => {
+      const state: StateFile = { version: 1, jobs: Object.fromEntries(jobs), cursor };
+      return writeFileAtomically(file, `${JSON.stringify(state)}\n`);
+    });
+    saving = turn.catch(() => {});
+    return turn;
+  };
   return {
     description: `file ${file}`,
+    calls,
     async load() {
-      jobs = await readStateFile(file);
-      return new Map(jobs);
+      calls.reads += 1;
+      ({ jobs, cursor } = await readStateFile(file));
+      return { jobs: new Map(jobs), cursor };
+    },
+    async saveCursor(next) {
+      if (next === undefined && cursor === undefined) return;
+      cursor = next;
+      await save();
     },
     async baseline(observed, at) {
+      if (observed.length === 0) return;
       for (const job of observed) jobs.set(job.instanceNo, { status: job.status, updatedAt: at });
       await save();
     },
@@ -55,18 +75,22 @@ export function fileStateStore(file: string): WatcherStateStore {
   };
 }
 
-async function readStateFile(file: string): Promise<Map<string, RecordedJob>> {
+async function readStateFile(
+  file: string,
+): Promise<{ jobs: Map<string, RecordedJob>; cursor: WatchCursor | undefined }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { jobs: new Map(), cursor: undefined };
+    }
     throw error;
   }
   const parsed = stateFileSchema.safeParse(parseJsonOrUndefined(text));
   // Refuse rather than start afresh: an empty view would take every job for new.
   if (!parsed.success) throw new WatcherStateError(`The watcher state file ${file} is malformed`);
-  return new Map(Object.entries(parsed.data.jobs));
+  return { jobs: new Map(Object.entries(parsed.data.jobs)), cursor: parsed.data.cursor };
 }
 
 /**

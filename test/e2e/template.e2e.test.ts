@@ -52,7 +52,15 @@ const ROLE_ACTIONS: Record<string, string[]> = {
     'dynamodb:UpdateItem',
     's3:GetObject',
   ],
-  WatcherRole: [...LOGS, SECRET, 'dynamodb:Scan', 'dynamodb:UpdateItem'],
+  WatcherRole: [
+    ...LOGS,
+    SECRET,
+    'dynamodb:BatchWriteItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:PutItem',
+    'dynamodb:Scan',
+    'dynamodb:UpdateItem',
+  ],
 };
 const XRAY = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
 /** Example settings, as CI packages with them. */
@@ -369,8 +377,12 @@ describe('serverless package and its CloudFormation template', () => {
   const propertiesOf = (of: Record<string, Resource>, id: string) =>
     of[id]?.Properties as Record<string, unknown>;
 
-  it('gives HTTP functions 10 s and 256 MB, the watcher 60 s and the consumer 90 s', () => {
-    const long: Record<string, number> = { ConsumeInvocations: 90, WatchScanJobs: 60 };
+  it('gives HTTP functions 10 s (cancel-reserved 25 s) and 256 MB, the watcher 60 s and the consumer 90 s', () => {
+    const long: Record<string, number> = {
+      ConsumeInvocations: 90,
+      WatchScanJobs: 60,
+      CancelReservedJobs: 25,
+    };
     for (const [logicalId, resource] of functions()) {
       expect(resource.Properties.Timeout, logicalId).toBe(long[functionName(logicalId)] ?? 10);
       expect(resource.Properties.MemorySize, logicalId).toBe(256);

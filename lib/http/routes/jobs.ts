@@ -38,16 +38,18 @@ export const jobRoutes = {
     id: 'cancelReservedJobs',
     method: 'POST',
     path: '/jobs/cancel-reserved',
-    summary: 'Cancel every reserved job a search finds, across all pages',
+    summary: 'Cancel every reserved job a search finds, across all pages, several at a time',
     input: { body: cancelReservedBodySchema },
     answers: [
       {
         status: 200,
-        description: 'The jobs cancelled, and those that could not be, with the reason',
+        description:
+          'The jobs cancelled, those that could not be (with the reason), and the reserved jobs found but not attempted when the time ran out; call again to go on',
         contentTypes: ['application/json'],
         schema: {
           type: 'object',
-          required: ['cancelled', 'failed'],
+          required: ['cancelled', 'failed', 'remaining', 'complete'],
+          additionalProperties: false,
           properties: {
             cancelled: { type: 'array', items: { type: 'string' } },
             failed: {
@@ -55,8 +57,29 @@ export const jobRoutes = {
               items: {
                 type: 'object',
                 required: ['instanceNo', 'error'],
-                properties: { instanceNo: { type: 'string' }, error: { type: 'object' } },
+                properties: {
+                  instanceNo: { type: 'string' },
+                  error: {
+                    type: 'object',
+                    required: ['errorCode', 'message'],
+                    properties: {
+                      errorCode: { type: 'string' },
+                      message: { type: 'string' },
+                      details: { type: 'string' },
+                    },
+                  },
+                },
               },
+            },
+            remaining: {
+              type: 'array',
+              items: { type: 'string' },
+              description:
+                'Reserved jobs found but not attempted: the time left could not cover them',
+            },
+            complete: {
+              type: 'boolean',
+              description: 'Every page was read and every reserved job found was attempted',
             },
           },
         },

@@ -8,7 +8,7 @@
 
 import type { Logger } from '../../core/log.js';
 import type { TimeBudget } from '../../core/time-budget.js';
-import type { UpstreamAnswer, UpstreamClient } from '../client.js';
+import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../client.js';
 import { decodeUpstreamError } from '../error-decoding.js';
 import { type Pairs, upstreamUrl } from '../urls.js';
 import { type CredentialSource, sendRefreshingCredentials } from './credential-refresh.js';
@@ -29,6 +29,8 @@ interface SignedCall {
   readonly json?: unknown;
   /** A POST that only reads may be retried like a GET. */
   readonly idempotent?: boolean;
+  /** Told how each attempt ended (a bulk walk's pool). */
+  readonly onAttempt?: AttemptObserver | undefined;
 }
 
 interface SignedGatewayOptions {
@@ -103,6 +105,7 @@ export class SignedGateway {
         body,
         idempotent: call.idempotent,
         service: this.options.service,
+        onAttempt: call.onAttempt,
       },
       budget,
     );

@@ -242,9 +242,15 @@ describe('scan job functions against the emulator', () => {
         lambdaContext(),
       );
       expect(result.statusCode).toBe(200);
-      const body = jsonBody(result) as { cancelled: string[]; failed: unknown[] };
+      const body = jsonBody(result) as {
+        cancelled: string[];
+        failed: unknown[];
+        remaining: string[];
+        complete: boolean;
+      };
       expect(body.cancelled.sort()).toEqual(['2810017', '2810019', '2810021', '2810023']);
       expect(body.failed).toEqual([]);
+      expect(body).toMatchObject({ remaining: [], complete: true });
       for (const id of body.cancelled) expect(emulator.scanJobs.get(id)?.status).toBe('Cancel');
       // Jobs of other hosts and other phases are left alone.
       expect(emulator.scanJobs.get('2810018')?.status).toBe('Reservation');
@@ -293,7 +299,7 @@ describe('scan job functions against the emulator', () => {
         httpEvent('jobs-cancel-reserved.json'),
         lambdaContext(),
       );
-      expect(jsonBody(again)).toEqual({ cancelled: [], failed: [] });
+      expect(jsonBody(again)).toEqual({ cancelled: [], failed: [], remaining: [], complete: true });
     });
 
     it.each([

@@ -17,6 +17,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Emulator } from '../../../emulator/index.js';
 import { loadConfig } from '../../../lib/core/config.js';
 import { createLogger } from '../../../lib/core/log.js';
+import type { WalkPlan } from '../../../lib/core/time-budget.js';
 import { createRuntime } from '../../../lib/runtime.js';
 import { scanJobsClientOf } from '../../../lib/scan-jobs/client.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
@@ -93,13 +94,14 @@ describe('the scan job watcher function', () => {
     });
 
     // 1. First run: every job is history, recorded and not announced.
-    expect(await run()).toEqual({
-      pages: 2, // 25 jobs, 20 per page
+    expect(await run()).toMatchObject({
+      pages: 1, // 25 jobs, 100 per page
       jobs: 25,
       changes: 0,
       emitted: 0,
       skipped: 0,
       baselined: 25,
+      complete: true,
     });
     expect(events.calls).toHaveLength(0);
     const baseline = JSON.parse(await readFile(stateFile, 'utf8'));
@@ -117,7 +119,8 @@ describe('the scan job watcher function', () => {
     expect(emulator.scanJobs.stop('2810016')).toBe('done');
     emulator.scanJobs.advance(); // 2810012-15 complete, 2810017-24 start
     expect(await run()).toMatchObject({ changes: 14, emitted: 14 });
-    expect(events.calls.map((c) => c.entries.length)).toEqual([10, 4]);
+    // 10 a PutEvents; the chunks go out several at a time, in any order.
+    expect(events.calls.map((c) => c.entries.length).sort((a, b) => a - b)).toEqual([4, 10]);
     const second = detailsOf(events);
     expect(changeIds(second).sort()).toEqual(
       [
@@ -237,18 +240,26 @@ describe('the scan job watcher function', () => {
 describe('the watcher walking several pages of the real list', () => {
   const emulator = emulatorForSuite();
 
-  it('reads every page, and a failure on page 2 announces nothing until a run succeeds', async () => {
-    const config = loadConfig({ ...emulatorEnv(emulator), UPSTREAM_TIMEOUT_MS: '2000' });
+  it('reads every page, and after a failure on page 2 the next run goes on from page 2', async () => {
+    const config = loadConfig({
+      ...emulatorEnv(emulator),
+      UPSTREAM_TIMEOUT_MS: '2000',
+      BULK_PAGE_SIZE: '10',
+    });
     const runtime = createRuntime(config, { log: createLogger({}, () => {}) });
-    let failPage2 = false;
+    const client = scanJobsClientOf(runtime);
+    let failAfterPage1 = false;
     const scanJobs = {
-      async *listEveryPage() {
-        let page = 0;
-        for await (const jobs of scanJobsClientOf(runtime).listEveryPage({}, 10)) {
-          yield jobs;
-          // From page 2 on, every request of the list is reset by the emulator.
-          if (++page === 1 && failPage2) emulator.faults.add({ kind: 'reset', times: 0 });
-        }
+      listWalk: (plan: WalkPlan) => {
+        const walk = client.listWalk(plan);
+        return {
+          first: (pageFor: (size: number) => number) => walk.first(pageFor),
+          read: (pages: readonly number[]) => {
+            // From page 2 on, every request of the list is reset by the emulator.
+            if (failAfterPage1) emulator.faults.add({ kind: 'reset', times: 0 });
+            return walk.read(pages);
+          },
+        };
       },
     };
     const sent: StatusChangeDetail[] = [];
@@ -267,20 +278,32 @@ describe('the watcher walking several pages of the real list', () => {
     });
 
     expect(await watcher.run()).toMatchObject({ pages: 3, jobs: 25, baselined: 25 });
-    const lists = emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs?'));
-    expect(lists.map((r) => r.url)).toEqual([
+    const lists = () =>
+      emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs?')).map((r) => r.url);
+    expect(lists()).toEqual([
       '/api/v1/jobs?page=1&limit=10',
       '/api/v1/jobs?page=2&limit=10',
       '/api/v1/jobs?page=3&limit=10',
     ]);
 
-    emulator.scanJobs.advance();
-    failPage2 = true;
-    await expect(watcher.run()).rejects.toThrow();
-    expect(sent).toEqual([]);
+    emulator.scanJobs.advance(); // 14 changes: 2810012-25, newest first on pages 1 and 2
+    failAfterPage1 = true;
+    await expect(watcher.run()).rejects.toThrow(/could not be read/);
+    // Page 1 (2810025-16) was read: its changes went out, and only those.
+    expect(changeIds(sent).sort()).toEqual(
+      [...range(2810017, 2810025, 'Progress'), '2810016:Complete'].sort(),
+    );
     emulator.faults.clear();
-    failPage2 = false;
-    expect(await watcher.run()).toMatchObject({ pages: 3, changes: 14, emitted: 14 });
+    failAfterPage1 = false;
+    emulator.requests.length = 0;
+    expect(await watcher.run()).toMatchObject({ pages: 3, complete: true });
+    // From its cursor round the list: pages 2 and 3, then page 1.
+    expect(lists()).toEqual([
+      '/api/v1/jobs?page=2&limit=10',
+      '/api/v1/jobs?page=3&limit=10',
+      '/api/v1/jobs?page=1&limit=10',
+    ]);
     expect(new Set(changeIds(sent)).size).toBe(14);
+    expect(sent).toHaveLength(14);
   });
 });

@@ -113,6 +113,20 @@ const refused: Refused[] = [
     'tile',
   ],
   [
+    'tile mapType ..',
+    'GET /maps/tiles/{mapType}/{z}/{x}/{tile}',
+    'path',
+    { mapType: '..', z: '1', x: '0', tile: '0@1x.png' },
+    'mapType',
+  ],
+  [
+    'tile mapType .',
+    'GET /maps/tiles/{mapType}/{z}/{x}/{tile}',
+    'path',
+    { mapType: '.', z: '1', x: '0', tile: '0@1x.png' },
+    'mapType',
+  ],
+  [
     'tile z negative',
     'GET /maps/tiles/{mapType}/{z}/{x}/{tile}',
     'path',

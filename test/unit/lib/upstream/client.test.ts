@@ -105,6 +105,34 @@ describe('UpstreamClient', () => {
     },
   );
 
+  it('tells an observer how each attempt ended, with the Retry-After asked for', async () => {
+    server.script = (_req, res, index) => {
+      if (index === 0) {
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          'x-platform-apigw-response-origin': 'APIGW',
+          'retry-after': '0.05',
+        });
+        return res.end(JSON.stringify({ error: { errorCode: '410', message: 'Throttled' } }));
+      }
+      res.end('{}');
+    };
+    const seen: [unknown, number][] = [];
+    const response = await client().send({
+      method: 'PATCH',
+      url: url(),
+      onAttempt: (outcome, retryAfterMs) => {
+        seen.push([outcome, retryAfterMs]);
+        throw new Error('an observer that throws changes nothing');
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([
+      [{ kind: 'answer', status: 429, errorCode: '410', origin: 'gateway' }, 50],
+      [{ kind: 'answer', status: 200, origin: 'endpoint' }, 0],
+    ]);
+  });
+
   it('repeats a POST throttled without an origin header only when it is idempotent', async () => {
     server.script = (_req, res) => gatewayError(res, 429, '410', 'Throttle Limited');
     const post = await client().send({ method: 'POST', url: url(), body: '{}' });

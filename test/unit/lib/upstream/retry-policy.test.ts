@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { identifyAnswer } from '../../../../lib/upstream/answer-origin.js';
 import {
   type AttemptOutcome,
+  isThrottled,
   mayRetry,
   RETRY_RULES,
   ruleFor,
@@ -121,5 +122,19 @@ describe('the retry table', () => {
     expect(last).toMatchObject({ verdict: 'never' });
     expect(last?.status).toBeUndefined();
     expect(last?.transport).toBeUndefined();
+  });
+});
+
+describe('isThrottled', () => {
+  it('is the gateway throttling 429 410/420, from the gateway or shaped like it, nothing else', () => {
+    for (const status of STATUSES)
+      for (const code of CODES)
+        for (const origin of ['gateway', 'gateway-shaped', 'endpoint'] as const) {
+          const expected =
+            status === 429 && (code === '410' || code === '420') && origin !== 'endpoint';
+          expect(isThrottled({ kind: 'answer', status, errorCode: code, origin })).toBe(expected);
+        }
+    for (const failure of TRANSPORT)
+      expect(isThrottled({ kind: 'transport', failure })).toBe(false);
   });
 });

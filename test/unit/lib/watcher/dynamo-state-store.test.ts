@@ -42,9 +42,9 @@ describe('dynamoDbStateStore against dynalite', () => {
 
   it('records a baseline as one item per job and loads it back', async () => {
     const store = storeFor();
-    expect((await store.load()).size).toBe(0);
+    expect((await store.load()).jobs.size).toBe(0);
     await store.baseline([observed('1', 'Complete'), observed('2', 'Progress')], 'T1');
-    expect(await storeFor().load()).toEqual(
+    expect((await storeFor().load()).jobs).toEqual(
       new Map([
         ['1', { status: 'Complete', updatedAt: 'T1' }],
         ['2', { status: 'Progress', updatedAt: 'T1' }],
@@ -75,9 +75,9 @@ describe('dynamoDbStateStore against dynalite', () => {
     const done = change('1', 'Progress', 'Complete');
     expect(await store.claim([done], lease('run-a'))).toEqual([done]);
     await store.record([done], lease('run-b'), 'T2'); // not its claim: nothing changes
-    expect((await store.load()).get('1')?.status).toBe('Progress');
+    expect((await store.load()).jobs.get('1')?.status).toBe('Progress');
     await store.record([done], lease('run-a'), 'T2');
-    expect((await store.load()).get('1')).toEqual({ status: 'Complete', updatedAt: 'T2' });
+    expect((await store.load()).jobs.get('1')).toEqual({ status: 'Complete', updatedAt: 'T2' });
     // A run that still believes the job is in progress can no longer claim the change.
     expect(await store.claim([done], lease('run-c'))).toEqual([]);
     const item = (await client.send(new ScanCommand({ TableName: tableName }))).Items?.[0];
@@ -102,14 +102,28 @@ describe('dynamoDbStateStore against dynalite', () => {
     const fresh = change('2', null, 'Reservation');
     await store.claim([fresh], lease('run-a'));
     await store.release([fresh], lease('run-a'));
-    expect([...(await store.load()).keys()]).toEqual(['1']);
+    expect([...(await store.load()).jobs.keys()]).toEqual(['1']);
     expect(await store.claim([fresh], lease('run-b'))).toEqual([fresh]);
   });
 
-  it('never lets a baseline overwrite a recorded job', async () => {
+  it('writes a baseline of many jobs in batches of 25, and loads them back in one Scan', async () => {
+    const store = storeFor();
+    const jobs = Array.from({ length: 260 }, (_, i) => observed(String(5000 + i), 'Complete'));
+    await store.baseline(jobs, 'T1');
+    expect(store.calls).toEqual({ reads: 0, writes: 11 });
+    const loaded = await store.load();
+    expect(loaded.jobs.size).toBe(260);
+    expect(store.calls).toEqual({ reads: 1, writes: 11 });
+  });
+
+  it('keeps a cursor beside the jobs, never taken for one, until it is forgotten', async () => {
     const store = storeFor();
     await store.baseline([observed('1', 'Complete')], 'T1');
-    await store.baseline([observed('1', 'Progress')], 'T2');
-    expect((await store.load()).get('1')).toEqual({ status: 'Complete', updatedAt: 'T1' });
+    await store.saveCursor({ nextPage: 4, pageSize: 100, baselining: true });
+    const loaded = await storeFor().load();
+    expect(loaded.cursor).toEqual({ nextPage: 4, pageSize: 100, baselining: true });
+    expect([...loaded.jobs.keys()]).toEqual(['1']);
+    await store.saveCursor(undefined);
+    expect((await storeFor().load()).cursor).toBeUndefined();
   });
 });

@@ -58,7 +58,7 @@ describe('writeFileAtomically', () => {
 describe('fileStateStore', () => {
   it('starts empty when the file does not exist', async () => {
     const store = fileStateStore(path.join(dir, 'none.json'));
-    expect((await store.load()).size).toBe(0);
+    expect(await store.load()).toEqual({ jobs: new Map(), cursor: undefined });
   });
 
   it('keeps the baseline and recorded changes across store instances (runs)', async () => {
@@ -67,7 +67,7 @@ describe('fileStateStore', () => {
     await first.load();
     await first.baseline([observed('1', 'Reservation'), observed('2', 'Progress')], 'T1');
     const second = fileStateStore(file);
-    expect(await second.load()).toEqual(
+    expect((await second.load()).jobs).toEqual(
       new Map([
         ['1', { status: 'Reservation', updatedAt: 'T1' }],
         ['2', { status: 'Progress', updatedAt: 'T1' }],
@@ -77,10 +77,36 @@ describe('fileStateStore', () => {
     expect(await second.claim(changes, lease)).toEqual(changes);
     await second.record(changes, lease, 'T2');
     const third = fileStateStore(file);
-    const view = await third.load();
+    const view = (await third.load()).jobs;
     expect(view.get('1')).toEqual({ status: 'Cancel', updatedAt: 'T2' });
     expect(view.get('2')).toEqual({ status: 'Progress', updatedAt: 'T1' });
     expect(view.get('3')).toEqual({ status: 'Reservation', updatedAt: 'T2' });
+  });
+
+  it('keeps a cursor until it is forgotten, and counts its reads and writes', async () => {
+    const file = path.join(dir, 'state.json');
+    const store = fileStateStore(file);
+    await store.load();
+    await store.saveCursor({ nextPage: 7, pageSize: 100, baselining: false });
+    expect((await fileStateStore(file).load()).cursor).toEqual({
+      nextPage: 7,
+      pageSize: 100,
+      baselining: false,
+    });
+    await store.saveCursor(undefined);
+    expect((await fileStateStore(file).load()).cursor).toBeUndefined();
+    // Nothing to forget: no write.
+    await store.saveCursor(undefined);
+    expect(store.calls).toEqual({ reads: 1, writes: 2 });
+  });
+
+  it('saves one view after the other, the last one whole, when records overlap', async () => {
+    const file = path.join(dir, 'state.json');
+    const store = fileStateStore(file);
+    await store.load();
+    const changes = Array.from({ length: 20 }, (_, i) => change(String(i), null, 'Progress'));
+    await Promise.all(changes.map((c) => store.record([c], lease, 'T')));
+    expect((await fileStateStore(file).load()).jobs.size).toBe(20);
   });
 
   it('does not grant a claim whose previous status is not the recorded one', async () => {

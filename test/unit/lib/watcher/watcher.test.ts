@@ -4,24 +4,42 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WatchRunError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
-import type { ListedJob } from '../../../../lib/scan-jobs/schemas.js';
+import type { WalkPlan } from '../../../../lib/core/time-budget.js';
+import { PageWalk } from '../../../../lib/scan-jobs/walk.js';
 import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
 import type { ChangeEmitter, EmitFailure } from '../../../../lib/watcher/emitters.js';
 import { fileStateStore } from '../../../../lib/watcher/file-state-store.js';
 import type { WatcherStateStore } from '../../../../lib/watcher/state-store.js';
 import { ScanJobWatcher } from '../../../../lib/watcher/watcher.js';
 
-/** The platform's list: jobs by instanceNo, served in pages of `pageSize`. */
+/** The platform's list: jobs by instanceNo, served in pages of `pageSize`, read by the real walk. */
 class FakeList {
   readonly jobs = new Map<string, string>();
   pageSize = 2;
   failOnPage: number | undefined;
-  async *listEveryPage(): AsyncGenerator<ListedJob[]> {
-    const all = [...this.jobs].map(([instanceNo, status]) => ({ instanceNo, status, memo: 'm' }));
-    for (let page = 1; (page - 1) * this.pageSize < all.length; page++) {
-      if (page === this.failOnPage) throw new Error('upstream failed');
-      yield all.slice((page - 1) * this.pageSize, page * this.pageSize);
-    }
+  readonly served: number[] = [];
+  listWalk(plan: WalkPlan): PageWalk {
+    return new PageWalk({
+      fetch: async (page) => {
+        if (page === this.failOnPage) throw new Error('upstream failed');
+        this.served.push(page);
+        const all = [...this.jobs].map(([instanceNo, status]) => ({
+          instanceNo,
+          status,
+          memo: 'm',
+        }));
+        const body = {
+          resources: {
+            record_data: all.slice((page - 1) * this.pageSize, page * this.pageSize),
+            total_page_cnt: String(Math.ceil(all.length / this.pageSize)),
+          },
+        };
+        return { status: 200, headers: {}, body: Buffer.from(JSON.stringify(body)), attempts: 1 };
+      },
+      plan,
+      settings: { pageSize: this.pageSize, pageConcurrency: 2, cancelConcurrency: 1 },
+      acceptedSize: { get: () => undefined, set: () => {} },
+    });
   }
 }
 
@@ -74,6 +92,9 @@ describe('ScanJobWatcher', () => {
       emitted: 0,
       skipped: 0,
       baselined: 3,
+      complete: true,
+      stateReads: 1,
+      stateWrites: 3, // the baseline begun, its one segment, the baseline done
     });
     expect(emitter.sent).toEqual([]);
     list.jobs.set('2', 'Complete');
@@ -96,15 +117,60 @@ describe('ScanJobWatcher', () => {
     expect(ids(emitter.sent)).toEqual(['1:Complete', '2:Progress', '3:Reservation']);
   });
 
-  it('announces nothing and records nothing when the list fails on page 2; the next run catches up', async () => {
+  it('throws when the list fails on page 2, and the next run goes on from page 2', async () => {
     await watcher().run();
+    list.jobs.set('1', 'Stop');
     list.jobs.set('3', 'Cancel');
     list.failOnPage = 2;
-    await expect(watcher().run()).rejects.toThrow('upstream failed');
-    expect(emitter.sent).toEqual([]);
+    await expect(watcher().run()).rejects.toThrow(/could not be read/);
+    // Page 1 was read: its change went out; page 2's could not be seen.
+    expect(ids(emitter.sent)).toEqual(['1:Stop']);
     list.failOnPage = undefined;
+    list.served.length = 0;
+    expect(await watcher().run()).toMatchObject({ complete: true, changes: 1, emitted: 1 });
+    // From its cursor round the list: page 2, then page 1.
+    expect(list.served).toEqual([2, 1]);
+    expect(ids(emitter.sent)).toEqual(['1:Stop', '3:Cancel']);
+  });
+
+  it('announces nothing when the first page cannot be read', async () => {
     await watcher().run();
-    expect(ids(emitter.sent)).toEqual(['3:Cancel']);
+    list.jobs.set('1', 'Stop');
+    list.failOnPage = 1;
+    await expect(watcher().run()).rejects.toThrow();
+    expect(emitter.sent).toEqual([]);
+  });
+
+  it('stops in time when its invocation runs out, keeps a cursor, and the next run goes round from it', async () => {
+    for (let id = 4; id <= 12; id++) list.jobs.set(String(id), 'Progress');
+    await watcher().run();
+    for (let id = 1; id <= 12; id++) list.jobs.set(String(id), 'Complete');
+    // Time for the first segment (pages 1-2) only: it runs out once its changes went out.
+    let remaining = 60_000;
+    const short = new ScanJobWatcher({
+      scanJobs: list,
+      store,
+      emitter: {
+        description: 'test',
+        emit: async (details) => {
+          const failures = await emitter.emit(details);
+          remaining = 0;
+          return failures;
+        },
+      },
+      log,
+      segmentPages: 2,
+    });
+    const cut = await short.run({ remainingMs: () => remaining });
+    // Job 1 was complete already: 2, 3 and 4 changed on pages 1-2.
+    expect(cut).toMatchObject({ complete: false, pages: 2, changes: 3, emitted: 3 });
+    list.served.length = 0;
+    expect(await watcher().run()).toMatchObject({ complete: true, emitted: 8 });
+    // From its cursor round the list: pages 3 to 6, then 1 and 2.
+    expect(list.served).toEqual([3, 4, 5, 6, 1, 2]);
+    expect(ids(emitter.sent)).toEqual(
+      Array.from({ length: 11 }, (_, i) => `${i + 2}:Complete`).sort(),
+    );
   });
 
   it('records what went out when some changes are refused, throws, and retries only the rest', async () => {

@@ -1,0 +1,164 @@
+/**
+ * cancel-reserved: searches every page, then cancels every job whose status is `Reservation`,
+ * several at a time, within the invocation's time. It never hides a side effect: the answer
+ * names every job cancelled, every job that could not be, and every reserved job found but not
+ * attempted when the time ran out (`remaining`); a second call with the same criteria finds only
+ * what is still reserved, so it goes on where the first stopped.
+ */
+import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
+import type { BulkSettings } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+import type { TimeBudget } from '../core/time-budget.js';
+import { WalkPlan } from '../core/time-budget.js';
+import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
+import { type CancelReservedBody, isJobId, type SearchBody } from './schemas.js';
+import {
+  bulkAttempt,
+  MAX_RESENDS,
+  MAX_WALK_PAGES,
+  PageWalk,
+  pageRange,
+  type WalkedPage,
+} from './walk.js';
+
+const RESERVED_STATUS = 'Reservation';
+/**
+ * Kept back from the invocation to answer: the answer's JSON (10,000 ids are about 100 KB), its
+ * log line, a late timer on a busy event loop. The whole-invocation guard answers 100 ms before
+ * the timeout; the walk stops well before it.
+ */
+export const CANCEL_RESERVED_RESERVE_MS = 1000;
+
+export interface CancelFailure {
+  readonly instanceNo: string;
+  readonly error: {
+    readonly errorCode: string;
+    readonly message: string;
+    readonly details?: string;
+  };
+}
+
+/** The contract's answer of POST /jobs/cancel-reserved. */
+export interface CancelReservedResult {
+  readonly cancelled: string[];
+  readonly failed: CancelFailure[];
+  /** Reserved jobs found but not attempted: the time left could not cover them. */
+  readonly remaining: string[];
+  /** Every page was read and every reserved job found was attempted. */
+  readonly complete: boolean;
+}
+
+/** The scan job calls the workflow makes (the client's, with an attempt observer). */
+export interface CancelReservedCalls {
+  search(body: SearchBody, budget: TimeBudget, onAttempt: AttemptObserver): Promise<UpstreamAnswer>;
+  cancel(
+    instanceNo: string,
+    budget: TimeBudget,
+    onAttempt: AttemptObserver,
+  ): Promise<UpstreamAnswer>;
+  /** The search page size the platform accepted last time in this container. */
+  readonly searchPageSize: { get(): number | undefined; set(size: number): void };
+}
+
+export async function cancelReserved(
+  calls: CancelReservedCalls,
+  criteria: CancelReservedBody,
+  budget: TimeBudget,
+  settings: BulkSettings,
+  log?: Logger,
+): Promise<CancelReservedResult> {
+  const plan = new WalkPlan(budget, { reserveMs: CANCEL_RESERVED_RESERVE_MS });
+  const walk = new PageWalk({
+    // Every status, not the reserved ones only: a page then keeps its jobs while they are
+    // cancelled, so the pages read cannot shift under the walk.
+    fetch: (page, limit, onAttempt) =>
+      calls.search({ ...criteria, statusCode: null, limit, page }, plan.budget, onAttempt),
+    plan,
+    settings,
+    acceptedSize: calls.searchPageSize,
+  });
+
+  // Nothing is sent before every page is read: a failed first page is the caller's error.
+  const first = await walk.first();
+  const others = await walk.read(pageRange(2, first.pageCount));
+  const pagesComplete = others.unread.length === 0 && first.pageCount <= MAX_WALK_PAGES;
+  const { reserved, invalid } = reservedJobs([first, ...others.pages]);
+
+  const cancelled: string[] = [];
+  const failed: CancelFailure[] = invalid.map((instanceNo) => ({
+    instanceNo,
+    error: {
+      errorCode: '900',
+      message: 'Unexpected Error',
+      details:
+        'The platform listed this job with an instanceNo outside the job id pattern; no cancel was sent.',
+    },
+  }));
+  const pool = new AdaptiveLimit(settings.cancelConcurrency);
+  const resends = new Map<string, number>();
+  const remaining = await runBounded(
+    reserved,
+    async (instanceNo, again) => {
+      const outcome = await bulkAttempt(
+        pool,
+        plan,
+        (onAttempt) => calls.cancel(instanceNo, plan.budget, onAttempt),
+        false,
+      );
+      if ('value' in outcome) {
+        cancelled.push(instanceNo);
+        return;
+      }
+      const sent = resends.get(instanceNo) ?? 0;
+      if (outcome.resend && sent < MAX_RESENDS) {
+        resends.set(instanceNo, sent + 1);
+        again(instanceNo);
+        return;
+      }
+      const { code, message } = outcome.error;
+      failed.push({ instanceNo, error: { errorCode: code, message } });
+    },
+    { limit: pool, mayStart: () => plan.mayStart() },
+  );
+
+  const result: CancelReservedResult = {
+    cancelled,
+    failed,
+    remaining,
+    complete: pagesComplete && remaining.length === 0,
+  };
+  const counts = {
+    pages: first.pageCount,
+    pagesUnread: others.unread.length,
+    pageSize: first.pageSize,
+    found: reserved.length + invalid.length,
+    cancelled: cancelled.length,
+    failed: failed.length,
+    remaining: remaining.length,
+    complete: result.complete,
+    // How the pools met the platform's throttle: attempts throttled, and the lowest limit.
+    throttles: walk.throttles + pool.throttles,
+    lowestCancelConcurrency: pool.lowest,
+  };
+  if (!result.complete) {
+    log?.warn('cancel-reserved stopped short; a second call goes on', {
+      ...counts,
+      pageErrors: [...new Set(others.errors.map((error) => error.code))].join(','),
+    });
+  } else log?.info('cancel-reserved done', counts);
+  return result;
+}
+
+/** The reserved jobs of the pages, in the order found, without repeats; ids that may not be sent apart. */
+function reservedJobs(pages: readonly WalkedPage[]): { reserved: string[]; invalid: string[] } {
+  const reserved = new Set<string>();
+  const invalid = new Set<string>();
+  for (const page of pages) {
+    for (const record of page.jobs) {
+      if (record.status !== RESERVED_STATUS) continue;
+      const instanceNo = String(record.instanceNo);
+      (isJobId(instanceNo) ? reserved : invalid).add(instanceNo);
+    }
+  }
+  return { reserved: [...reserved], invalid: [...invalid] };
+}

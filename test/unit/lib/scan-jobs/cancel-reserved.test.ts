@@ -1,0 +1,104 @@
+/**
+ * cancel-reserved's workflow with the scan job calls faked: what it answers when pages or
+ * cancels fail, and that nothing after the first cancel turns into an error.
+ */
+import { describe, expect, it } from 'vitest';
+import { UpstreamError, UpstreamTimeoutError } from '../../../../lib/core/errors.js';
+import type { TimeBudget } from '../../../../lib/core/time-budget.js';
+import {
+  type CancelReservedCalls,
+  cancelReserved,
+} from '../../../../lib/scan-jobs/cancel-reserved.js';
+import type { SearchBody } from '../../../../lib/scan-jobs/schemas.js';
+import type { AttemptObserver, UpstreamAnswer } from '../../../../lib/upstream/client.js';
+
+const CRITERIA = { searchType: 'url', searchKeyword: 'load' } as const;
+const SETTINGS = { pageSize: 100, pageConcurrency: 4, cancelConcurrency: 4 };
+
+const answer = (value: unknown): UpstreamAnswer => ({
+  status: 200,
+  headers: {},
+  body: Buffer.from(JSON.stringify(value)),
+  attempts: 1,
+});
+
+/** A platform of `pages` pages of `perPage` reserved jobs, ids `p<page>-<n>`. */
+function fakePlatform(pages: number, perPage: number) {
+  const cancels: string[] = [];
+  const calls: CancelReservedCalls & {
+    failPage?: (page: number) => Error | undefined;
+    failCancel?: (id: string) => Error | undefined;
+  } = {
+    async search(body: SearchBody, _budget: TimeBudget, _onAttempt: AttemptObserver) {
+      const failure = calls.failPage?.(body.page);
+      if (failure) throw failure;
+      const record_data = Array.from({ length: perPage }, (_, n) => ({
+        instanceNo: `p${body.page}-${n}`,
+        status: 'Reservation',
+      }));
+      return answer({ resources: { record_data, total_page_cnt: String(pages) } });
+    },
+    async cancel(id: string) {
+      cancels.push(id);
+      const failure = calls.failCancel?.(id);
+      if (failure) throw failure;
+      return answer({ returnCode: '0' });
+    },
+    searchPageSize: { get: () => undefined, set: () => {} },
+  };
+  return { calls, cancels };
+}
+
+describe('cancelReserved', () => {
+  it('goes on with the pages it could read, cancels what they hold, and says it is not complete', async () => {
+    const { calls, cancels } = fakePlatform(4, 3);
+    calls.failPage = (page) =>
+      page === 3 ? new UpstreamError({ status: 500, code: '900', message: 'x' }) : undefined;
+    const result = await cancelReserved(calls, CRITERIA, {}, SETTINGS);
+    expect(result.complete).toBe(false);
+    expect(result.cancelled).toHaveLength(9);
+    expect(result.cancelled.some((id) => id.startsWith('p3-'))).toBe(false);
+    expect(cancels).toHaveLength(9);
+  });
+
+  it('throws, having sent nothing, when the first page cannot be read', async () => {
+    const { calls, cancels } = fakePlatform(2, 3);
+    calls.failPage = (page) => (page === 1 ? new UpstreamTimeoutError() : undefined);
+    await expect(cancelReserved(calls, CRITERIA, {}, SETTINGS)).rejects.toThrow(
+      UpstreamTimeoutError,
+    );
+    expect(cancels).toEqual([]);
+  });
+
+  it('reports every failed cancel, timeouts and unexpected errors included, and never throws after a cancel was sent', async () => {
+    const { calls } = fakePlatform(1, 6);
+    calls.failCancel = (id) =>
+      id === 'p1-1'
+        ? new UpstreamTimeoutError()
+        : id === 'p1-2'
+          ? new TypeError('a bug')
+          : id === 'p1-3'
+            ? new UpstreamError({ status: 400, code: '901', message: 'API Call Fail' })
+            : undefined;
+    const result = await cancelReserved(calls, CRITERIA, {}, SETTINGS);
+    expect(result.complete).toBe(true);
+    expect(result.cancelled.sort()).toEqual(['p1-0', 'p1-4', 'p1-5']);
+    expect(result.failed).toEqual(
+      expect.arrayContaining([
+        { instanceNo: 'p1-1', error: { errorCode: '510', message: 'Endpoint Timeout' } },
+        { instanceNo: 'p1-2', error: { errorCode: '900', message: 'Unexpected Error' } },
+        { instanceNo: 'p1-3', error: { errorCode: '901', message: 'API Call Fail' } },
+      ]),
+    );
+    expect(result.remaining).toEqual([]);
+  });
+
+  it('sends nothing when the time left cannot cover a cancel, and hands every job back', async () => {
+    const { calls, cancels } = fakePlatform(1, 5);
+    // 1.2 s left: under the 1 s reserve plus a call's need.
+    const result = await cancelReserved(calls, CRITERIA, { remainingMs: () => 1200 }, SETTINGS);
+    expect(cancels).toEqual([]);
+    expect(result).toMatchObject({ cancelled: [], failed: [], complete: false });
+    expect(result.remaining).toHaveLength(5);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { isDotOnlySegment } from '../../../../lib/core/schemas.js';
+import { upstreamUrl } from '../../../../lib/upstream/urls.js';
+
+describe('upstreamUrl', () => {
+  const base = new URL('https://gw.example.com/prefix/');
+
+  it('keeps the base path prefix and adds the query', () => {
+    expect(upstreamUrl(base, '/api/v1/jobs', [['page', '1']]).href).toBe(
+      'https://gw.example.com/prefix/api/v1/jobs?page=1',
+    );
+  });
+
+  it.each([
+    '/api/v1/jobs/../cancel',
+    '/api/v1/jobs/./cancel',
+    '/api/v1/jobs/%2e%2E/cancel',
+    '/api/v1/jobs/.%2e',
+    '/map-tile/v1/raster/styles/../1/0/0@1x.png',
+  ])('refuses %s before anything is sent (500/900)', (path) => {
+    expect(() => upstreamUrl(base, path)).toThrow(
+      expect.objectContaining({ status: 500, code: '900' }),
+    );
+  });
+
+  it('leaves dots inside a segment alone', () => {
+    expect(upstreamUrl(base, '/styles/bg.ol.ts/a..b').pathname).toBe(
+      '/prefix/styles/bg.ol.ts/a..b',
+    );
+  });
+});
+
+describe('isDotOnlySegment', () => {
+  it.each([
+    ['.', true],
+    ['..', true],
+    ['...', true],
+    ['%2E', true],
+    ['.%2e', true],
+    ['', false],
+    ['a.', false],
+    ['.a', false],
+    ['%2f', false],
+  ])('%j is %s', (segment, expected) => {
+    expect(isDotOnlySegment(segment)).toBe(expected);
+  });
+});

@@ -10,6 +10,7 @@
  * beside an empty handler's, for scale. Upstream calls go to the emulator (in this process).
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,9 +60,19 @@ function startSecretsStandIn(secretText: string): Promise<Server> {
     CreatedDate: 1_790_000_000,
   });
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+      if (req.headers['x-amz-target'] === 'AmazonSQS.SendMessage') {
+        // The SQS client checks the digest of the body it sent.
+        const { MessageBody } = JSON.parse(Buffer.concat(chunks).toString()) as {
+          MessageBody: string;
+        };
+        const digest = createHash('md5').update(MessageBody).digest('hex');
+        res.end(JSON.stringify({ MessageId: 'bench', MD5OfMessageBody: digest }));
+        return;
+      }
       res.end(answer);
     });
   });
@@ -84,7 +95,13 @@ export async function benchFirstAnswer(out: string, runs: number, node = process
 
   const template = JSON.parse(
     readFileSync(path.join(out, 'cloudformation-template-update-stack.json'), 'utf8'),
-  ).Resources as Record<string, { Type: string; Properties: { Handler: string } }>;
+  ).Resources as Record<
+    string,
+    {
+      Type: string;
+      Properties: { Handler: string; Environment?: { Variables?: Record<string, unknown> } };
+    }
+  >;
   const events = new Map<string, { file: string; event: Record<string, unknown> }>();
   for (const file of readdirSync(path.join(ROOT, 'events')).sort()) {
     const event = JSON.parse(readFileSync(path.join(ROOT, 'events', file), 'utf8'));
@@ -98,16 +115,24 @@ export async function benchFirstAnswer(out: string, runs: number, node = process
     .map(([id, r]) => {
       const name = id.replace(/LambdaFunction$/, '').replace(/^./, (c) => c.toLowerCase());
       const dir = path.join(unpacked, name);
-      return { name, dir, handler: r.Properties.Handler };
+      // The environment the template sets that does not name a resource (NODE_OPTIONS, LOG_LEVEL,
+      // ...): the benchmark runs each function as it deploys.
+      const deployed = Object.fromEntries(
+        Object.entries(r.Properties.Environment?.Variables ?? {}).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+        ),
+      );
+      return { name, dir, handler: r.Properties.Handler, deployed };
     });
   for (const fn of functions) {
     await run('unzip', ['-q', '-o', path.join(out, `${fn.name}.zip`), '-d', fn.dir]);
   }
 
-  const envOf = (shape: Shape, name: string): NodeJS.ProcessEnv => ({
+  const envOf = (shape: Shape, fn: { name: string; deployed: Record<string, string> }) => ({
+    ...fn.deployed,
     PATH: process.env.PATH,
     NODE_PATH: path.join(ROOT, 'node_modules'),
-    AWS_LAMBDA_FUNCTION_NAME: `platform-gateway-dev-${name}`,
+    AWS_LAMBDA_FUNCTION_NAME: `platform-gateway-dev-${fn.name}`,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'AKIDBENCH',
     AWS_SECRET_ACCESS_KEY: 'bench',
@@ -115,6 +140,13 @@ export async function benchFirstAnswer(out: string, runs: number, node = process
     SCAN_BASE_URL: emulator.url,
     OPENAPI_BASE_URL: emulator.url,
     WATCHER_STATE_FILE: path.join(work, `watcher-${shape}-${Math.random()}.json`),
+    // The queue, ledger and body bucket a deployed receiver and consumer require: the loopback
+    // stand-in answers their SDK calls too (an answer with no fields they read is a success).
+    AWS_ENDPOINT_URL: `http://127.0.0.1:${secretsPort}`,
+    INVOCATION_QUEUE_URL: `http://127.0.0.1:${secretsPort}/123456789012/invocations.fifo`,
+    INVOCATION_DEAD_LETTER_QUEUE_URL: `http://127.0.0.1:${secretsPort}/123456789012/dlq.fifo`,
+    DELIVERY_LEDGER_TABLE: 'bench-deliveries',
+    DELIVERY_BODY_BUCKET: 'bench-bodies',
     ...(shape === 'file'
       ? { SECRETS_SOURCE: 'file', SECRETS_FILE: secretFile }
       : { SECRETS_SOURCE: 'aws', SECRET_ID }),
@@ -161,7 +193,7 @@ export async function benchFirstAnswer(out: string, runs: number, node = process
         }
         const dot = fn.handler.lastIndexOf('.');
         const file = path.join(fn.dir, `${fn.handler.slice(0, dot)}.cjs`);
-        const result = await once(file, fn.handler.slice(dot + 1), event, envOf(shape, fn.name));
+        const result = await once(file, fn.handler.slice(dot + 1), event, envOf(shape, fn));
         const byShape = results.get(fn.name) ?? { file: [], sdk: [], extension: [] };
         byShape[shape].push(result.firstMs);
         results.set(fn.name, byShape);

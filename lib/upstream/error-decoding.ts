@@ -3,7 +3,7 @@
  * numeric codes, API-specific shapes, empty or unreadable bodies) into one UpstreamError.
  */
 import { STATUS_CODES } from 'node:http';
-import { XMLParser } from 'fast-xml-parser';
+import { parseXml, XmlElement } from '@rgrove/parse-xml';
 import { UpstreamError } from '../core/errors.js';
 import { isJsonObject as isRecord } from '../core/json.js';
 
@@ -79,25 +79,30 @@ export function fieldsOf(record: Record<string, unknown>): DecodedFields {
   };
 }
 
-let xmlParser: XMLParser | undefined;
-
 function fromXml(text: string): DecodedFields {
-  xmlParser ??= new XMLParser({ ignoreDeclaration: true, parseTagValue: false });
-  let parsed: unknown;
+  let root: XmlElement | null;
   try {
-    parsed = xmlParser.parse(text);
+    root = parseXml(text).root;
   } catch {
     return {};
   }
-  if (!isRecord(parsed)) return {};
   // The root element's name varies (`result`, `Message`, ...): look at whatever it is.
-  for (const root of Object.values(parsed)) {
-    if (isRecord(root)) {
-      const fields = fieldsOf(root);
-      if (fields.code !== undefined) return fields;
-    }
+  return root ? fieldsOf(recordOf(root)) : {};
+}
+
+/**
+ * An element as a record: each child element by name, its text when it has no element of its
+ * own, else its record (the first of a repeated name wins). Attributes are not read.
+ */
+function recordOf(element: XmlElement): Record<string, unknown> {
+  // No prototype: an element named __proto__ or constructor is only a member.
+  const record: Record<string, unknown> = Object.create(null);
+  for (const child of element.children) {
+    if (!(child instanceof XmlElement) || Object.hasOwn(record, child.name)) continue;
+    const nested = child.children.some((node) => node instanceof XmlElement);
+    record[child.name] = nested ? recordOf(child) : child.text;
   }
-  return {};
+  return record;
 }
 
 function text(value: unknown): string | undefined {

@@ -85,6 +85,27 @@ describe('decodeUpstreamError', () => {
       code: '500',
       message: 'Endpoint Error',
     },
+    {
+      shape: 'XML with a numeric code and members it does not read',
+      status: 429,
+      body: '<result><__proto__>x</__proto__><error><errorCode>420</errorCode><extra/><message>Rate Limited</message></error></result>',
+      code: '420',
+      message: 'Rate Limited',
+    },
+    {
+      shape: 'XML declaring its own entities (never expanded)',
+      status: 400,
+      body: '<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><r><error><errorCode>100</errorCode><message>&b;</message></error></r>',
+      code: '400',
+      message: 'Bad Request',
+    },
+    {
+      shape: 'malformed XML',
+      status: 502,
+      body: '<result><error><errorCode>500</errorCode></result>',
+      code: '502',
+      message: 'Bad Gateway',
+    },
     { shape: 'empty body', status: 403, body: '', code: '403', message: 'Forbidden' },
     {
       shape: 'HTML error page',

@@ -8,11 +8,14 @@
  */
 import type { Dispatcher } from 'undici';
 import { type Config, loadConfig } from './core/config.js';
+import { SecretReadError } from './core/errors.js';
 import { createLogger, describeError, type Logger } from './core/log.js';
+import { CREDENTIAL_REFUSALS, getSecretValueSource } from './secrets/get-secret-value.js';
 import {
   awsSecretSource,
   extensionOrSdkSource,
   extensionSecretSource,
+  fallingBackToSdk,
   fileSecretSource,
   type SecretSource,
 } from './secrets/sources.js';
@@ -40,7 +43,8 @@ interface RuntimeOverrides {
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const log = overrides.log ?? createLogger({}, undefined, config.logLevel);
-  const source = overrides.secretSource ?? secretSourceOf(config, log);
+  const dispatcher = overrides.dispatcher ?? createDispatcher();
+  const source = overrides.secretSource ?? secretSourceOf(config, log, dispatcher);
   const secrets = new SecretStore(source, {
     ttlMs: config.secretsTtlMs,
     now: overrides.now,
@@ -56,7 +60,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
           }),
   });
   const http = new UpstreamClient({
-    dispatcher: overrides.dispatcher ?? createDispatcher(),
+    dispatcher,
     timeoutMs: config.upstreamTimeoutMs,
     retryBudget: overrides.retryBudget ?? new RetryBudget(),
     vendor: config.gatewayVendor,
@@ -65,15 +69,30 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   return { config, log, secrets, http, now: overrides.now ?? (() => Date.now()) };
 }
 
-function secretSourceOf(config: Config, log: Logger): SecretSource {
+/**
+ * Where the secret comes from: a file locally; deployed, one signed GetSecretValue request over
+ * the container's dispatcher (the default), the secrets extension when its layer is attached,
+ * or the AWS SDK when asked for, or when the function's credentials are not in its environment.
+ */
+function secretSourceOf(config: Config, log: Logger, dispatcher: Dispatcher): SecretSource {
   if (config.secretsSource === 'file') return fileSecretSource(config.secretsFile);
   const secretId = config.secretId ?? '';
   const sdk = awsSecretSource({ secretId });
-  if (!config.secretsExtension) return sdk;
-  return extensionOrSdkSource(
-    extensionSecretSource({ secretId, ...config.secretsExtension }),
+  const fallback = (reason: string) => log.warn('reading the secret with the SDK', { reason });
+  if (config.secretsReader === 'extension' && config.secretsExtension) {
+    return extensionOrSdkSource(
+      extensionSecretSource({ secretId, ...config.secretsExtension, dispatcher }),
+      sdk,
+      fallback,
+    );
+  }
+  const { credentials, region, secretsManagerEndpoint: endpoint } = config.aws;
+  if (config.secretsReader === 'sdk' || !credentials || !region || !endpoint) return sdk;
+  return fallingBackToSdk(
+    getSecretValueSource({ secretId, endpoint, region, credentials, dispatcher }),
     sdk,
-    (reason) => log.warn('secrets extension unreachable; reading with the SDK', { reason }),
+    (error) => error instanceof SecretReadError && CREDENTIAL_REFUSALS.has(error.type),
+    fallback,
   );
 }
 

@@ -1,27 +1,51 @@
 'use strict';
-// esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins).
-//
-// undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each), and
-// loads the one without SIMD only when the other cannot compile. Node 22 on Lambda (x86_64 and
-// arm64) runs WebAssembly SIMD, so that copy is left out: were it ever needed, the function
-// fails with this message rather than parse HTTP without a parser.
-const NON_SIMD_PARSER = /[\\/]llhttp[\\/]llhttp-wasm\.js$/;
+// esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins): parts of
+// undici that no function can reach are left out, each replaced by a module that throws with
+// the reason, were it ever reached. undici is about two thirds of an HTTP function's bundle.
+const path = require('node:path');
 
-const leaveOutNonSimdParser = {
-  name: 'leave-out-non-simd-llhttp',
+/** The undici modules left out, by file, with why no function can use them. */
+const LEFT_OUT = [
+  {
+    // undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each),
+    // and loads the one without SIMD only when the other cannot compile. Node 22 on Lambda
+    // (x86_64 and arm64) runs WebAssembly SIMD.
+    file: /[\\/]llhttp[\\/]llhttp-wasm\.js$/,
+    why: 'this runtime cannot compile WebAssembly SIMD, and the non-SIMD HTTP parser was left out',
+  },
+  {
+    // HTTP/2 is only spoken when a dispatcher allows it (`allowH2`); ours never does. The
+    // client requires it when it loads, and calls it only on a connection that chose h2.
+    file: /[\\/]dispatcher[\\/]client-h2\.js$/,
+    why: 'HTTP/2 was left out (no dispatcher of this package allows it)',
+    calledLater: true,
+  },
+  {
+    // The fetch body machinery (web IDL, FormData, data: URLs, about 45 KB) is only loaded to
+    // send a FormData body; this package sends strings and bytes.
+    file: /[\\/]web[\\/]fetch[\\/]body\.js$/,
+    why: 'FormData bodies were left out (this package sends strings and bytes only)',
+  },
+];
+
+const leaveOutUnreachableUndici = {
+  name: 'leave-out-unreachable-undici',
   setup(build) {
-    build.onResolve({ filter: /llhttp-wasm\.js$/ }, (args) => {
-      const resolved = require('node:path').join(args.resolveDir, args.path);
-      if (!NON_SIMD_PARSER.test(resolved)) return undefined;
-      return { path: resolved, namespace: 'left-out' };
+    build.onResolve({ filter: /(llhttp-wasm|client-h2|body)\.js$/ }, (args) => {
+      const resolved = path.join(args.resolveDir, args.path);
+      if (!/[\\/]node_modules[\\/]undici[\\/]/.test(resolved)) return undefined;
+      const entry = LEFT_OUT.find(({ file }) => file.test(resolved));
+      return entry ? { path: resolved, namespace: 'left-out', pluginData: entry } : undefined;
     });
-    build.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({
-      contents:
-        "throw new Error('undici: this runtime cannot compile WebAssembly SIMD, and the " +
-        "non-SIMD HTTP parser was left out of the bundle (scripts/sls/esbuild-plugins.cjs)');",
-      loader: 'js',
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData: entry }) => {
+      const error = `new Error(${JSON.stringify(`undici: ${entry.why} (scripts/sls/esbuild-plugins.cjs)`)})`;
+      // A module loaded when it is needed throws then; one loaded up front, when it is called.
+      const contents = entry.calledLater
+        ? `module.exports = function leftOut() { throw ${error}; };`
+        : `throw ${error};`;
+      return { contents, loader: 'js' };
+    });
   },
 };
 
-module.exports = [leaveOutNonSimdParser];
+module.exports = [leaveOutUnreachableUndici];

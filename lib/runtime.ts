@@ -20,7 +20,6 @@ import {
   type SecretSource,
 } from './secrets/sources.js';
 import { SecretStore } from './secrets/store.js';
-import { UpstreamClient } from './upstream/client.js';
 import { createDispatcher } from './upstream/dispatch.js';
 import { RetryBudget } from './upstream/retry-budget.js';
 
@@ -28,7 +27,10 @@ export interface Runtime {
   readonly config: Config;
   readonly log: Logger;
   readonly secrets: SecretStore;
-  readonly http: UpstreamClient;
+  /** One undici dispatcher per container: every call goes through it, the secret's read too. */
+  readonly dispatcher: Dispatcher;
+  /** One retry budget per container, which every upstream call draws on. */
+  readonly retryBudget: RetryBudget;
   /** For clients of the runtime: the same clock as the store's and the HTTP client's. */
   readonly now: () => number;
 }
@@ -59,14 +61,14 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
             retryInMs: failure.retryInMs,
           }),
   });
-  const http = new UpstreamClient({
+  return {
+    config,
+    log,
+    secrets,
     dispatcher,
-    timeoutMs: config.upstreamTimeoutMs,
     retryBudget: overrides.retryBudget ?? new RetryBudget(),
-    vendor: config.gatewayVendor,
-    now: overrides.now,
-  });
-  return { config, log, secrets, http, now: overrides.now ?? (() => Date.now()) };
+    now: overrides.now ?? (() => Date.now()),
+  };
 }
 
 /**

@@ -331,3 +331,12 @@ export function requiredSetting<T>(value: T | undefined, name: string): T {
   }
   return value;
 }
+
+/** A setting that is required when deployed (a part that must exist there) and optional locally. */
+export function deployedSetting<T>(
+  config: Pick<Config, 'deployed'>,
+  value: T | undefined,
+  name: string,
+): T | undefined {
+  return config.deployed ? requiredSetting(value, name) : value;
+}

@@ -3,7 +3,7 @@
  * numeric codes, API-specific shapes, empty or unreadable bodies) into one UpstreamError.
  */
 import { STATUS_CODES } from 'node:http';
-import { parseXml, XmlElement } from '@rgrove/parse-xml';
+import { parse as parseXml, type TNode } from 'txml/txml';
 import { UpstreamError } from '../core/errors.js';
 import { isJsonObject as isRecord } from '../core/json.js';
 
@@ -80,13 +80,22 @@ export function fieldsOf(record: Record<string, unknown>): DecodedFields {
 }
 
 function fromXml(text: string): DecodedFields {
-  let root: XmlElement | null;
+  let nodes: (TNode | string)[];
   try {
-    root = parseXml(text).root;
+    // Up to the last tag's end: a body cut short (at MAX_DECODED_ERROR_BYTES, or by the
+    // upstream) keeps its complete elements and loses the text of the one it cut. The
+    // predefined entities and character references are decoded; a document's own entity
+    // declarations are never expanded (their references stay as written).
+    const whole = text.slice(0, text.lastIndexOf('>') + 1);
+    nodes = parseXml(whole, { noChildNodes: [], decodeEntities: true });
   } catch {
     return {};
   }
-  // The root element's name varies (`result`, `Message`, ...): look at whatever it is.
+  // The root element's name varies (`result`, `Message`, ...): look at whatever it is. A
+  // declaration (`<?xml ...?>`) or a doctype is a node of its own, never the root.
+  const root = nodes.find(
+    (node): node is TNode => typeof node !== 'string' && /^[A-Za-z_]/.test(node.tagName),
+  );
   return root ? fieldsOf(recordOf(root)) : {};
 }
 
@@ -94,13 +103,13 @@ function fromXml(text: string): DecodedFields {
  * An element as a record: each child element by name, its text when it has no element of its
  * own, else its record (the first of a repeated name wins). Attributes are not read.
  */
-function recordOf(element: XmlElement): Record<string, unknown> {
+function recordOf(element: TNode): Record<string, unknown> {
   // No prototype: an element named __proto__ or constructor is only a member.
   const record: Record<string, unknown> = Object.create(null);
   for (const child of element.children) {
-    if (!(child instanceof XmlElement) || Object.hasOwn(record, child.name)) continue;
-    const nested = child.children.some((node) => node instanceof XmlElement);
-    record[child.name] = nested ? recordOf(child) : child.text;
+    if (typeof child === 'string' || Object.hasOwn(record, child.tagName)) continue;
+    const nested = child.children.some((node) => typeof node !== 'string');
+    record[child.tagName] = nested ? recordOf(child) : child.children.join('');
   }
   return record;
 }

@@ -48,4 +48,27 @@ const leaveOutUnreachableUndici = {
   },
 };
 
-module.exports = [leaveOutUnreachableUndici];
+/**
+ * The OpenAPI document built at package time, by the same code that would build it at cold
+ * start (lib/http/openapi-document.ts): the bundle of GET /openapi.json carries the text, not
+ * the route registry and every schema it describes.
+ */
+const openApiDocumentBuiltAhead = {
+  name: 'openapi-document-built-ahead',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]openapi-document\.ts$/ }, () => {
+      const tsx = require('tsx/cjs/api');
+      const { buildOpenApiDocument } = tsx.require(
+        path.join(__dirname, '../../lib/http/openapi.ts'),
+        __filename,
+      );
+      const text = JSON.stringify(buildOpenApiDocument());
+      return {
+        contents: `export function openApiDocumentText() { return ${JSON.stringify(text)}; }`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+module.exports = [leaveOutUnreachableUndici, openApiDocumentBuiltAhead];

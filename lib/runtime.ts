@@ -41,6 +41,7 @@ interface RuntimeOverrides {
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const log = overrides.log ?? createLogger({}, undefined, config.logLevel);
   const source = overrides.secretSource ?? secretSourceOf(config, log);
+  let warnedCallerTokens = false;
   const secrets = new SecretStore(source, {
     ttlMs: config.secretsTtlMs,
     now: overrides.now,
@@ -54,6 +55,16 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
             ...describeError(error),
             retryInMs: failure.retryInMs,
           }),
+    // Once per container, when the first secret that still has them loads (at cold start).
+    onLoad: (secret) => {
+      if (!secret.callerTokens || warnedCallerTokens) return;
+      warnedCallerTokens = true;
+      log.warn(
+        'callerTokens is deprecated: each of its tokens is a caller with scope *; move them to ' +
+          'callers, each with an id and its own scopes',
+        { callerTokens: secret.callerTokens.length },
+      );
+    },
   });
   const http = new UpstreamClient({
     dispatcher: overrides.dispatcher ?? createDispatcher(),

@@ -175,6 +175,7 @@ const IMAGE_ANSWER = { kind: 'binary', contentTypes: ['image/jpeg', 'image/png']
 export const mapsEntries = [
   defineEntry<undefined, StaticMapQuery>({
     id: 'staticMap',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/static',
@@ -202,6 +203,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, TileQuery, TilePath>({
     id: 'mapTile',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/tiles/{mapType}/{z}/{x}/{tile}',
@@ -224,6 +226,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, DirectionsQuery>({
     id: 'directions',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/directions',
@@ -250,6 +253,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, PlacesQuery>({
     id: 'places',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/places',
@@ -265,6 +269,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, GeocodeQuery>({
     id: 'geocode',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/geocode',
@@ -281,6 +286,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, ReverseGeocodeQuery>({
     id: 'reverseGeocode',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/reverse-geocode',

@@ -31,6 +31,12 @@ export interface Config {
    */
   readonly secretsExtension: { readonly port: number; readonly token: string } | undefined;
   readonly secretsTtlMs: number;
+  /**
+   * How long past its TTL a secret that cannot be refreshed may still say who the callers are:
+   * older than secretsTtlMs + this, callers are refused (503) rather than checked against a list
+   * that may still hold a revoked token. The platform credentials keep serving regardless.
+   */
+  readonly callersMaxStaleMs: number;
   readonly upstreamTimeoutMs: number;
   /** DynamoDB table of the scan job watcher's last view; when set, the watcher keeps it there. */
   readonly watcherStateTable: string | undefined;
@@ -115,6 +121,12 @@ const environmentSchema = z.object({
       z.transform(Number),
     ),
   ),
+  CALLERS_MAX_STALE_SECONDS: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[0-9]+$/, 'expected a whole number of seconds')),
+      z.transform(Number),
+    ),
+  ),
   UPSTREAM_TIMEOUT_MS: z.optional(positiveInt),
   WATCHER_STATE_TABLE: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
@@ -143,6 +155,8 @@ const environmentSchema = z.object({
 });
 
 const DEFAULT_EMULATOR_PORT = 4010;
+/** A stale secret may say who the callers are for 5 minutes past its TTL (10 in all). */
+const DEFAULT_CALLERS_MAX_STALE_SECONDS = 300;
 const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';
 const DEFAULT_WATCHER_STATE_FILE = '.local/watcher-state.json';
 
@@ -194,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { port: vars.SECRETS_EXTENSION_PORT, token: vars.AWS_SESSION_TOKEN }
         : undefined,
     secretsTtlMs: (vars.SECRETS_TTL_SECONDS ?? 300) * 1000,
+    callersMaxStaleMs: (vars.CALLERS_MAX_STALE_SECONDS ?? DEFAULT_CALLERS_MAX_STALE_SECONDS) * 1000,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS ?? 8000,
     watcherStateTable: vars.WATCHER_STATE_TABLE,
     watcherStateFile: vars.WATCHER_STATE_FILE

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { routes as allRoutes } from './routes/index.js';
-import { ANY_METHODS, type JsonSchema, type Route } from './routes/route.js';
+import { ANY_METHODS, type JsonSchema, needsCaller, type Route } from './routes/route.js';
 
 type Schema = z.ZodMiniType;
 
@@ -153,7 +153,7 @@ function responsesOf(route: Route) {
     responses[String(answer.status)] = { description: answer.description, content };
   }
   responses['400'] ??= { $ref: '#/components/responses/Error' };
-  if (route.auth) responses['401'] ??= { $ref: '#/components/responses/Error' };
+  if (needsCaller(route)) responses['401'] ??= { $ref: '#/components/responses/Error' };
   responses.default ??= { $ref: '#/components/responses/Error' };
   return responses;
 }
@@ -193,7 +193,7 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
             : route.id,
         summary: route.summary,
         tags: [route.tag],
-        security: route.auth ? [{ callerToken: [] }] : [],
+        security: needsCaller(route) ? [{ callerToken: [] }] : [],
         parameters: parametersOf(route),
         responses: responsesOf(route),
       };

@@ -28,6 +28,14 @@ interface SecretStoreOptions {
   readonly now?: () => number;
   /** A fetch failed (unreadable source or invalid document); the error names fields only. */
   readonly onFailure?: (error: unknown, failure: FetchFailure) => void;
+  /** A fetch brought a valid document (the first one at cold start, then each refresh). */
+  readonly onLoad?: (secret: PlatformSecret) => void;
+}
+
+/** A secret with the time it was fetched: how old the store's copy is. */
+export interface FetchedSecret {
+  readonly value: PlatformSecret;
+  readonly fetchedAt: number;
 }
 
 interface Cached {
@@ -63,6 +71,21 @@ export class SecretStore {
       return Promise.resolve(cached.value);
     }
     return this.load();
+  }
+
+  /**
+   * As get(), with the time the secret was fetched: while fetches fail, the last good secret
+   * keeps serving, and its age tells a reader (the caller check) how stale it is.
+   */
+  async getFetched(): Promise<FetchedSecret> {
+    const value = await this.get();
+    const cached = this.cached;
+    return { value, fetchedAt: cached?.value === value ? cached.fetchedAt : this.now() };
+  }
+
+  /** When the next fetch may start, in ms from now (0 when it may start at once). */
+  retryInMs(): number {
+    return Math.max(0, this.nextAttemptAt - this.now());
   }
 
   /**
@@ -124,6 +147,7 @@ export class SecretStore {
     this.nextAttemptAt = 0;
     this.lastFailure = undefined;
     this.cached = { value, fetchedAt: this.now() };
+    this.options.onLoad?.(value);
     return value;
   }
 

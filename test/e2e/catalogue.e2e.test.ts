@@ -9,7 +9,7 @@ import { demoSecret } from '../helpers/platform.js';
 import { type RunningOffline, startOffline } from './offline.js';
 
 const BOOT_TIMEOUT_MS = 180_000;
-const TOKEN = { authorization: 'Bearer demo-caller-token' };
+const TOKEN = { authorization: 'Bearer demo-caller-token-for-local-use-only' };
 
 describe('catalogue routes through serverless offline', () => {
   let emulator: Emulator;

@@ -10,7 +10,7 @@ import { demoSecret } from '../helpers/platform.js';
 import { type RunningOffline, startOffline } from './offline.js';
 
 const BOOT_TIMEOUT_MS = 180_000;
-const TOKEN = { authorization: 'Bearer demo-caller-token' };
+const TOKEN = { authorization: 'Bearer demo-caller-token-for-local-use-only' };
 
 describe('scan job routes through serverless offline', () => {
   let emulator: Emulator;
@@ -194,7 +194,11 @@ describe('scan job routes through serverless offline', () => {
   it('logs no token, key or stack trace', async () => {
     const secret = await demoSecret();
     const output = offline.output();
-    for (const value of ['demo-caller-token', secret.iam!.secretKey, secret.apiKey!]) {
+    for (const value of [
+      'demo-caller-token-for-local-use-only',
+      secret.iam!.secretKey,
+      secret.apiKey!,
+    ]) {
       expect(output).not.toContain(value);
     }
   });

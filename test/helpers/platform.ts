@@ -15,7 +15,7 @@ export const DEMO_SECRET_FILE = path.resolve(
   import.meta.dirname,
   '../../emulator/demo-secret.json',
 );
-export const DEMO_TOKEN = 'demo-caller-token';
+export const DEMO_TOKEN = 'demo-caller-token-for-local-use-only';
 
 export async function demoSecret(): Promise<PlatformSecret> {
   return JSON.parse(await readFile(DEMO_SECRET_FILE, 'utf8')) as PlatformSecret;

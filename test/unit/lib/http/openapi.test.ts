@@ -209,7 +209,7 @@ describe('buildOpenApiDocument with a given table', () => {
         id: 'receive',
         method: 'POST',
         path: '/hooks/{name}',
-        auth: false,
+        access: 'public',
         summary: 'hook',
         tag: 'hooks',
         input: {
@@ -225,7 +225,7 @@ describe('buildOpenApiDocument with a given table', () => {
         id: 'bare',
         method: 'GET',
         path: '/bare/{id}',
-        auth: true,
+        access: 'caller',
         summary: 'bare',
         tag: 'bare',
         answers: [{ status: 200, description: 'ok' }],

@@ -79,6 +79,12 @@ export const functionRoutes = {
     input: {
       path: namePathSchema,
       rawBody: ['application/json'],
+      rawBodyAs: {
+        schema: { type: 'object' },
+        description:
+          'The delivery: a JSON object, handed to the action as its parameters. The signature ' +
+          'covers its raw bytes, so it must arrive exactly as it was signed.',
+      },
       headers: z.object({
         'webhook-id': z.string(),
         'webhook-timestamp': z.string().check(z.regex(/^[0-9]{1,12}$/)),

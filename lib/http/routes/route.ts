@@ -33,6 +33,11 @@ export interface RouteInput<B, Q, P> {
   readonly bodyOptional?: boolean;
   /** A raw body of one of these media types, read as bytes. Ignored when `body` is set. */
   readonly rawBody?: readonly string[];
+  /**
+   * What the raw body is, for the document, when the handler parses it itself (a webhook's JSON
+   * object, verified on its bytes first); else it is documented as bytes.
+   */
+  readonly rawBodyAs?: { readonly schema: JsonSchema; readonly description: string };
   readonly query?: Schema<Q>;
   readonly path?: Schema<P>;
   /** Request headers the route reads (lower-case names), for the document. */

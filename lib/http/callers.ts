@@ -156,9 +156,13 @@ export function jwtCallers(issuer: string): IdentifyCaller {
   };
 }
 
-/** The container's callers: the secret's, checked against its bound on staleness. */
+/**
+ * The container's callers: from JWT claims when deployed with an issuer (no callers' secret is
+ * read then), else the secret's, checked against its bound on staleness.
+ */
 export const callersOf = perRuntime((runtime: Runtime): IdentifyCaller => {
-  const store = runtime.secrets;
+  if (runtime.config.jwtIssuer) return jwtCallers(runtime.config.jwtIssuer);
+  const store = runtime.secretsFor('callers');
   return secretCallers({
     load: () => store.getFetched(),
     maxAgeMs: runtime.config.secretsTtlMs + runtime.config.callersMaxStaleMs,

@@ -165,7 +165,7 @@ export const scanJobsClientOf = perRuntime(
     new ScanJobsClient({
       baseUrl: requiredSetting(runtime.config.scanBaseUrl, 'SCAN_BASE_URL'),
       vendor: runtime.config.gatewayVendor,
-      credentials: signingKeysFrom(runtime.secrets),
+      credentials: signingKeysFrom(runtime.secretsFor('signing')),
       http: runtime.http,
       now: runtime.now,
       log: runtime.log,

@@ -3,6 +3,7 @@
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
 import * as z from 'zod/mini';
+import type { SecretCapability } from '../core/config.js';
 import { nameSchema as name } from '../core/schemas.js';
 import { isScope } from '../core/scopes.js';
 
@@ -100,3 +101,14 @@ export const platformSecretSchema = z.object({
 export type PlatformSecret = z.infer<typeof platformSecretSchema>;
 export type WebhookEntry = z.infer<typeof webhookSchema>;
 export type CallerEntry = z.infer<typeof callerSchema>;
+
+/** The document's fields each capability holds (a capability's own secret holds only these). */
+export const CAPABILITY_FIELDS: Readonly<
+  Record<SecretCapability, readonly (keyof PlatformSecret)[]>
+> = {
+  signing: ['iam', 'apiKey'],
+  catalogue: ['openapi'],
+  execution: ['actions', 'triggers'],
+  webhooks: ['webhooks'],
+  callers: ['callers', 'callerTokens'],
+};

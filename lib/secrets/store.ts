@@ -7,6 +7,7 @@
  * does not validate, leaves the last good secret in service, and further fetches back off.
  * With no good secret at all, callers get CredentialsUnavailableError (503, Retry-After).
  */
+import { isSecureUrl } from '../core/config.js';
 import { CredentialsUnavailableError, SecretError } from '../core/errors.js';
 import { type PlatformSecret, platformSecretSchema } from './schema.js';
 import type { SecretSource } from './sources.js';
@@ -18,7 +19,18 @@ export interface FetchFailure {
   readonly retryInMs: number;
 }
 
-interface SecretStoreOptions {
+/** What a document must be, beyond its shape. */
+export interface SecretRules {
+  /**
+   * The fields it may hold: a secret of one capability holds that capability's fields only (the
+   * signing keys never in the catalogue's secret, which its functions read). Undefined: any.
+   */
+  readonly fields?: readonly (keyof PlatformSecret)[];
+  /** Deployed: every action and trigger URL is https (loopback hosts excepted). */
+  readonly deployed?: boolean;
+}
+
+interface SecretStoreOptions extends SecretRules {
   readonly ttlMs: number;
   /** Forced refreshes closer together than this reuse the last fetch (no refresh storms). */
   readonly minRefreshIntervalMs?: number;
@@ -139,7 +151,7 @@ export class SecretStore {
           cause: error,
         });
       }
-      value = parseSecret(text, this.source.description);
+      value = parseSecret(text, this.source.description, this.options);
     } catch (error) {
       return this.failed(error);
     }
@@ -168,8 +180,16 @@ export class SecretStore {
   }
 }
 
-/** Parses and validates the secret's JSON; errors name fields, never values. */
-export function parseSecret(text: string, origin = 'the secret'): PlatformSecret {
+/**
+ * Parses and validates the secret's JSON; errors name fields, never values. A document holding
+ * a field its rules leave out is refused whole: what it holds is readable by every function that
+ * reads it, so a signing key in the catalogue's secret must be moved, not ignored.
+ */
+export function parseSecret(
+  text: string,
+  origin = 'the secret',
+  rules: SecretRules = {},
+): PlatformSecret {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -183,5 +203,29 @@ export function parseSecret(text: string, origin = 'the secret'): PlatformSecret
     );
     throw new SecretError(`The secret from ${origin} is invalid: ${problems.join('; ')}`);
   }
-  return parsed.data;
+  const secret = parsed.data;
+  const problems: string[] = [];
+  if (rules.fields) {
+    const allowed = new Set<string>(rules.fields);
+    for (const field of Object.keys(secret)) {
+      if (!allowed.has(field)) {
+        problems.push(`${field}: not allowed here (this secret holds ${rules.fields.join(', ')})`);
+      }
+    }
+  }
+  if (rules.deployed) {
+    for (const kind of ['actions', 'triggers'] as const) {
+      for (const [name, entry] of Object.entries(secret[kind] ?? {})) {
+        if (!isSecureUrl(entry.url)) {
+          problems.push(
+            `${kind}.${name}.url: expected an https URL when deployed (loopback hosts excepted)`,
+          );
+        }
+      }
+    }
+  }
+  if (problems.length > 0) {
+    throw new SecretError(`The secret from ${origin} is invalid: ${problems.join('; ')}`);
+  }
+  return secret;
 }

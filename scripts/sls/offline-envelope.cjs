@@ -99,7 +99,11 @@ function parserRefusal(error) {
   return new InputError([{ path: 'request', issue: 'malformed request line or headers' }]);
 }
 
-const REASONS = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** A whole HTTP/1.1 response carrying the envelope; the connection closes after it. */
 function rawEnvelope(error) {

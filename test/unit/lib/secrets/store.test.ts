@@ -291,6 +291,40 @@ describe('parseSecret', () => {
     expect(() => parseSecret(JSON.stringify({ callers: [caller] }))).toThrow(field);
   });
 
+  it('refuses a field its capability does not hold, naming the field, never its value', () => {
+    const text = JSON.stringify({
+      openapi: { clientId: 'id', clientSecret: 'cs' },
+      iam: { accessKey: 'AK', secretKey: 'SK-in-the-wrong-secret' },
+    });
+    expect(() => parseSecret(text, 'the catalogue secret', { fields: ['openapi'] })).toThrow(
+      'iam: not allowed here (this secret holds openapi)',
+    );
+    try {
+      parseSecret(text, 'x', { fields: ['openapi'] });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('SK-in-the-wrong-secret');
+    }
+    expect(parseSecret(text, 'x', { fields: ['openapi', 'iam'] }).iam?.accessKey).toBe('AK');
+  });
+
+  it('wants https action and trigger URLs when deployed, loopback hosts excepted', () => {
+    const text = JSON.stringify({
+      actions: {
+        plain: { url: 'http://gw.example.com/abc/dev/plain' },
+        local: { url: 'http://127.0.0.1:4010/abc/dev/local' },
+        named: { url: 'http://localhost:4010/abc/dev/named' },
+        six: { url: 'http://[::1]:4010/abc/dev/six' },
+        safe: { url: 'https://gw.example.com/abc/dev/safe' },
+      },
+      triggers: { nightly: { url: 'http://gw.example.com/abc/dev/nightly' } },
+    });
+    expect(() => parseSecret(text, 'x', { deployed: true })).toThrow(
+      /actions\.plain\.url: expected an https URL when deployed \(loopback hosts excepted\); triggers\.nightly\.url/,
+    );
+    // Locally, plain http is fine.
+    expect(Object.keys(parseSecret(text).actions ?? {})).toHaveLength(5);
+  });
+
   it('refuses two callers with one id or one token', () => {
     const one = { id: 'a', token: LONG_TOKEN, scopes: ['*'] };
     expect(() =>

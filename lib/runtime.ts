@@ -101,12 +101,20 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     }
     return id;
   };
+  /** Where a capability is kept, or undefined when it has no secret (a setting is missing). */
+  const locationIfAny = (capability: SecretCapability) => {
+    try {
+      return locationOf(capability);
+    } catch {
+      return undefined;
+    }
+  };
   const stores = new Map<string, SecretStore>();
   const secretsFor = (capability: SecretCapability): SecretStore => {
     const location = locationOf(capability);
     let store = stores.get(location);
     if (!store) {
-      const held = SECRET_CAPABILITIES.filter((other) => locationOf(other) === location);
+      const held = SECRET_CAPABILITIES.filter((other) => locationIfAny(other) === location);
       const source =
         overrides.secretSource ??
         (config.secretsSource === 'file'
@@ -119,11 +127,8 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     return store;
   };
   const sameSecret = (a: SecretCapability, b: SecretCapability) => {
-    try {
-      return locationOf(a) === locationOf(b);
-    } catch {
-      return false;
-    }
+    const where = locationIfAny(a);
+    return where !== undefined && where === locationIfAny(b);
   };
   const http = new UpstreamClient({
     dispatcher: overrides.dispatcher ?? createDispatcher(),

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the whole HTTP API, built from the route registry (lib/routes/)
+ * The OpenAPI 3.1 document of the whole HTTP API, built from the route registry (lib/http/routes/)
  * and the same zod schemas that validate each route's input, so that the document cannot drift
  * from what the functions accept. Served at GET /openapi.json and written to openapi.json by
  * `npm run openapi`.

@@ -511,7 +511,7 @@ describe('serverless package and its CloudFormation template', () => {
     expect(env.WATCHER_STATE_TABLE).toEqual({ Ref: 'WatcherStateTable' });
   });
 
-  it('declares exactly the routes of the registry (lib/routes/), plus the catch-all', () => {
+  it('declares exactly the routes of the registry (lib/http/routes/), plus the catch-all', () => {
     const declared = Object.values(resources)
       .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
       .map((r) => r.Properties.RouteKey as string)

@@ -2,7 +2,7 @@
  * The shape of one route of the registry: everything the service declares about it, as data.
  * The handler takes its entry (`platformFunction(jobRoutes.listJobs, ...)`), the serverless
  * `httpApi` events are read from the registry (scripts/sls/routes.cjs), and the OpenAPI document
- * is built from it (lib/openapi.ts), so that a route is declared once.
+ * is built from it (lib/http/openapi.ts), so that a route is declared once.
  */
 import type * as z from 'zod/mini';
 import type { ScopeTemplate } from '../../core/scopes.js';

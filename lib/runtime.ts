@@ -7,8 +7,16 @@
  * serves. The composition root: it imports core/, secrets/ and upstream/, and nothing above them.
  */
 import type { Dispatcher } from 'undici';
-import { type Config, loadConfig } from './core/config.js';
+import {
+  type Config,
+  loadConfig,
+  SECRET_CAPABILITIES,
+  type SecretCapability,
+  secretIdSetting,
+} from './core/config.js';
+import { ConfigError } from './core/errors.js';
 import { createLogger, describeError, type Logger } from './core/log.js';
+import { CAPABILITY_FIELDS, type PlatformSecret } from './secrets/schema.js';
 import {
   awsSecretSource,
   extensionOrSdkSource,
@@ -24,7 +32,15 @@ import { RetryBudget } from './upstream/retry-budget.js';
 export interface Runtime {
   readonly config: Config;
   readonly log: Logger;
-  readonly secrets: SecretStore;
+  /**
+   * The store of the secret that holds a capability: SECRET_ID's (or the file's), or the
+   * capability's own when deployed with one (SIGNING_SECRET_ID, ...). Capabilities kept in one
+   * secret share one store and one fetch. Built on first use, so that a function reads only the
+   * secrets of what it uses (its role may read no other).
+   */
+  secretsFor(capability: SecretCapability): SecretStore;
+  /** Whether two capabilities are kept in one secret (the consumer's webhook check). */
+  sameSecret(a: SecretCapability, b: SecretCapability): boolean;
   readonly http: UpstreamClient;
   /** For clients of the runtime: the same clock as the store's and the HTTP client's. */
   readonly now: () => number;
@@ -33,28 +49,87 @@ export interface Runtime {
 interface RuntimeOverrides {
   readonly dispatcher?: Dispatcher;
   readonly retryBudget?: RetryBudget;
+  /** One source for every capability (a test's secret). */
   readonly secretSource?: SecretSource;
+  /** Start fetching each secret as soon as its store is built (deployed: during init). */
+  readonly prefetch?: boolean;
   readonly now?: () => number;
   readonly log?: Logger;
 }
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const log = overrides.log ?? createLogger({}, undefined, config.logLevel);
-  const source = overrides.secretSource ?? secretSourceOf(config, log);
-  const secrets = new SecretStore(source, {
-    ttlMs: config.secretsTtlMs,
-    now: overrides.now,
-    onFailure: (error, failure) =>
-      failure.servingCached
-        ? log.warn('secret fetch failed; the last good secret keeps serving', {
-            ...describeError(error),
-            retryInMs: failure.retryInMs,
-          })
-        : log.error('secret fetch failed; no good secret yet', {
-            ...describeError(error),
-            retryInMs: failure.retryInMs,
-          }),
-  });
+  let warnedCallerTokens = false;
+  const storeOf = (source: SecretSource, fields: SecretCapability[]) =>
+    new SecretStore(source, {
+      ttlMs: config.secretsTtlMs,
+      now: overrides.now,
+      // A secret of some capabilities only holds their fields; the single secret holds any.
+      fields:
+        fields.length === SECRET_CAPABILITIES.length
+          ? undefined
+          : fields.flatMap((capability) => CAPABILITY_FIELDS[capability]),
+      deployed: config.deployed,
+      onFailure: (error, failure) =>
+        failure.servingCached
+          ? log.warn('secret fetch failed; the last good secret keeps serving', {
+              ...describeError(error),
+              retryInMs: failure.retryInMs,
+            })
+          : log.error('secret fetch failed; no good secret yet', {
+              ...describeError(error),
+              retryInMs: failure.retryInMs,
+            }),
+      // Once per container, when the first secret that still has them loads (at cold start).
+      onLoad: (secret: PlatformSecret) => {
+        if (!secret.callerTokens || warnedCallerTokens) return;
+        warnedCallerTokens = true;
+        log.warn(
+          'callerTokens is deprecated: each of its tokens is a caller with scope *; move them to ' +
+            'callers, each with an id and its own scopes',
+          { callerTokens: secret.callerTokens.length },
+        );
+      },
+    });
+  const locationOf = (capability: SecretCapability): string => {
+    if (overrides.secretSource || config.secretsSource === 'file') return '';
+    const id = config.secretIds[capability] ?? config.secretId;
+    if (!id) {
+      throw new ConfigError(
+        `Invalid configuration: SECRET_ID: required when SECRETS_SOURCE is aws (or ${secretIdSetting(capability)})`,
+      );
+    }
+    return id;
+  };
+  /** Where a capability is kept, or undefined when it has no secret (a setting is missing). */
+  const locationIfAny = (capability: SecretCapability) => {
+    try {
+      return locationOf(capability);
+    } catch {
+      return undefined;
+    }
+  };
+  const stores = new Map<string, SecretStore>();
+  const secretsFor = (capability: SecretCapability): SecretStore => {
+    const location = locationOf(capability);
+    let store = stores.get(location);
+    if (!store) {
+      const held = SECRET_CAPABILITIES.filter((other) => locationIfAny(other) === location);
+      const source =
+        overrides.secretSource ??
+        (config.secretsSource === 'file'
+          ? fileSecretSource(config.secretsFile)
+          : awsSourceOf(config, location, log));
+      store = storeOf(source, held);
+      stores.set(location, store);
+      if (overrides.prefetch) store.prefetch();
+    }
+    return store;
+  };
+  const sameSecret = (a: SecretCapability, b: SecretCapability) => {
+    const where = locationIfAny(a);
+    return where !== undefined && where === locationIfAny(b);
+  };
   const http = new UpstreamClient({
     dispatcher: overrides.dispatcher ?? createDispatcher(),
     timeoutMs: config.upstreamTimeoutMs,
@@ -62,12 +137,10 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     vendor: config.gatewayVendor,
     now: overrides.now,
   });
-  return { config, log, secrets, http, now: overrides.now ?? (() => Date.now()) };
+  return { config, log, secretsFor, sameSecret, http, now: overrides.now ?? (() => Date.now()) };
 }
 
-function secretSourceOf(config: Config, log: Logger): SecretSource {
-  if (config.secretsSource === 'file') return fileSecretSource(config.secretsFile);
-  const secretId = config.secretId ?? '';
+function awsSourceOf(config: Config, secretId: string, log: Logger): SecretSource {
   const sdk = awsSecretSource({ secretId });
   if (!config.secretsExtension) return sdk;
   return extensionOrSdkSource(
@@ -82,9 +155,10 @@ let shared: Runtime | undefined;
 /** The container's runtime, built from the environment on first use. */
 export function getRuntime(): Runtime {
   if (!shared) {
-    shared = createRuntime(loadConfig());
-    // Secrets Manager is slow on a cold call: start now, during init, not on the first request.
-    if (shared.config.secretsSource === 'aws') shared.secrets.prefetch();
+    const config = loadConfig();
+    // Secrets Manager is slow on a cold call: each secret a function uses is fetched as soon as
+    // its client is built (during init), not on the first request.
+    shared = createRuntime(config, { prefetch: config.secretsSource === 'aws' });
   }
   return shared;
 }

@@ -16,6 +16,7 @@ import { deliveryKey, verifyDelivery, webhookEntry } from '../../lib/webhooks/ve
 
 const runtime = getRuntime();
 const queue = invocationQueueOf(runtime);
+const webhooks = runtime.secretsFor('webhooks');
 
 export const handler = httpFunction(
   {
@@ -26,7 +27,7 @@ export const handler = httpFunction(
   },
   async (request) => {
     const name = request.path.name;
-    const entry = webhookEntry(await runtime.secrets.get(), name);
+    const entry = webhookEntry(await webhooks.get(), name);
     const delivery = verifyDelivery(entry, bodyBytes(request.event), request.headers);
     const key = deliveryKey(name, delivery.id);
     await queue.enqueue(

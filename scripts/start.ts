@@ -38,16 +38,24 @@ function shown(url: string | undefined): string {
   }
 }
 
-/** The demo caller token when the bundled demo secret is in use; never any other secret. */
+/**
+ * The demo caller's token (the demo secret's caller with scope `*`) when the bundled demo secret
+ * is in use; never any other secret.
+ */
 async function callerTokenHint(usesDemoSecret: boolean): Promise<string> {
   const placeholder = '<your caller token>';
   if (!usesDemoSecret) return placeholder;
   try {
     const secret = JSON.parse(await readFile(DEMO_SECRETS_FILE, 'utf8')) as {
-      callerTokens?: unknown;
+      callers?: { token?: unknown; scopes?: unknown; notAfter?: unknown }[];
     };
-    const token = Array.isArray(secret.callerTokens) ? secret.callerTokens[0] : undefined;
-    return typeof token === 'string' && token !== '' ? token : placeholder;
+    const demo = (secret.callers ?? []).find(
+      (caller) =>
+        Array.isArray(caller.scopes) &&
+        caller.scopes.includes('*') &&
+        caller.notAfter === undefined,
+    );
+    return typeof demo?.token === 'string' && demo.token !== '' ? demo.token : placeholder;
   } catch {
     return placeholder;
   }

@@ -47,6 +47,7 @@ function apisOf(kind: CaptchaKind): CatalogueEntry[] {
   return [
     defineEntry<undefined, Record<string, never>>({
       id: `${kind.name}CaptchaKey`,
+      api: 'captcha',
       function: 'catalogueCaptcha',
       method: 'GET',
       path: `/captcha/${kind.name}/key`,
@@ -61,6 +62,7 @@ function apisOf(kind: CaptchaKind): CatalogueEntry[] {
     }),
     defineEntry<undefined, CaptchaImageQuery>({
       id: `${kind.name}Captcha`,
+      api: 'captcha',
       function: 'catalogueCaptcha',
       method: 'GET',
       path: `/captcha/${kind.name}`,
@@ -74,6 +76,7 @@ function apisOf(kind: CaptchaKind): CatalogueEntry[] {
     }),
     defineEntry<CaptchaVerifyBody>({
       id: `${kind.name}CaptchaVerify`,
+      api: 'captcha',
       function: 'catalogueCaptcha',
       method: 'POST',
       path: `/captcha/${kind.name}/verify`,

@@ -186,7 +186,7 @@ export const catalogueClientOf = perRuntime(
       baseUrl: requiredSetting(runtime.config.openapiBaseUrl, 'OPENAPI_BASE_URL'),
       serviceUrls: runtime.config.openapiServiceUrls,
       vendor: runtime.config.gatewayVendor,
-      credentials: appCredentialsFrom(runtime.secrets),
+      credentials: appCredentialsFrom(runtime.secretsFor('catalogue')),
       http: upstreamClientOf(runtime),
     }),
 );

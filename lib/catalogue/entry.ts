@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import type { UpstreamError } from '../core/errors.js';
+import type { CatalogueApi } from '../core/scopes.js';
 import type { UpstreamAnswer } from '../upstream/client.js';
 import type { Pairs } from '../upstream/urls.js';
 
@@ -52,6 +53,8 @@ export interface CatalogueEntry<B = unknown, Q = unknown, P = unknown> {
   /** Short stable name, used in logs and operation ids. */
   readonly id: string;
   readonly function: CatalogueFunctionName;
+  /** The API it belongs to: a caller needs the scope `catalogue:<api>` (or `catalogue:*`). */
+  readonly api: CatalogueApi;
   /** The service's route (API Gateway path template). */
   readonly method: 'GET' | 'POST';
   readonly path: string;

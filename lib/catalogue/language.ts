@@ -80,6 +80,7 @@ type SttQuery = z.infer<typeof sttQuerySchema>;
 export const languageEntries = [
   defineEntry<TranslateBody>({
     id: 'translate',
+    api: 'translate',
     function: 'catalogueLanguage',
     method: 'POST',
     path: '/translate',
@@ -103,6 +104,7 @@ export const languageEntries = [
   }),
   defineEntry<TtsBody>({
     id: 'tts',
+    api: 'tts',
     function: 'catalogueLanguage',
     method: 'POST',
     path: '/tts',
@@ -127,6 +129,7 @@ export const languageEntries = [
   }),
   defineEntry<Buffer, SttQuery>({
     id: 'stt',
+    api: 'stt',
     function: 'catalogueLanguage',
     method: 'POST',
     path: '/stt',

@@ -176,6 +176,7 @@ const IMAGE_ANSWER = { kind: 'binary', contentTypes: ['image/jpeg', 'image/png']
 export const mapsEntries = [
   defineEntry<undefined, StaticMapQuery>({
     id: 'staticMap',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/static',
@@ -203,6 +204,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, TileQuery, TilePath>({
     id: 'mapTile',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/tiles/{mapType}/{z}/{x}/{tile}',
@@ -225,6 +227,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, DirectionsQuery>({
     id: 'directions',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/directions',
@@ -251,6 +254,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, PlacesQuery>({
     id: 'places',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/places',
@@ -266,6 +270,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, GeocodeQuery>({
     id: 'geocode',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/geocode',
@@ -282,6 +287,7 @@ export const mapsEntries = [
   }),
   defineEntry<undefined, ReverseGeocodeQuery>({
     id: 'reverseGeocode',
+    api: 'maps',
     function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/reverse-geocode',

@@ -69,6 +69,7 @@ const SHORT_URL_ANSWER = {
 export const utilityEntries = [
   defineEntry<undefined, ShortUrlQuery>({
     id: 'shortUrl',
+    api: 'shorturl',
     function: 'catalogueUtility',
     method: 'GET',
     path: '/shorturl',
@@ -82,6 +83,7 @@ export const utilityEntries = [
   }),
   defineEntry<ShortUrlBody>({
     id: 'shortUrlPost',
+    api: 'shorturl',
     function: 'catalogueUtility',
     method: 'POST',
     path: '/shorturl',
@@ -95,6 +97,7 @@ export const utilityEntries = [
   }),
   defineEntry<TrendsBody>({
     id: 'trends',
+    api: 'trends',
     function: 'catalogueUtility',
     method: 'POST',
     path: '/trends',

@@ -25,6 +25,25 @@ export interface AwsEnvironment {
   readonly secretsManagerEndpoint: URL | undefined;
 }
 
+/**
+ * What a secret holds, by what reads it: the signing keys (`iam`, `apiKey`), the catalogue's
+ * client credentials (`openapi`), the actions and triggers, the webhooks, the callers. Deployed,
+ * each may be a secret of its own, read only by the functions that use it.
+ */
+export const SECRET_CAPABILITIES = [
+  'signing',
+  'catalogue',
+  'execution',
+  'webhooks',
+  'callers',
+] as const;
+export type SecretCapability = (typeof SECRET_CAPABILITIES)[number];
+
+/** The setting that names a capability's own secret: SIGNING_SECRET_ID, ... */
+export function secretIdSetting(capability: SecretCapability): string {
+  return `${capability.toUpperCase()}_SECRET_ID`;
+}
+
 export interface Config {
   /** True inside a real Lambda container (not serverless offline, not invoke local). */
   readonly deployed: boolean;
@@ -43,6 +62,13 @@ export interface Config {
   readonly secretsSource: 'file' | 'aws';
   readonly secretsFile: string;
   readonly secretId: string | undefined;
+  /** A capability's own secret (its <CAPABILITY>_SECRET_ID); unset: it is in SECRET_ID's. */
+  readonly secretIds: Readonly<Record<SecretCapability, string | undefined>>;
+  /**
+   * Deployed with a JWT issuer (JWT_ISSUER_URL): API Gateway's JWT authorizer checks callers,
+   * and the functions read the caller from its claims; unset, callers are the secret's.
+   */
+  readonly jwtIssuer: string | undefined;
   /**
    * The local port of the AWS Parameters and Secrets Lambda Extension, when its layer is
    * attached: the secret is read from it (no SDK) with the function's session token.
@@ -58,6 +84,12 @@ export interface Config {
   /** What Lambda's environment says of AWS: the region, the credentials, the endpoint. */
   readonly aws: AwsEnvironment;
   readonly secretsTtlMs: number;
+  /**
+   * How long past its TTL a secret that cannot be refreshed may still say who the callers are:
+   * older than secretsTtlMs + this, callers are refused (503) rather than checked against a list
+   * that may still hold a revoked token. The platform credentials keep serving regardless.
+   */
+  readonly callersMaxStaleMs: number;
   readonly upstreamTimeoutMs: number;
   /** Bulk calls: the walks of every page of a list or search, and cancel-reserved's cancels. */
   readonly bulk: BulkSettings;
@@ -151,6 +183,15 @@ const environmentSchema = z.object({
   SECRETS_SOURCE: z.optional(z.enum(['file', 'aws'])),
   SECRETS_FILE: z.optional(z.string().check(z.minLength(1))),
   SECRET_ID: z.optional(z.string().check(z.minLength(1))),
+  ...Object.fromEntries(
+    SECRET_CAPABILITIES.map((capability) => [
+      secretIdSetting(capability),
+      z.optional(z.string().check(z.minLength(1))),
+    ]),
+  ),
+  JWT_ISSUER_URL: z.optional(
+    z.url({ protocol: /^https?$/, error: 'expected the issuer URL of the JWT authorizer' }),
+  ),
   SECRETS_EXTENSION_PORT: z.optional(port),
   SECRETS_READER: z.optional(z.enum(['signed', 'extension', 'sdk'])),
   // Set by Lambda (and read by the AWS SDK): the region, the role's credentials.
@@ -165,6 +206,12 @@ const environmentSchema = z.object({
   // Set by Lambda: the extension accepts a request that carries it.
   AWS_SESSION_TOKEN: z.optional(z.string()),
   SECRETS_TTL_SECONDS: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[0-9]+$/, 'expected a whole number of seconds')),
+      z.transform(Number),
+    ),
+  ),
+  CALLERS_MAX_STALE_SECONDS: z.optional(
     z.pipe(
       z.string().check(z.regex(/^[0-9]+$/, 'expected a whole number of seconds')),
       z.transform(Number),
@@ -203,6 +250,8 @@ const environmentSchema = z.object({
 });
 
 const DEFAULT_EMULATOR_PORT = 4010;
+/** A stale secret may say who the callers are for 5 minutes past its TTL (10 in all). */
+const DEFAULT_CALLERS_MAX_STALE_SECONDS = 300;
 const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';
 const DEFAULT_WATCHER_STATE_FILE = '.local/watcher-state.json';
 /**
@@ -244,11 +293,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const emulatorPort = vars.EMULATOR_PORT ?? DEFAULT_EMULATOR_PORT;
   const emulatorUrl = new URL(`http://127.0.0.1:${emulatorPort}`);
   const secretsSource = vars.SECRETS_SOURCE ?? (runsOnAws(env) ? 'aws' : 'file');
-  if (secretsSource === 'aws' && !vars.SECRET_ID) {
-    throw new ConfigError('Invalid configuration: SECRET_ID: required when SECRETS_SOURCE is aws');
+  const secretIds = Object.fromEntries(
+    SECRET_CAPABILITIES.map((capability) => [
+      capability,
+      (vars as Record<string, string | undefined>)[secretIdSetting(capability)],
+    ]),
+  ) as Record<SecretCapability, string | undefined>;
+  if (
+    secretsSource === 'aws' &&
+    !vars.SECRET_ID &&
+    SECRET_CAPABILITIES.some((capability) => !secretIds[capability])
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: SECRET_ID: required when SECRETS_SOURCE is aws, unless each ' +
+        `capability has a secret of its own (${SECRET_CAPABILITIES.map(secretIdSetting).join(', ')})`,
+    );
+  }
+  const deployed = runsOnAws(env);
+  if (deployed) {
+    const insecure = [
+      ['SCAN_BASE_URL', vars.SCAN_BASE_URL],
+      ['OPENAPI_BASE_URL', vars.OPENAPI_BASE_URL],
+      ...Object.entries(vars.OPENAPI_SERVICE_URLS ?? {}).map(
+        ([service, url]) => [`OPENAPI_SERVICE_URLS.${service}`, url] as const,
+      ),
+    ].filter(([, url]) => url !== undefined && !isSecureUrl(url));
+    if (insecure.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration: ${insecure.map(([name]) => `${name}: expected an https URL when deployed (loopback hosts excepted)`).join('; ')}`,
+      );
+    }
   }
   return {
-    deployed: runsOnAws(env),
+    deployed,
     emulatorPort,
     // Deployed, an unset URL must not fall back to a local emulator address.
     scanBaseUrl: vars.SCAN_BASE_URL ?? (runsOnAws(env) ? undefined : emulatorUrl),
@@ -258,6 +335,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsSource,
     secretsFile: path.resolve(vars.SECRETS_FILE ?? DEFAULT_SECRETS_FILE),
     secretId: vars.SECRET_ID,
+    secretIds,
+    jwtIssuer: vars.JWT_ISSUER_URL,
     secretsExtension:
       vars.SECRETS_EXTENSION_PORT && vars.AWS_SESSION_TOKEN !== undefined
         ? { port: vars.SECRETS_EXTENSION_PORT, token: vars.AWS_SESSION_TOKEN }
@@ -265,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsReader: vars.SECRETS_READER ?? (vars.SECRETS_EXTENSION_PORT ? 'extension' : 'signed'),
     aws: awsEnvironmentOf(vars),
     secretsTtlMs: (vars.SECRETS_TTL_SECONDS ?? 300) * 1000,
+    callersMaxStaleMs: (vars.CALLERS_MAX_STALE_SECONDS ?? DEFAULT_CALLERS_MAX_STALE_SECONDS) * 1000,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS ?? 8000,
     bulk: {
       pageSize: vars.BULK_PAGE_SIZE ?? DEFAULT_BULK.pageSize,
@@ -305,6 +385,18 @@ function awsEnvironmentOf(vars: z.infer<typeof environmentSchema>): AwsEnvironme
         }
       : undefined;
   return { region, credentials, secretsManagerEndpoint: endpoint };
+}
+
+/** The hosts a plain http:// URL may name when deployed: local stand-ins and benchmarks. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether credentials may travel to this URL when deployed: https, or a loopback host (a local
+ * stand-in of the platform, a benchmark's upstream).
+ */
+export function isSecureUrl(url: URL | string): boolean {
+  const parsed = typeof url === 'string' ? new URL(url) : url;
+  return parsed.protocol === 'https:' || LOOPBACK_HOSTS.has(parsed.hostname);
 }
 
 /**

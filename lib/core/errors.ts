@@ -52,6 +52,40 @@ export class CallerAuthError extends ServiceError {
   }
 }
 
+/**
+ * A known caller without the route's scope: 403 / `210`, the platform's "Permission Denied".
+ * The details name the scope it lacks (from the registry), never a token.
+ */
+export class CallerScopeError extends ServiceError {
+  override name = 'CallerScopeError';
+  constructor(scope: string) {
+    super({
+      status: 403,
+      code: '210',
+      message: 'Permission Denied',
+      details: `This caller lacks the scope "${scope}".`,
+    });
+  }
+}
+
+/**
+ * The callers cannot be trusted just now: the secret that lists them could not be refreshed for
+ * longer than the bound on a stale secret (CALLERS_MAX_STALE_SECONDS), so a revoked token might
+ * still be in it. The caller may come back after `retryAfterSeconds`.
+ */
+export class CallersUnavailableError extends ServiceError {
+  override name = 'CallersUnavailableError';
+  constructor(retryAfterSeconds: number) {
+    super({
+      status: 503,
+      code: '500',
+      message: 'Service Unavailable',
+      details: 'The list of callers could not be refreshed; try again later.',
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
 /** 401 / `200` for a webhook delivery, with the reason (never a signature or a secret) in details. */
 export class WebhookSignatureError extends ServiceError {
   override name = 'WebhookSignatureError';

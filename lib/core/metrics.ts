@@ -14,6 +14,8 @@ export const METRIC_NAMESPACE = 'PlatformGateway';
 
 /** Every metric the service writes. */
 type MetricName =
+  /** A request of a known caller (answered or refused); dimensions Caller and Route. */
+  | 'CallerRequests'
   /** An upstream call ended; dimensions Service and Outcome. */
   | 'UpstreamCalls'
   /** Attempts beyond the first; dimension Service. */

@@ -121,7 +121,7 @@ export class ExecutionClient {
 export const executionClientOf = perRuntime(
   (runtime: Runtime) =>
     new ExecutionClient({
-      secrets: runtime.secrets,
+      secrets: runtime.secretsFor('execution'),
       vendor: runtime.config.gatewayVendor,
       http: upstreamClientOf(runtime),
     }),

@@ -1,6 +1,6 @@
 /**
  * The one middy stack of every HTTP function: request log, error envelope with content
- * negotiation, the body limit, caller authentication, JSON or raw body, and zod validation of
+ * negotiation, the body limit, the caller check (who, and the route's scope), JSON or raw body, and zod validation of
  * path, query and body (one middleware per file, in middleware/). Handlers receive typed,
  * validated input; the whole invocation is guarded to answer before the function's timeout.
  */
@@ -11,9 +11,10 @@ import { loadLogLevel } from '../core/config.js';
 import type { HeaderMap } from '../core/headers.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { type TimeBudget, timeBudgetOf } from '../core/time-budget.js';
+import type { Caller, IdentifyCaller } from './callers.js';
 import { answerInTime } from './middleware/answer-in-time.js';
 import { bodyLimit } from './middleware/body-limit.js';
-import { type CallerTokens, callerAuth } from './middleware/caller-auth.js';
+import { callerAuth } from './middleware/caller-auth.js';
 import { errorEnvelope } from './middleware/error-envelope.js';
 import { jsonBody } from './middleware/json-body.js';
 import { rawBody } from './middleware/raw-body.js';
@@ -21,15 +22,19 @@ import { requestLog } from './middleware/request-log.js';
 import type { HttpContext } from './middleware/request-state.js';
 import { validation } from './middleware/validation.js';
 import type { HttpResponse } from './responses.js';
-import type { Route } from './routes/route.js';
+import { type Route, type RouteAccess, routeKeyOf } from './routes/route.js';
 
 type Schema<T> = z.ZodMiniType<T>;
 
 interface HttpFunctionDefinition<B, Q, P> {
   /** Used in log lines and as the metrics' Function dimension. */
   readonly name: string;
-  /** The caller tokens to accept; absent for unauthenticated routes (health). */
-  readonly callerTokens?: CallerTokens;
+  /** Who may call: the route's access; absent, anyone (the catch-all route). */
+  readonly access?: RouteAccess;
+  /** The route's key (`GET /jobs`), for the per-caller metric. */
+  readonly route?: string;
+  /** How the caller is found; required unless the access is public. */
+  readonly callers?: IdentifyCaller;
   /** A JSON body (Content-Type application/json) validated by this schema. */
   readonly body?: Schema<B>;
   /**
@@ -48,6 +53,8 @@ export function definitionOf<B, Q, P>(route: Route<B, Q, P>): HttpFunctionDefini
   const input = route.input;
   return {
     name: route.id,
+    access: route.access,
+    route: routeKeyOf(route),
     body: input?.body,
     query: input?.query,
     path: input?.path,
@@ -66,7 +73,10 @@ export interface HttpRequest<B, Q, P> {
   readonly path: P;
   /** Pass to upstream calls: they end before the function does. */
   readonly budget: TimeBudget;
+  /** With the caller's id, when the route has a caller. */
   readonly log: Logger;
+  /** The caller the check found; undefined on public routes. */
+  readonly caller: Caller | undefined;
 }
 
 export function httpFunction<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
@@ -82,7 +92,17 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
     .use(requestLog(baseLog, definition.name))
     .use(errorEnvelope(baseLog))
     .use(bodyLimit());
-  if (definition.callerTokens) stack.use(callerAuth(definition.callerTokens, baseLog));
+  const access = definition.access ?? 'public';
+  if (access !== 'public') {
+    // A route that needs a caller never runs without the check.
+    if (!definition.callers) throw new Error(`${definition.name} needs callers to check`);
+    stack.use(
+      callerAuth(
+        { identify: definition.callers, access, route: definition.route ?? definition.name },
+        baseLog,
+      ),
+    );
+  }
   if (definition.body) stack.use(jsonBody(baseLog));
   else if (definition.rawBody) stack.use(rawBody(definition.rawBody.contentTypes, baseLog));
   stack.use(validation(definition, baseLog));
@@ -100,6 +120,7 @@ export function httpFunction<B = undefined, Q = Record<string, never>, P = Recor
       path: state.input.path as P,
       budget: timeBudgetOf(context),
       log: state.log,
+      caller: state.caller,
     });
   });
   return (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> =>

@@ -5,8 +5,9 @@
  * `npm run openapi`.
  */
 import * as z from 'zod/mini';
+import { scopesGranting } from '../core/scopes.js';
 import { routes as allRoutes } from './routes/index.js';
-import { ANY_METHODS, type JsonSchema, type Route } from './routes/route.js';
+import { ANY_METHODS, type JsonSchema, needsCaller, type Route } from './routes/route.js';
 
 type Schema = z.ZodMiniType;
 
@@ -116,10 +117,16 @@ function requestBodyOf(route: Route) {
     };
   }
   if (input?.rawBody) {
+    // Bytes, unless the route says what they are (a webhook's JSON object).
+    const described = input.rawBodyAs;
     return {
       required: true,
+      ...(described ? { description: described.description } : {}),
       content: Object.fromEntries(
-        input.rawBody.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+        input.rawBody.map((type) => [
+          type,
+          { schema: described?.schema ?? { type: 'string', format: 'binary' } },
+        ]),
       ),
     };
   }
@@ -153,9 +160,30 @@ function responsesOf(route: Route) {
     responses[String(answer.status)] = { description: answer.description, content };
   }
   responses['400'] ??= { $ref: '#/components/responses/Error' };
-  if (route.auth) responses['401'] ??= { $ref: '#/components/responses/Error' };
+  if (needsCaller(route)) responses['401'] ??= { $ref: '#/components/responses/Error' };
+  if (typeof route.access === 'object') {
+    responses['403'] ??= { $ref: '#/components/responses/Error' };
+  }
   responses.default ??= { $ref: '#/components/responses/Error' };
   return responses;
+}
+
+/**
+ * Who may call an operation, as OpenAPI 3.1 states roles for a bearer scheme: one requirement
+ * per scope that grants it (any one will do): `jobs:read` or `*`; `actions:{name}` (the name of
+ * the path), `actions:*` or `*`. Any known caller: the scheme with no role; public: none.
+ */
+function securityOf(route: Route): Record<string, string[]>[] {
+  if (route.access === 'public') return [];
+  if (route.access === 'caller') return [{ callerToken: [] }];
+  return scopesGranting(route.access.scope).map((scope) => ({ callerToken: [scope] }));
+}
+
+function scopeNote(route: Route): string | undefined {
+  if (route.access === 'public') return undefined;
+  if (route.access === 'caller') return 'Any known caller may call it.';
+  const [own, ...wider] = scopesGranting(route.access.scope);
+  return `Needs the scope \`${own}\` (or ${wider.map((scope) => `\`${scope}\``).join(' or ')}).`;
 }
 
 export interface OpenApiDocument {
@@ -164,7 +192,7 @@ export interface OpenApiDocument {
     title: string;
     version: string;
     description: string;
-    license: { name: string };
+    license: { name: string; identifier: string };
   };
   readonly servers: { url: string; description: string }[];
   readonly tags: { name: string; description: string }[];
@@ -193,11 +221,12 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
             : route.id,
         summary: route.summary,
         tags: [route.tag],
-        security: route.auth ? [{ callerToken: [] }] : [],
+        security: securityOf(route),
         parameters: parametersOf(route),
         responses: responsesOf(route),
       };
-      if (route.description) operation.description = route.description;
+      const description = [route.description, scopeNote(route)].filter(Boolean).join(' ');
+      if (description) operation.description = description;
       const requestBody = method === 'GET' || method === 'HEAD' ? undefined : requestBodyOf(route);
       if (requestBody) operation.requestBody = requestBody;
       paths[route.path] ??= {};
@@ -214,8 +243,9 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
         "Lambda functions in front of the platform's API gateway: scan jobs, function " +
         'execution and the open API catalogue. Every error has the uniform envelope, JSON by ' +
         'default, XML with Accept: text/xml or Content-Type: application/xml.',
-      // As package.json: a private package, no licence granted.
-      license: { name: 'UNLICENSED' },
+      // As package.json: a private package, no licence granted. OpenAPI 3.1 wants an SPDX
+      // identifier or a URL; SPDX names a licence of one's own LicenseRef-<name>.
+      license: { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' },
     },
     servers: [
       { url: 'http://localhost:3000', description: 'npm start (serverless offline)' },
@@ -236,7 +266,12 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
         callerToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'A token from the secret\'s "callerTokens"',
+          description:
+            'A caller\'s token from the secret\'s "callers" (or, deployed with a JWT issuer, a JWT ' +
+            'whose "scope" claim holds the scopes). Each operation lists the scopes that grant ' +
+            'it, any one of them: jobs:read, jobs:cancel, jobs:stop, actions:<name>, actions:*, ' +
+            'triggers:<name>, triggers:*, catalogue:<api>, catalogue:*, or * (everything). ' +
+            'Unknown, expired or malformed: 401/200; known without the scope: 403/210.',
         },
       },
       schemas: { ErrorEnvelope: ERROR_ENVELOPE },

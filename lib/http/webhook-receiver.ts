@@ -15,6 +15,7 @@ import { json } from './responses.js';
 import { functionRoutes } from './routes/functions.js';
 
 export function webhookReceiver(runtime: Runtime, queue: InvocationQueue) {
+  const webhooks = runtime.secretsFor('webhooks');
   return httpFunction(
     {
       ...definitionOf(functionRoutes.receiveWebhook),
@@ -24,7 +25,7 @@ export function webhookReceiver(runtime: Runtime, queue: InvocationQueue) {
     },
     async (request) => {
       const name = request.path.name;
-      const entry = webhookEntry(await runtime.secrets.get(), name);
+      const entry = webhookEntry(await webhooks.get(), name);
       const delivery = verifyDelivery(entry, bodyBytes(request.event), request.headers);
       const key = deliveryKey(name, delivery.id);
       await queue.enqueue(

@@ -132,7 +132,7 @@ export const scanJobsClientOf = perRuntime(
     new ScanJobsClient({
       baseUrl: requiredSetting(runtime.config.scanBaseUrl, 'SCAN_BASE_URL'),
       vendor: runtime.config.gatewayVendor,
-      credentials: signingKeysFrom(runtime.secrets),
+      credentials: signingKeysFrom(runtime.secretsFor('signing')),
       http: upstreamClientOf(runtime),
       bulk: runtime.config.bulk,
       now: runtime.now,

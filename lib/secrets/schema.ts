@@ -3,7 +3,9 @@
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
 import * as z from 'zod/mini';
+import type { SecretCapability } from '../core/config.js';
 import { nameSchema as name } from '../core/schemas.js';
+import { isScope } from '../core/scopes.js';
 
 const text = z.string().check(z.minLength(1, 'expected a non-empty string'));
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });
@@ -31,6 +33,59 @@ export const webhookSchema = z.object({
   ordered: z.optional(z.boolean()),
 });
 
+/**
+ * A caller's bearer token: long enough that it cannot be guessed in any number of tries (a
+ * one-character token could be). The message names the field, never the token.
+ */
+export const MIN_TOKEN_LENGTH = 32;
+const token = z
+  .string()
+  .check(
+    z.minLength(MIN_TOKEN_LENGTH, `expected a token of at least ${MIN_TOKEN_LENGTH} characters`),
+  );
+
+/** A named caller: who it is (in log lines and metrics), its token, what it may call, until when. */
+export const callerSchema = z.object({
+  id: z
+    .string()
+    .check(
+      z.regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, 'expected an id of letters, digits, _ . @ -'),
+    ),
+  token,
+  scopes: z
+    .array(
+      z
+        .string()
+        .check(
+          z.refine(
+            isScope,
+            'expected a scope such as jobs:read, actions:<name>, catalogue:maps or *',
+          ),
+        ),
+    )
+    .check(z.minLength(1, 'expected at least one scope')),
+  /** The token is refused from this instant on (ISO 8601 with an offset, such as ...Z). */
+  notAfter: z.optional(z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' })),
+});
+
+/** Ids and tokens are each unique: an id names one caller, a token identifies one. */
+const callersSchema = z.array(callerSchema).check(
+  z.superRefine((callers, ctx) => {
+    const ids = new Set<string>();
+    const tokens = new Set<string>();
+    callers.forEach((caller, index) => {
+      if (ids.has(caller.id)) {
+        ctx.addIssue({ code: 'custom', message: 'duplicate caller id', path: [index, 'id'] });
+      }
+      if (tokens.has(caller.token)) {
+        ctx.addIssue({ code: 'custom', message: 'duplicate token', path: [index, 'token'] });
+      }
+      ids.add(caller.id);
+      tokens.add(caller.token);
+    });
+  }),
+);
+
 export const platformSecretSchema = z.object({
   iam: z.optional(z.object({ accessKey: text, secretKey: text })),
   apiKey: z.optional(text),
@@ -38,8 +93,22 @@ export const platformSecretSchema = z.object({
   actions: z.optional(z.record(name, actionSchema)),
   triggers: z.optional(z.record(name, triggerSchema)),
   webhooks: z.optional(z.record(name, webhookSchema)),
-  callerTokens: z.optional(z.array(text)),
+  callers: z.optional(callersSchema),
+  /** Deprecated: each token is a caller with scope `*` (logged once per container). */
+  callerTokens: z.optional(z.array(token)),
 });
 
 export type PlatformSecret = z.infer<typeof platformSecretSchema>;
 export type WebhookEntry = z.infer<typeof webhookSchema>;
+export type CallerEntry = z.infer<typeof callerSchema>;
+
+/** The document's fields each capability holds (a capability's own secret holds only these). */
+export const CAPABILITY_FIELDS: Readonly<
+  Record<SecretCapability, readonly (keyof PlatformSecret)[]>
+> = {
+  signing: ['iam', 'apiKey'],
+  catalogue: ['openapi'],
+  execution: ['actions', 'triggers'],
+  webhooks: ['webhooks'],
+  callers: ['callers', 'callerTokens'],
+};

@@ -7,6 +7,7 @@
  * does not validate, leaves the last good secret in service, and further fetches back off.
  * With no good secret at all, callers get CredentialsUnavailableError (503, Retry-After).
  */
+import { isSecureUrl } from '../core/config.js';
 import { CredentialsUnavailableError, SecretError } from '../core/errors.js';
 import { type PlatformSecret, platformSecretSchema } from './schema.js';
 import type { SecretSource } from './sources.js';
@@ -18,7 +19,18 @@ export interface FetchFailure {
   readonly retryInMs: number;
 }
 
-interface SecretStoreOptions {
+/** What a document must be, beyond its shape. */
+export interface SecretRules {
+  /**
+   * The fields it may hold: a secret of one capability holds that capability's fields only (the
+   * signing keys never in the catalogue's secret, which its functions read). Undefined: any.
+   */
+  readonly fields?: readonly (keyof PlatformSecret)[];
+  /** Deployed: every action and trigger URL is https (loopback hosts excepted). */
+  readonly deployed?: boolean;
+}
+
+interface SecretStoreOptions extends SecretRules {
   readonly ttlMs: number;
   /** Forced refreshes closer together than this reuse the last fetch (no refresh storms). */
   readonly minRefreshIntervalMs?: number;
@@ -28,6 +40,14 @@ interface SecretStoreOptions {
   readonly now?: () => number;
   /** A fetch failed (unreadable source or invalid document); the error names fields only. */
   readonly onFailure?: (error: unknown, failure: FetchFailure) => void;
+  /** A fetch brought a valid document (the first one at cold start, then each refresh). */
+  readonly onLoad?: (secret: PlatformSecret) => void;
+}
+
+/** A secret with the time it was fetched: how old the store's copy is. */
+export interface FetchedSecret {
+  readonly value: PlatformSecret;
+  readonly fetchedAt: number;
 }
 
 interface Cached {
@@ -63,6 +83,21 @@ export class SecretStore {
       return Promise.resolve(cached.value);
     }
     return this.load();
+  }
+
+  /**
+   * As get(), with the time the secret was fetched: while fetches fail, the last good secret
+   * keeps serving, and its age tells a reader (the caller check) how stale it is.
+   */
+  async getFetched(): Promise<FetchedSecret> {
+    const value = await this.get();
+    const cached = this.cached;
+    return { value, fetchedAt: cached?.value === value ? cached.fetchedAt : this.now() };
+  }
+
+  /** When the next fetch may start, in ms from now (0 when it may start at once). */
+  retryInMs(): number {
+    return Math.max(0, this.nextAttemptAt - this.now());
   }
 
   /**
@@ -116,7 +151,7 @@ export class SecretStore {
           cause: error,
         });
       }
-      value = parseSecret(text, this.source.description);
+      value = parseSecret(text, this.source.description, this.options);
     } catch (error) {
       return this.failed(error);
     }
@@ -124,6 +159,7 @@ export class SecretStore {
     this.nextAttemptAt = 0;
     this.lastFailure = undefined;
     this.cached = { value, fetchedAt: this.now() };
+    this.options.onLoad?.(value);
     return value;
   }
 
@@ -144,8 +180,16 @@ export class SecretStore {
   }
 }
 
-/** Parses and validates the secret's JSON; errors name fields, never values. */
-export function parseSecret(text: string, origin = 'the secret'): PlatformSecret {
+/**
+ * Parses and validates the secret's JSON; errors name fields, never values. A document holding
+ * a field its rules leave out is refused whole: what it holds is readable by every function that
+ * reads it, so a signing key in the catalogue's secret must be moved, not ignored.
+ */
+export function parseSecret(
+  text: string,
+  origin = 'the secret',
+  rules: SecretRules = {},
+): PlatformSecret {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -159,5 +203,29 @@ export function parseSecret(text: string, origin = 'the secret'): PlatformSecret
     );
     throw new SecretError(`The secret from ${origin} is invalid: ${problems.join('; ')}`);
   }
-  return parsed.data;
+  const secret = parsed.data;
+  const problems: string[] = [];
+  if (rules.fields) {
+    const allowed = new Set<string>(rules.fields);
+    for (const field of Object.keys(secret)) {
+      if (!allowed.has(field)) {
+        problems.push(`${field}: not allowed here (this secret holds ${rules.fields.join(', ')})`);
+      }
+    }
+  }
+  if (rules.deployed) {
+    for (const kind of ['actions', 'triggers'] as const) {
+      for (const [name, entry] of Object.entries(secret[kind] ?? {})) {
+        if (!isSecureUrl(entry.url)) {
+          problems.push(
+            `${kind}.${name}.url: expected an https URL when deployed (loopback hosts excepted)`,
+          );
+        }
+      }
+    }
+  }
+  if (problems.length > 0) {
+    throw new SecretError(`The secret from ${origin} is invalid: ${problems.join('; ')}`);
+  }
+  return secret;
 }

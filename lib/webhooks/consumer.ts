@@ -28,8 +28,12 @@ import { PARKED_REASON_ATTRIBUTE, type QueuedMessage, type Settlement } from './
 
 export interface ConsumerDeps {
   readonly execution: ExecutionClient;
-  /** The secret, to find a delivery's webhook (removed ones are parked). */
-  readonly secrets: SecretStore;
+  /**
+   * The webhooks' secret, to find a delivery's webhook (removed ones are parked), where the
+   * consumer may read it: when the webhooks are kept in a secret of their own, only the receiver
+   * reads it, and a webhook is stopped at the receiver (its queued deliveries still run).
+   */
+  readonly webhooks: SecretStore | undefined;
   readonly ledger: DeliveryLedger;
   readonly settlement: Settlement;
   /** Where params too large for a message were put; absent locally. */
@@ -208,8 +212,8 @@ export async function handleMessage(
 /** The action of an invocation, or why it can never run. */
 async function resolve(invocation: ParsedInvocation, deps: ConsumerDeps) {
   const source = invocation.source;
-  if (source) {
-    const webhooks = (await deps.secrets.get()).webhooks;
+  if (source && deps.webhooks) {
+    const webhooks = (await deps.webhooks.get()).webhooks;
     if (!webhooks || !Object.hasOwn(webhooks, source.webhook)) {
       return `the webhook "${source.webhook}" is not in the secret`;
     }

@@ -51,7 +51,10 @@ export const consumerDepsOf = perRuntime((runtime: Runtime): ConsumerDeps => {
   const log = runtime.log.child({ function: 'consumeInvocations' });
   return {
     execution: executionClientOf(runtime),
-    secrets: runtime.secrets,
+    // Read only where the webhooks share the actions' secret (the receiver's alone otherwise).
+    webhooks: runtime.sameSecret('webhooks', 'execution')
+      ? runtime.secretsFor('webhooks')
+      : undefined,
     ledger: deliveryLedgerOf(runtime),
     settlement: settlementOf(runtime, log),
     bodies: bodyStoreOf(runtime),

@@ -1,48 +1,236 @@
 'use strict';
-// The IAM that depends on deploy-time settings, as variable resolvers for serverless.yml:
-// `${file(./scripts/sls/iam.cjs):secretResources}`. Decided when the command runs, so that the
-// template holds concrete values (no condition that cfn-lint cannot follow).
+// IAM, as variable resolvers for serverless.yml: `${file(./scripts/sls/iam.cjs):roles}`. Every
+// function has a role of its own, so that it may write only its own log group and read only the
+// secrets of what it uses; what else a role may do is in FUNCTIONS below. Decided when the
+// command runs, from the settings (the secrets' layout, a JWT issuer, a KMS key, an event bus),
+// so that the template holds concrete values (no condition that cfn-lint cannot follow).
 const { setting, ARN } = require('./deploy-env.cjs');
+const { layoutOf } = require('./secrets.cjs');
+
+/**
+ * What each function reads of the secret (by capability: scripts/sls/secrets.cjs) and which of
+ * the permissions below it has besides its own logs. `callers` is dropped when the stage sets a
+ * JWT issuer: API Gateway's authorizer checks callers then.
+ */
+const FUNCTIONS = {
+  health: {},
+  fallback: {},
+  listJobs: { reads: ['signing', 'callers'] },
+  searchJobs: { reads: ['signing', 'callers'] },
+  cancelReservedJobs: { reads: ['signing', 'callers'] },
+  cancelJob: { reads: ['signing', 'callers'] },
+  stopJob: { reads: ['signing', 'callers'] },
+  getJobReport: { reads: ['signing', 'callers'] },
+  invokeAction: { reads: ['execution', 'callers'] },
+  fireTrigger: { reads: ['execution', 'callers'] },
+  catalogueLanguage: { reads: ['catalogue', 'callers'] },
+  catalogueMaps: { reads: ['catalogue', 'callers'] },
+  catalogueCaptcha: { reads: ['catalogue', 'callers'] },
+  catalogueUtility: { reads: ['catalogue', 'callers'] },
+  openapi: { reads: ['callers'] },
+  receiveWebhook: { reads: ['webhooks'], may: ['sendInvocations'] },
+  consumeInvocations: { reads: ['execution'], may: ['consumeInvocations', 'claimDeliveries'] },
+  watchScanJobs: { reads: ['signing'], may: ['keepWatcherState'] },
+};
+
+const getAtt = (id, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
+
+/** Permissions some functions have, as policies of their roles. */
+const PERMISSIONS = {
+  // The webhook receiver: sending to the invocation queue; params too large for a message go to
+  // the body bucket (lib/webhooks/body-store.ts).
+  sendInvocations: [
+    { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: getAtt('InvocationQueue') },
+    {
+      Effect: 'Allow',
+      Action: 's3:PutObject',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
+      Resource: { 'Fn::Sub': '${DeliveryBodyBucket.Arn}/deliveries/*' },
+    },
+  ],
+  // The queue consumer: what Lambda's SQS event source needs on that one queue, parking in the
+  // dead-letter queue with the reason (lib/webhooks/settlement.ts), and the bodies.
+  consumeInvocations: [
+    {
+      Effect: 'Allow',
+      Action: [
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'sqs:ChangeMessageVisibility',
+        'sqs:GetQueueAttributes',
+      ],
+      Resource: getAtt('InvocationQueue'),
+    },
+    {
+      Effect: 'Allow',
+      Action: 'sqs:SendMessage',
+      Resource: getAtt('InvocationDeadLetterQueue'),
+    },
+    {
+      Effect: 'Allow',
+      Action: 's3:GetObject',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
+      Resource: { 'Fn::Sub': '${DeliveryBodyBucket.Arn}/deliveries/*' },
+    },
+  ],
+  // Conditional claim, completion, release and parking (lib/webhooks/ledger.ts).
+  claimDeliveries: [
+    {
+      Effect: 'Allow',
+      Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+      Resource: getAtt('DeliveryLedgerTable'),
+    },
+  ],
+  // The watcher's last view (lib/watcher/dynamo-state-store.ts): a Scan of the view, two
+  // conditional writes per change, the first pass's baseline in batches, its cursor.
+  keepWatcherState: [
+    {
+      Effect: 'Allow',
+      Action: [
+        'dynamodb:Scan',
+        'dynamodb:UpdateItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:PutItem',
+        'dynamodb:DeleteItem',
+      ],
+      Resource: getAtt('WatcherStateTable'),
+    },
+  ],
+};
+
+/** A function's role: `listJobs` -> `ListJobsRole`. */
+const roleOf = (fn) => `${fn.charAt(0).toUpperCase()}${fn.slice(1)}Role`;
 
 /** Secrets Manager appends `-` and six characters to a secret's name to make its ARN. */
 const SECRET_SUFFIX = /-[A-Za-z0-9]{6}$/;
 
 /**
- * The secret's IAM resource(s). A name gets Secrets Manager's 6-character suffix ('-??????', not
+ * A secret's IAM resource. A name gets Secrets Manager's 6-character suffix ('-??????', not
  * '-*', which would also match "<name>-other"); a full ARN is used as given; a partial ARN (no
  * suffix) gets the suffix pattern.
  */
-const secretResources = async ({ resolveVariable }) => {
-  const secretId = setting('SECRET_ID') || (await resolveVariable('self:custom.secretName'));
+const secretResource = (secretId) => {
   if (ARN.test(secretId)) {
     const name = secretId.slice(secretId.indexOf(':secret:') + ':secret:'.length);
-    return [SECRET_SUFFIX.test(name) ? secretId : `${secretId}-??????`];
+    return SECRET_SUFFIX.test(name) ? secretId : `${secretId}-??????`;
   }
-  return [
-    {
-      'Fn::Sub': `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${secretId}-??????`,
-    },
-  ];
+  return {
+    'Fn::Sub': `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${secretId}-??????`,
+  };
+};
+
+/** What each function reads, given the settings: capabilities, and the secrets holding them. */
+async function readsOf(resolveVariable) {
+  const { ids } = await layoutOf(resolveVariable);
+  const jwt = Boolean(setting('JWT_ISSUER_URL'));
+  const reads = {};
+  for (const [fn, access] of Object.entries(FUNCTIONS)) {
+    const capabilities = (access.reads ?? []).filter((c) => !(jwt && c === 'callers'));
+    reads[fn] = { capabilities, secretIds: [...new Set(capabilities.map((c) => ids[c]))] };
+  }
+  return reads;
+}
+
+const LAMBDA_TRUST = {
+  Version: '2012-10-17',
+  Statement: [
+    { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
+  ],
 };
 
 /**
- * Resources that exist only with their setting: kms:Decrypt on the secret's customer-managed
- * key (SECRET_KMS_KEY_ARN), and events:PutEvents on the watcher's bus (EVENT_BUS_NAME).
+ * One role per function: its own log group, X-Ray, GetSecretValue on the secrets of what it
+ * uses, and its permissions of PERMISSIONS. The framework's default role (which it would widen
+ * with the SQS event source's permissions) is never created.
  */
-const optionalResources = async () => {
+const roles = async ({ resolveVariable }) => {
+  const service = await resolveVariable('self:service');
+  const stage = await resolveVariable('sls:stage');
+  const reads = await readsOf(resolveVariable);
+  const resources = {};
+  for (const [fn, access] of Object.entries(FUNCTIONS)) {
+    const policies = [
+      {
+        PolicyName: 'write-own-logs',
+        PolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Effect: 'Allow',
+              Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              Resource: {
+                'Fn::Sub': `arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:/aws/lambda/${service}-${stage}-${fn}:*`,
+              },
+            },
+            // X-Ray segments when tracing is on (params: tracing); X-Ray takes no resource ARN.
+            {
+              Effect: 'Allow',
+              Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+              Resource: '*',
+            },
+          ],
+        },
+      },
+    ];
+    if (reads[fn].secretIds.length > 0) {
+      policies.push({
+        PolicyName: 'read-own-secrets',
+        PolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Effect: 'Allow',
+              Action: 'secretsmanager:GetSecretValue',
+              Resource: reads[fn].secretIds.map(secretResource),
+            },
+          ],
+        },
+      });
+    }
+    for (const name of access.may ?? []) {
+      policies.push({
+        PolicyName: name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+        PolicyDocument: { Version: '2012-10-17', Statement: PERMISSIONS[name] },
+      });
+    }
+    resources[roleOf(fn)] = {
+      Type: 'AWS::IAM::Role',
+      Properties: { AssumeRolePolicyDocument: LAMBDA_TRUST, Policies: policies },
+    };
+  }
+  return { Resources: resources };
+};
+
+/**
+ * Who may send to the invocation queue (its queue policy refuses anyone else): the receiver's
+ * role, and the principal an operator redrives parked invocations with (params:
+ * redrivePrincipalArn; a redrive sends to this queue).
+ */
+const invocationSenders = async ({ resolveVariable }) => {
+  const redrive = String((await resolveVariable('param:redrivePrincipalArn')) ?? '').trim();
+  return [getAtt(roleOf('receiveWebhook')), ...(redrive ? [redrive] : [])];
+};
+
+/** Who may send to the dead-letter queue: the consumer's role, which parks invocations there. */
+const deadLetterSenders = async () => [getAtt(roleOf('consumeInvocations'))];
+
+/**
+ * Resources that exist only with their setting: kms:Decrypt on the secrets' customer-managed
+ * key (SECRET_KMS_KEY_ARN) for every role that reads a secret, and events:PutEvents on the
+ * watcher's bus (EVENT_BUS_NAME).
+ */
+const optionalResources = async ({ resolveVariable }) => {
   const resources = {};
   const key = setting('SECRET_KMS_KEY_ARN');
   if (key) {
+    const reads = await readsOf(resolveVariable);
     resources.DecryptPlatformSecretPolicy = {
       Type: 'AWS::IAM::Policy',
       Properties: {
         PolicyName: 'decrypt-platform-secret',
-        Roles: [
-          { Ref: 'SecretReaderRole' },
-          { Ref: 'WebhookReceiverRole' },
-          { Ref: 'InvocationConsumerRole' },
-          { Ref: 'WatcherRole' },
-        ],
+        Roles: Object.keys(FUNCTIONS)
+          .filter((fn) => reads[fn].secretIds.length > 0)
+          .map((fn) => ({ Ref: roleOf(fn) })),
         PolicyDocument: {
           Version: '2012-10-17',
           Statement: [
@@ -69,7 +257,7 @@ const optionalResources = async () => {
       Type: 'AWS::IAM::Policy',
       Properties: {
         PolicyName: 'publish-scan-job-changes',
-        Roles: [{ Ref: 'WatcherRole' }],
+        Roles: [{ Ref: roleOf('watchScanJobs') }],
         PolicyDocument: {
           Version: '2012-10-17',
           Statement: [
@@ -90,4 +278,13 @@ const optionalResources = async () => {
   return { Resources: resources };
 };
 
-module.exports = { secretResources, optionalResources };
+module.exports = {
+  FUNCTIONS,
+  roleOf,
+  secretResource,
+  readsOf,
+  roles,
+  invocationSenders,
+  deadLetterSenders,
+  optionalResources,
+};

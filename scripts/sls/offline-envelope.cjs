@@ -9,6 +9,9 @@
 // - a body sent without Content-Type is not labelled JSON: serverless offline adds
 //   `application/json`, API Gateway adds nothing. It is labelled with a media type no route
 //   accepts, so JSON and raw-body routes refuse it with 400/`100` as they do deployed;
+// - what Node's HTTP parser refuses before hapi sees a request (a bad method token such as `get`
+//   or `FOO`, a malformed request line, headers over Node's 16 KB) is answered with the envelope
+//   too, on the raw socket: 400/`100`, or 431/`100` for oversized headers;
 // - a function that failed or timed out in serverless offline (its worker slow to start, on a
 //   loaded machine) is answered 200 with a mock Lambda error and stack trace by serverless
 //   offline; it becomes 504/`510` (timed out) or 500/`900`, as the service answers elsewhere.
@@ -80,6 +83,63 @@ function headerOf(request, name) {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The envelope of a request Node's HTTP parser refused: JSON (its headers were not read). */
+function parserRefusal(error) {
+  if (error?.code === 'HPE_HEADER_OVERFLOW') {
+    return new ServiceError({
+      status: 431,
+      code: '100',
+      message: 'Request Header Fields Too Large',
+      details: 'The request headers are over the 16 KB the local server reads.',
+    });
+  }
+  if (error?.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new ServiceError({ status: 408, code: '100', message: 'Request Timeout' });
+  }
+  return new InputError([{ path: 'request', issue: 'malformed request line or headers' }]);
+}
+
+const REASONS = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+/** A whole HTTP/1.1 response carrying the envelope; the connection closes after it. */
+function rawEnvelope(error) {
+  const encoded = encodeError(error, 'json');
+  const body = Buffer.from(encoded.body, 'utf8');
+  const head = [
+    `HTTP/1.1 ${encoded.statusCode} ${REASONS[encoded.statusCode] ?? 'Bad Request'}`,
+    ...Object.entries(encoded.headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${body.length}`,
+    'Connection: close',
+  ];
+  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
+}
+
+/**
+ * Node's HTTP server answers what its parser refuses with a bare 400 (hapi's listener writes one
+ * too): the listeners are replaced by one that writes the envelope. A request already under way
+ * on the socket (pipelined) is left to hapi, whose answer goes through onPreResponse.
+ */
+function installParserRefusals(listener) {
+  const previous = listener.listeners('clientError');
+  listener.removeAllListeners('clientError');
+  listener.on('clientError', (error, socket) => {
+    const inFlight = socket._httpMessage;
+    if (inFlight && !inFlight.headersSent) {
+      for (const handler of previous) handler.call(listener, error, socket);
+      return;
+    }
+    if (error?.code === 'ECONNRESET' || !socket.writable || inFlight) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawEnvelope(parserRefusal(error)));
+  });
+}
+
 class OfflineEnvelope {
   constructor(serverless) {
     this.serverless = serverless;
@@ -92,6 +152,7 @@ class OfflineEnvelope {
     );
     const server = offline?.internals?.().getApiGatewayServer();
     if (!server) return;
+    installParserRefusals(server.listener);
 
     server.ext('onPreHandler', (request, h) => {
       const payload = request.payload;
@@ -129,3 +190,4 @@ class OfflineEnvelope {
 
 module.exports = OfflineEnvelope;
 module.exports.lambdaFailureOf = lambdaFailureOf;
+module.exports.installParserRefusals = installParserRefusals;

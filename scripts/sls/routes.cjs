@@ -3,7 +3,22 @@
 // (lib/http/routes/), so that a route is declared once: `${file(./scripts/sls/routes.cjs):httpApiEvents.listJobs}`.
 const path = require('node:path');
 const tsx = require('tsx/cjs/api');
+const { setting } = require('./deploy-env.cjs');
+const { isLocal } = require('./local.cjs');
 
 const registry = tsx.require(path.join(__dirname, '../../lib/http/routes/index.ts'), __filename);
 
-module.exports.httpApiEvents = () => registry.httpApiEvents();
+/** serverless offline and invoke local (IS_OFFLINE=true forces it, as serverless.yml reads it). */
+const local = () => process.env.IS_OFFLINE === 'true' || isLocal() === 'true';
+
+/**
+ * With a JWT issuer (scripts/sls/jwt.cjs), routes with a caller are behind the JWT authorizer
+ * when packaged. Not locally: serverless offline cannot check a JWT's signature (and fails to
+ * start on such a route unless told to ignore it); scripts/sls/offline-jwt.cjs checks them there,
+ * from the same events (jwtRouteEvents).
+ */
+module.exports.httpApiEvents = () =>
+  registry.httpApiEvents({ jwt: Boolean(setting('JWT_ISSUER_URL')) && !local() });
+
+/** The events a stage with a JWT issuer deploys, by function name. */
+module.exports.jwtRouteEvents = () => registry.httpApiEvents({ jwt: true });

@@ -3,6 +3,7 @@
 // listed in serverless.yml), so that a bad or missing setting stops the command instead of
 // every function's init in the cloud.
 const { setting, ARN } = require('./deploy-env.cjs');
+const { CAPABILITIES, settingOf } = require('./secrets.cjs');
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/;
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
@@ -20,13 +21,31 @@ const REQUIRED = [
 
 /** Stages whose alarms must notify someone: packaging them without a topic stops. */
 const STAGES_NEEDING_AN_ALARM_TOPIC = new Set(['prod']);
+/** Stages whose parked invocations must be redrivable: the queue policy must name who may. */
+const STAGES_NEEDING_A_REDRIVE_PRINCIPAL = new Set(['prod']);
+const IAM_PRINCIPAL_ARN = /^arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]{1,512}$/;
+
+/** Hosts a plain http:// URL may name: local stand-ins of the platform and benchmarks. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Whether credentials may travel to this URL: https, or a loopback host. */
+function isSecureUrl(text) {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
+  } catch {
+    return false;
+  }
+}
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
 
 /**
  * Every problem with the deploy-time settings, as messages that name the variable or the
  * stage parameter. `stage` and `alarmActions` are the resolved stage and alarm topics.
  */
-function problems({ stage, alarmActions } = { stage: undefined, alarmActions: [] }) {
+function problems(
+  { stage, alarmActions, redrivePrincipal } = { stage: undefined, alarmActions: [] },
+) {
   const found = [];
   const topic = alarmActions[0];
   if (topic === undefined && STAGES_NEEDING_AN_ALARM_TOPIC.has(stage)) {
@@ -38,14 +57,64 @@ function problems({ stage, alarmActions } = { stage: undefined, alarmActions: []
   } else if (typeof topic === 'string' && !SNS_TOPIC_ARN.test(topic)) {
     found.push('The alarmTopicArn parameter must be the ARN of an SNS topic.');
   }
+  const redrive = String(redrivePrincipal ?? '').trim();
+  if (!redrive && STAGES_NEEDING_A_REDRIVE_PRINCIPAL.has(stage)) {
+    found.push(
+      `The redrivePrincipalArn parameter is required for the ${stage} stage: only the webhook ` +
+        'receiver and it may send to the invocation queue, and redriving parked invocations ' +
+        'sends there. Pass --param="redrivePrincipalArn=arn:aws:iam::<account>:role/<on-call role>".',
+    );
+  } else if (redrive && !IAM_PRINCIPAL_ARN.test(redrive)) {
+    found.push('The redrivePrincipalArn parameter must be the ARN of an IAM role or user.');
+  }
+  const https =
+    'https is required when deployed (loopback hosts excepted), so that credentials never travel unencrypted';
   for (const [name, what] of REQUIRED) {
     const value = setting(name);
     if (!value) found.push(`${name} is required to package or deploy a stage: ${what}.`);
     else if (!HTTP_URL.test(value)) found.push(`${name} must be an absolute http(s) URL.`);
+    else if (!isSecureUrl(value)) found.push(`${name} must be an https URL: ${https}.`);
   }
-  const secretId = setting('SECRET_ID');
-  if (secretId && !(ARN.test(secretId) || SECRET_NAME.test(secretId))) {
-    found.push('SECRET_ID must be a secret name, or its full or partial ARN.');
+  const serviceUrls = setting('OPENAPI_SERVICE_URLS');
+  if (serviceUrls) {
+    let parsed;
+    try {
+      parsed = JSON.parse(serviceUrls);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      found.push('OPENAPI_SERVICE_URLS must be a JSON object of service to base URL.');
+    } else {
+      for (const [service, url] of Object.entries(parsed)) {
+        if (typeof url !== 'string' || !isSecureUrl(url)) {
+          found.push(`OPENAPI_SERVICE_URLS.${service} must be an https URL: ${https}.`);
+        }
+      }
+    }
+  }
+  for (const name of ['SECRET_ID', ...CAPABILITIES.map(settingOf)]) {
+    const secretId = setting(name);
+    if (secretId && !(ARN.test(secretId) || SECRET_NAME.test(secretId))) {
+      found.push(`${name} must be a secret name, or its full or partial ARN.`);
+    }
+  }
+  const issuer = setting('JWT_ISSUER_URL');
+  const audience = setting('JWT_AUDIENCE');
+  if (issuer || audience) {
+    if (!issuer || !audience) {
+      found.push(
+        'JWT_ISSUER_URL and JWT_AUDIENCE go together: set both for JWT callers, or neither.',
+      );
+    }
+    if (issuer && !/^https:\/\/[^\s/?#]+([/?#]\S*)?$/.test(issuer)) {
+      found.push(
+        'JWT_ISSUER_URL must be the https URL of the token issuer (API Gateway fetches its keys from it).',
+      );
+    }
+    if (audience?.split(',').some((item) => item.trim() === '')) {
+      found.push('JWT_AUDIENCE must be one audience, or several separated by commas.');
+    }
   }
   const bus = setting('EVENT_BUS_NAME');
   if (bus && !(ARN.test(bus) || BUS_NAME.test(bus))) {
@@ -74,6 +143,7 @@ class SettingsCheck {
       // The command's --stage, else the template's default.
       stage: this.options.stage ?? service.provider.stage,
       alarmActions: service.custom?.alarmActions ?? [],
+      redrivePrincipal: service.custom?.redrivePrincipalArn,
     });
     if (found.length > 0) {
       throw new this.serverless.classes.Error(

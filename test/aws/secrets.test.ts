@@ -4,7 +4,7 @@
  * form of SECRET_ID (name, full ARN, partial ARN).
  */
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor } from '../../emulator/index.js';
 import { SecretError } from '../../lib/core/errors.js';
 import { awsSecretSource } from '../../lib/secrets/sources.js';
@@ -104,5 +104,73 @@ describe('a deployed function reading its secret from Secrets Manager (moto)', (
       vi.useRealTimers();
       for (const pair of emulator.credentials.accessKeys) pair.active = true;
     }
+  });
+});
+
+describe('one secret per capability (moto), each function reading only its own', () => {
+  const emulator = emulatorForSuite();
+  let logLines: string[];
+  beforeEach(() => {
+    logLines = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      logLines.push(String(line));
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** The demo secret split by capability, each part a secret of its own. */
+  async function splitSecrets(change: (parts: Record<string, object>) => void = () => {}) {
+    const demo = demoSecretFor(emulator.url) as Record<string, unknown>;
+    const parts: Record<string, object> = {
+      SIGNING_SECRET_ID: { iam: demo.iam, apiKey: demo.apiKey },
+      CATALOGUE_SECRET_ID: { openapi: demo.openapi },
+      EXECUTION_SECRET_ID: { actions: demo.actions, triggers: demo.triggers },
+      WEBHOOKS_SECRET_ID: { webhooks: demo.webhooks },
+      CALLERS_SECRET_ID: { callers: demo.callers },
+    };
+    change(parts);
+    const ids: Record<string, string> = {};
+    for (const [setting, part] of Object.entries(parts)) {
+      ids[setting] = unique(`gw/split/${setting.split('_')[0]!.toLowerCase()}`);
+      await createSecret(ids[setting], part);
+    }
+    return ids;
+  }
+
+  const load = <const T extends Record<string, string>>(ids: Record<string, string>, modules: T) =>
+    loadHandlers({ ...emulatorEnv(emulator), ...awsEnv(), SECRETS_SOURCE: 'aws', ...ids }, modules);
+
+  it('serves each function from the secrets of what it uses, and none other', async () => {
+    const ids = await splitSecrets();
+    // Secrets a function does not use may as well not exist.
+    const { catalogue } = await load(
+      { ...ids, SIGNING_SECRET_ID: 'no-such-secret', WEBHOOKS_SECRET_ID: 'no-such-secret' },
+      { catalogue: 'functions/catalogue/utility.ts' },
+    );
+    expect((await catalogue(httpEvent('catalogue-utility.json'), lambdaContext())).statusCode).toBe(
+      200,
+    );
+    const { list } = await load(
+      { ...ids, CATALOGUE_SECRET_ID: 'no-such-secret', WEBHOOKS_SECRET_ID: 'no-such-secret' },
+      { list: 'functions/jobs/list.ts' },
+    );
+    expect((await list(httpEvent('jobs-list.json'), lambdaContext())).statusCode).toBe(200);
+    expect(logLines.join('\n')).not.toContain('no-such-secret');
+  });
+
+  it("refuses a secret that holds what its capability does not (signing keys in the catalogue's), naming the field", async () => {
+    const ids = await splitSecrets((parts) => {
+      const signing = parts.SIGNING_SECRET_ID as { iam: object };
+      parts.CATALOGUE_SECRET_ID = { ...parts.CATALOGUE_SECRET_ID, iam: signing.iam };
+    });
+    const { catalogue } = await load(ids, { catalogue: 'functions/catalogue/utility.ts' });
+    const result = await catalogue(httpEvent('catalogue-utility.json'), lambdaContext());
+    expect(result.statusCode).toBe(503);
+    expect(emulator.requests).toHaveLength(0);
+    const logged = logLines.join('\n');
+    expect(logged).toContain('iam: not allowed here (this secret holds openapi)');
+    expect(logged).not.toContain('DEMOSECRETKEY');
   });
 });

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { demoSecret } from '../helpers/platform.js';
 import { offlineStackForSuite } from './offline.js';
 
-const TOKEN = { authorization: 'Bearer demo-caller-token' };
+const TOKEN = { authorization: 'Bearer demo-caller-token-for-local-use-only' };
 
 describe('catalogue routes through serverless offline', () => {
   const { emulator, offline } = offlineStackForSuite();

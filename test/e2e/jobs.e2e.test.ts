@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { demoSecret } from '../helpers/platform.js';
 import { offlineStackForSuite } from './offline.js';
 
-const TOKEN = { authorization: 'Bearer demo-caller-token' };
+const TOKEN = { authorization: 'Bearer demo-caller-token-for-local-use-only' };
 
 describe('scan job routes through serverless offline', () => {
   const { emulator, offline } = offlineStackForSuite();
@@ -175,7 +175,11 @@ describe('scan job routes through serverless offline', () => {
   it('logs no token, key or stack trace', async () => {
     const secret = await demoSecret();
     const output = offline.output();
-    for (const value of ['demo-caller-token', secret.iam!.secretKey, secret.apiKey!]) {
+    for (const value of [
+      'demo-caller-token-for-local-use-only',
+      secret.iam!.secretKey,
+      secret.apiKey!,
+    ]) {
       expect(output).not.toContain(value);
     }
   });

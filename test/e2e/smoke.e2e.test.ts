@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkedAnswerCount } from '../helpers/openapi-answers.js';
@@ -27,6 +28,22 @@ describe('serverless offline smoke', () => {
     expect(typeof message).toBe('string');
     // The envelope holds errorCode, message and at most `details`, nothing else.
     expect(Object.keys(rest).filter((key) => key !== 'details')).toEqual([]);
+  });
+
+  it("answers what Node's HTTP parser refuses (a bad method token) with the envelope", async () => {
+    const { port } = new URL(offline!.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write('get /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      error: { errorCode: '100' },
+    });
   });
 
   it('is called by a typed client generated from its OpenAPI document', async () => {

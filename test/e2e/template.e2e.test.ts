@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopesGranting } from '../../lib/core/scopes.js';
 import { routes } from '../../lib/http/routes/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -26,22 +27,14 @@ interface Statement {
 }
 type Policy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } };
 
-/** The roles every function must have, and what each role may do. */
-const EXPECTED_ROLE: Record<string, string> = {
-  health: 'LogsOnlyRole',
-  fallback: 'LogsOnlyRole',
-  receiveWebhook: 'WebhookReceiverRole',
-  consumeInvocations: 'InvocationConsumerRole',
-  watchScanJobs: 'WatcherRole',
-};
 const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 const SECRET = 'secretsmanager:GetSecretValue';
-const ROLE_ACTIONS: Record<string, string[]> = {
-  LogsOnlyRole: [...LOGS],
-  SecretReaderRole: [...LOGS, SECRET],
-  WebhookReceiverRole: [...LOGS, SECRET, 'sqs:SendMessage', 's3:PutObject'],
-  InvocationConsumerRole: [
-    ...LOGS,
+/** What each function's own role may do besides its logs (and X-Ray). */
+const FUNCTION_ACTIONS: Record<string, string[]> = {
+  health: [],
+  fallback: [],
+  receiveWebhook: [SECRET, 'sqs:SendMessage', 's3:PutObject'],
+  consumeInvocations: [
     SECRET,
     'sqs:ChangeMessageVisibility',
     'sqs:DeleteMessage',
@@ -52,8 +45,7 @@ const ROLE_ACTIONS: Record<string, string[]> = {
     'dynamodb:UpdateItem',
     's3:GetObject',
   ],
-  WatcherRole: [
-    ...LOGS,
+  watchScanJobs: [
     SECRET,
     'dynamodb:BatchWriteItem',
     'dynamodb:DeleteItem',
@@ -61,6 +53,31 @@ const ROLE_ACTIONS: Record<string, string[]> = {
     'dynamodb:Scan',
     'dynamodb:UpdateItem',
   ],
+};
+/**
+ * Which secrets each function may read when prod splits them by capability: a catalogue function
+ * never the signing keys or a webhook's secret; only the receiver the webhooks. With a JWT
+ * issuer (prod here), no function reads the callers.
+ */
+const PROD_READS: Record<string, string[]> = {
+  health: [],
+  fallback: [],
+  openapi: [],
+  listJobs: ['signing'],
+  searchJobs: ['signing'],
+  cancelReservedJobs: ['signing'],
+  cancelJob: ['signing'],
+  stopJob: ['signing'],
+  getJobReport: ['signing'],
+  watchScanJobs: ['signing'],
+  catalogueLanguage: ['catalogue'],
+  catalogueMaps: ['catalogue'],
+  catalogueCaptcha: ['catalogue'],
+  catalogueUtility: ['catalogue'],
+  invokeAction: ['execution'],
+  fireTrigger: ['execution'],
+  consumeInvocations: ['execution'],
+  receiveWebhook: ['webhooks'],
 };
 const XRAY = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
 /** Example settings, as CI packages with them. */
@@ -70,11 +87,16 @@ const URLS = {
 };
 const PROD_SETTINGS = {
   ...URLS,
-  SECRET_ID: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:gw/prod/platform',
+  // prod keeps one secret per capability; the signing keys' is named by its full ARN.
+  SIGNING_SECRET_ID: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:gw/prod/signing',
+  // prod's callers carry JWTs of this issuer, checked by API Gateway's JWT authorizer.
+  JWT_ISSUER_URL: 'https://issuer.example.com/pool-1',
+  JWT_AUDIENCE: 'platform-gateway,reporting-dashboard',
   SECRET_KMS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
   EVENT_BUS_NAME: 'scan-events',
 };
 const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:on-call';
+const REDRIVE = 'arn:aws:iam::123456789012:role/on-call';
 const EXTENSION_LAYER =
   'arn:aws:lambda:us-east-1:177933569100:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12';
 
@@ -125,6 +147,7 @@ describe('serverless package and its CloudFormation template', () => {
     resources = dev.resources;
     prod = await packageStage('prod', PROD_SETTINGS, [
       `alarmTopicArn=${ALARM_TOPIC}`,
+      `redrivePrincipalArn=${REDRIVE}`,
       `secretsExtensionLayerArn=${EXTENSION_LAYER}`,
     ]);
   }, 300_000);
@@ -153,6 +176,28 @@ describe('serverless package and its CloudFormation template', () => {
     expect(output).toContain('OPENAPI_BASE_URL is required');
     // prod's alarms must notify someone: no topic, no package.
     expect(output).toContain('alarmTopicArn parameter is required for the prod stage');
+    expect(output).toContain('redrivePrincipalArn parameter is required for the prod stage');
+  });
+
+  it('refuses to package a deployed stage with a plain http:// base URL, naming it', async () => {
+    const attempt = run(path.join(ROOT, 'node_modules/.bin/serverless'), ['package'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...URLS,
+        SCAN_BASE_URL: 'http://wsc.apigw.example.com',
+      },
+    });
+    const failure = (await attempt.catch((error: unknown) => error)) as {
+      code?: number;
+      stdout?: string;
+      stderr?: string;
+    };
+    expect(failure.code).not.toBe(0);
+    expect(`${failure.stdout ?? ''}${failure.stderr ?? ''}`).toContain(
+      'SCAN_BASE_URL must be an https URL',
+    );
   });
 
   it('builds one artifact per function, holding its bundle and source map only', async () => {
@@ -170,22 +215,29 @@ describe('serverless package and its CloudFormation template', () => {
     for (const [, resource] of functions()) expect(resource.Properties.Runtime).toBe('nodejs22.x');
   });
 
-  it('gives each function the role of its kind and never the framework default role', () => {
+  const roleOf = (of: Record<string, Resource>, logicalId: string) =>
+    (of[logicalId]!.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  const statementsOf = (of: Record<string, Resource>, roleId: string) =>
+    ((of[roleId]?.Properties.Policies ?? []) as Policy[]).flatMap(
+      (policy) => policy.PolicyDocument.Statement,
+    );
+
+  it('gives each function a role of its own and never the framework default role', () => {
     expect(resources.IamRoleLambdaExecution).toBeUndefined();
-    for (const [logicalId, resource] of functions()) {
-      const name = functionName(logicalId).replace(/^./, (c) => c.toLowerCase());
-      const role = (resource.Properties.Role as { 'Fn::GetAtt': [string, string] })[
-        'Fn::GetAtt'
-      ][0];
-      expect(role, name).toBe(EXPECTED_ROLE[name] ?? 'SecretReaderRole');
+    const roles = functions().map(([logicalId]) => roleOf(resources, logicalId));
+    expect(new Set(roles).size).toBe(roles.length);
+    for (const [logicalId] of functions()) {
+      expect(roleOf(resources, logicalId)).toBe(`${functionName(logicalId)}Role`);
     }
   });
 
-  it.each(Object.entries(ROLE_ACTIONS))('lets %s do exactly what it needs', (roleId, expected) => {
-    const policies = (resources[roleId]?.Properties.Policies ?? []) as Policy[];
-    const statements = policies.flatMap((policy) => policy.PolicyDocument.Statement);
+  it.each(Object.keys(PROD_READS))('lets %s do exactly what it needs', (fn) => {
+    const logicalId = `${fn.charAt(0).toUpperCase()}${fn.slice(1)}LambdaFunction`;
+    const statements = statementsOf(resources, roleOf(resources, logicalId));
     const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
-    expect([...new Set(actions)].sort()).toEqual([...expected, ...XRAY].sort());
+    expect([...new Set(actions)].sort()).toEqual(
+      [...LOGS, ...XRAY, ...(FUNCTION_ACTIONS[fn] ?? [SECRET])].sort(),
+    );
     for (const statement of statements) {
       expect(statement.Effect).toBe('Allow');
       expect(JSON.stringify(statement.Action)).not.toContain('*');
@@ -194,6 +246,108 @@ describe('serverless package and its CloudFormation template', () => {
         expect(statement.Action).toEqual(XRAY);
       }
     }
+  });
+
+  it('lets each function write its own log group only, in every stage', () => {
+    for (const [of, stage] of [
+      [resources, 'dev'],
+      [prod.resources, 'prod'],
+    ] as const) {
+      for (const [logicalId] of functions(of)) {
+        const fn = functionName(logicalId).replace(/^./, (c) => c.toLowerCase());
+        const logs = statementsOf(of, roleOf(of, logicalId)).filter((s) =>
+          JSON.stringify(s.Action).includes('logs:'),
+        );
+        expect(
+          logs.map((s) => s.Resource),
+          fn,
+        ).toEqual([
+          {
+            'Fn::Sub': `arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:/aws/lambda/platform-gateway-${stage}-${fn}:*`,
+          },
+        ]);
+        // The function's log group is that one.
+        const group = of[`${functionName(logicalId)}LogGroup`]?.Properties.LogGroupName;
+        expect(group).toBe(`/aws/lambda/platform-gateway-${stage}-${fn}`);
+      }
+    }
+  });
+
+  /** The secrets a function's role may read, by the last part of their names. */
+  const secretsReadBy = (of: Record<string, Resource>, fn: string) => {
+    const logicalId = `${fn.charAt(0).toUpperCase()}${fn.slice(1)}LambdaFunction`;
+    return statementsOf(of, roleOf(of, logicalId))
+      .filter((s) => s.Action === SECRET)
+      .flatMap((s) => s.Resource as unknown[])
+      .map((resource) => JSON.stringify(resource).match(/secret:[^"]*?\/([a-z]+)-\?{6}/)?.[1])
+      .sort();
+  };
+
+  it('with one secret (dev), lets every function that reads any read that one', () => {
+    for (const fn of Object.keys(PROD_READS)) {
+      const expected = ['health', 'fallback'].includes(fn) ? [] : ['platform'];
+      expect(secretsReadBy(resources, fn), fn).toEqual(expected);
+    }
+  });
+
+  it('with one secret per capability (prod), lets each function read only those of what it uses', () => {
+    for (const [fn, expected] of Object.entries(PROD_READS)) {
+      expect(secretsReadBy(prod.resources, fn), fn).toEqual(expected);
+    }
+    const environment = (fn: string) =>
+      (
+        prod.resources[`${fn}LambdaFunction`]!.Properties.Environment as {
+          Variables: Record<string, string>;
+        }
+      ).Variables;
+    expect(environment('ListJobs')).toMatchObject({
+      SECRET_ID: '',
+      SIGNING_SECRET_ID: PROD_SETTINGS.SIGNING_SECRET_ID,
+      CATALOGUE_SECRET_ID: 'platform-gateway/prod/catalogue',
+      WEBHOOKS_SECRET_ID: 'platform-gateway/prod/webhooks',
+    });
+  });
+
+  it('lets only the receiver (and the redrive principal) send to the invocation queue, only the consumer to its dead-letter queue', () => {
+    const policy = (of: Record<string, Resource>, id: string) =>
+      of[id]?.Properties as {
+        Queues: unknown[];
+        PolicyDocument: { Statement: Record<string, unknown>[] };
+      };
+    const queue = policy(resources, 'InvocationQueuePolicy');
+    expect(queue.Queues).toEqual([{ Ref: 'InvocationQueue' }]);
+    expect(queue.PolicyDocument.Statement[0]).toEqual({
+      Sid: 'OnlyTheReceiverSends',
+      Effect: 'Deny',
+      Principal: '*',
+      Action: 'sqs:SendMessage',
+      Resource: { 'Fn::GetAtt': ['InvocationQueue', 'Arn'] },
+      Condition: {
+        ArnNotEquals: { 'aws:PrincipalArn': [{ 'Fn::GetAtt': ['ReceiveWebhookRole', 'Arn'] }] },
+      },
+    });
+    expect(
+      policy(prod.resources, 'InvocationQueuePolicy').PolicyDocument.Statement[0]?.Condition,
+    ).toEqual({
+      ArnNotEquals: {
+        'aws:PrincipalArn': [{ 'Fn::GetAtt': ['ReceiveWebhookRole', 'Arn'] }, REDRIVE],
+      },
+    });
+    const dlq = policy(resources, 'InvocationDeadLetterQueuePolicy');
+    expect(dlq.Queues).toEqual([{ Ref: 'InvocationDeadLetterQueue' }]);
+    expect(dlq.PolicyDocument.Statement[0]).toMatchObject({
+      Effect: 'Deny',
+      Action: 'sqs:SendMessage',
+      Condition: {
+        ArnNotEquals: {
+          'aws:PrincipalArn': [{ 'Fn::GetAtt': ['ConsumeInvocationsRole', 'Arn'] }],
+        },
+      },
+    });
+    // The roles that may send still have it in their own policies.
+    expect(JSON.stringify(statementsOf(resources, 'ReceiveWebhookRole'))).toContain(
+      '{"Effect":"Allow","Action":"sqs:SendMessage","Resource":{"Fn::GetAtt":["InvocationQueue","Arn"]}}',
+    );
   });
 
   it('adds kms:Decrypt on the key and PutEvents on the bus only when they are set', () => {
@@ -217,35 +371,37 @@ describe('serverless package and its CloudFormation template', () => {
         },
       }),
     ]);
-    expect(decrypt.Roles).toHaveLength(4);
+    // Every role that reads a secret, and no other (prod: JWT callers, so openapi reads none).
+    expect(decrypt.Roles).toHaveLength(15);
+    expect(decrypt.Roles).not.toContainEqual({ Ref: 'HealthRole' });
     const publish = found.PublishScanJobChangesPolicy?.Properties as {
       Roles: unknown[];
       PolicyDocument: { Statement: Statement[] };
     };
-    expect(publish.Roles).toEqual([{ Ref: 'WatcherRole' }]);
+    expect(publish.Roles).toEqual([{ Ref: 'WatchScanJobsRole' }]);
     expect(publish.PolicyDocument.Statement[0]?.Action).toBe('events:PutEvents');
     expect(JSON.stringify(publish.PolicyDocument.Statement[0]?.Resource)).toContain(
       'event-bus/scan-events',
     );
     // A partial ARN gets Secrets Manager's suffix pattern.
-    expect(JSON.stringify(prod.resources.SecretReaderRole?.Properties.Policies)).toContain(
-      `"${PROD_SETTINGS.SECRET_ID}-??????"`,
+    expect(JSON.stringify(prod.resources.ListJobsRole?.Properties.Policies)).toContain(
+      `"${PROD_SETTINGS.SIGNING_SECRET_ID}-??????"`,
     );
   });
 
   it('scopes the secret to the one secret of the stage', () => {
-    const text = JSON.stringify(resources.SecretReaderRole?.Properties.Policies);
+    const text = JSON.stringify(resources.ListJobsRole?.Properties.Policies);
     expect(text).toContain('secret:platform-gateway/dev/platform-??????');
   });
 
   it('scopes queue and table permissions to their own resources', () => {
-    expect(JSON.stringify(resources.WebhookReceiverRole?.Properties.Policies)).toContain(
+    expect(JSON.stringify(resources.ReceiveWebhookRole?.Properties.Policies)).toContain(
       '{"Fn::GetAtt":["InvocationQueue","Arn"]}',
     );
-    const consumerPolicies = JSON.stringify(resources.InvocationConsumerRole?.Properties.Policies);
+    const consumerPolicies = JSON.stringify(resources.ConsumeInvocationsRole?.Properties.Policies);
     expect(consumerPolicies).toContain('{"Fn::GetAtt":["InvocationQueue","Arn"]}');
     expect(consumerPolicies).toContain('{"Fn::GetAtt":["DeliveryLedgerTable","Arn"]}');
-    const watcher = JSON.stringify(resources.WatcherRole?.Properties.Policies);
+    const watcher = JSON.stringify(resources.WatchScanJobsRole?.Properties.Policies);
     expect(watcher).toContain('{"Fn::GetAtt":["WatcherStateTable","Arn"]}');
   });
 
@@ -372,6 +528,55 @@ describe('serverless package and its CloudFormation template', () => {
       '$default',
     ].sort();
     expect(declared).toEqual(expected);
+  });
+
+  it('puts every route with a caller behind the JWT authorizer with its scopes when the stage sets an issuer', () => {
+    const authorizers = (of: Record<string, Resource>) =>
+      Object.entries(of).filter(([, r]) => r.Type === 'AWS::ApiGatewayV2::Authorizer');
+    expect(authorizers(resources)).toEqual([]);
+    const [[authorizerId, authorizer] = ['', undefined]] = authorizers(prod.resources);
+    expect(authorizer?.Properties).toMatchObject({
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Issuer: PROD_SETTINGS.JWT_ISSUER_URL,
+        Audience: ['platform-gateway', 'reporting-dashboard'],
+      },
+    });
+    const routeResources = (of: Record<string, Resource>) =>
+      Object.fromEntries(
+        Object.values(of)
+          .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+          .map((r) => [r.Properties.RouteKey as string, r.Properties]),
+      );
+    for (const route of Object.values(routeResources(resources))) {
+      expect(route.AuthorizationType).toBeUndefined();
+    }
+    const deployed = routeResources(prod.resources);
+    for (const route of routes) {
+      const properties = deployed[`${route.method} ${route.path}`]!;
+      if (route.access === 'public') {
+        expect(properties.AuthorizationType, route.id).toBeUndefined();
+        continue;
+      }
+      expect(properties.AuthorizationType, route.id).toBe('JWT');
+      expect(properties.AuthorizerId, route.id).toEqual({ Ref: authorizerId });
+      // A fixed scope: it, or one granting it; one built from the path: checked by the function.
+      const expected =
+        route.access === 'caller' || route.access.scope.endsWith(':{name}')
+          ? undefined
+          : scopesGranting(route.access.scope);
+      expect(properties.AuthorizationScopes, route.id).toEqual(expected);
+    }
+    expect(deployed['GET /jobs']?.AuthorizationScopes).toEqual(['jobs:read', '*']);
+    expect(deployed.$default?.AuthorizationType).toBeUndefined();
+    // The functions read callers from the claims of that issuer.
+    const env = (
+      prod.resources.ListJobsLambdaFunction!.Properties.Environment as {
+        Variables: Record<string, string>;
+      }
+    ).Variables;
+    expect(env.JWT_ISSUER_URL).toBe(PROD_SETTINGS.JWT_ISSUER_URL);
   });
 
   const propertiesOf = (of: Record<string, Resource>, id: string) =>

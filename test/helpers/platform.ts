@@ -16,7 +16,7 @@ export const DEMO_SECRET_FILE = path.resolve(
   import.meta.dirname,
   '../../emulator/demo-secret.json',
 );
-export const DEMO_TOKEN = 'demo-caller-token';
+export const DEMO_TOKEN = 'demo-caller-token-for-local-use-only';
 
 export async function demoSecret(): Promise<PlatformSecret> {
   return JSON.parse(await readFile(DEMO_SECRET_FILE, 'utf8')) as PlatformSecret;
@@ -61,6 +61,13 @@ const FUNCTION_VARIABLES = [
   'BULK_PAGE_SIZE',
   'BULK_PAGE_CONCURRENCY',
   'BULK_CANCEL_CONCURRENCY',
+  'SIGNING_SECRET_ID',
+  'CATALOGUE_SECRET_ID',
+  'EXECUTION_SECRET_ID',
+  'WEBHOOKS_SECRET_ID',
+  'CALLERS_SECRET_ID',
+  'CALLERS_MAX_STALE_SECONDS',
+  'JWT_ISSUER_URL',
 ];
 
 /**

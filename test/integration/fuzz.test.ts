@@ -13,7 +13,8 @@ import { demoSecretFor } from '../../emulator/index.js';
 import { routes } from '../../lib/http/routes/index.js';
 import { emulatorForSuite } from '../helpers/emulator.js';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
+import { DEMO_TOKEN, emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
+import { METHODS, MODULES, VALID } from '../helpers/route-requests.js';
 
 /**
  * Inputs per route: FUZZ_RUNS, else 250, so that `npm test` stays quick. `npm run test:fuzz`
@@ -28,123 +29,7 @@ function positiveWholeNumber(name: string, fallback: number): number {
   return Number(raw);
 }
 
-const MODULES: Record<string, string> = {
-  health: 'functions/health.ts',
-  listJobs: 'functions/jobs/list.ts',
-  searchJobs: 'functions/jobs/search.ts',
-  cancelReservedJobs: 'functions/jobs/cancel-reserved.ts',
-  cancelJob: 'functions/jobs/cancel.ts',
-  stopJob: 'functions/jobs/stop.ts',
-  getJobReport: 'functions/jobs/report.ts',
-  invokeAction: 'functions/actions/invoke.ts',
-  fireTrigger: 'functions/triggers/fire.ts',
-  receiveWebhook: 'functions/webhooks/receive-local.ts',
-  catalogueLanguage: 'functions/catalogue/language.ts',
-  catalogueMaps: 'functions/catalogue/maps.ts',
-  catalogueCaptcha: 'functions/catalogue/captcha.ts',
-  catalogueUtility: 'functions/catalogue/utility.ts',
-  openapi: 'functions/openapi.ts',
-  fallback: 'functions/fallback.ts',
-};
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-
-/** A request each route accepts, so that mutations of it reach the upstream too. */
-interface Valid {
-  readonly path?: Record<string, string>;
-  readonly query?: [string, string][];
-  readonly body?: string;
-  readonly contentType?: string;
-  readonly method?: string;
-}
-const JSON_TYPE = 'application/json';
-const VALID: Record<string, Valid> = {
-  'GET /health': {},
-  'GET /jobs': {
-    query: [
-      ['page', '1'],
-      ['limit', '5'],
-    ],
-  },
-  'POST /jobs/search': {
-    body: '{"searchType":"url","searchKeyword":"demo"}',
-    contentType: JSON_TYPE,
-  },
-  'POST /jobs/cancel-reserved': {
-    body: '{"searchType":"memo","searchKeyword":"nightly"}',
-    contentType: JSON_TYPE,
-  },
-  'PATCH /jobs/{instanceId}/cancel': { path: { instanceId: '2810017' } },
-  'PATCH /jobs/{instanceId}/stop': { path: { instanceId: '2810016' } },
-  'GET /jobs/{instanceId}/report': { path: { instanceId: '2810001' } },
-  'ANY /actions/{name}': {
-    path: { name: 'hello' },
-    method: 'POST',
-    body: '{"name":"Fuzz"}',
-    contentType: JSON_TYPE,
-  },
-  'POST /triggers/{name}': { path: { name: 'nightly' }, body: '{"n":1}', contentType: JSON_TYPE },
-  'POST /webhooks/{name}': { path: { name: 'demo' }, body: '{"n":1}', contentType: JSON_TYPE },
-  'POST /translate': {
-    body: '{"source":"ko","target":"en","text":"안녕하세요"}',
-    contentType: JSON_TYPE,
-  },
-  'POST /tts': { body: '{"speaker":"clara","text":"hi"}', contentType: JSON_TYPE },
-  'POST /stt': {
-    query: [['lang', 'Eng']],
-    body: 'RIFF0000WAVE',
-    contentType: 'application/octet-stream',
-  },
-  'GET /maps/static': {
-    query: [
-      ['w', '64'],
-      ['h', '64'],
-      ['center', '127.1054,37.3595'],
-      ['level', '12'],
-    ],
-  },
-  'GET /maps/tiles/{mapType}/{z}/{x}/{tile}': {
-    path: { mapType: 'basic', z: '10', x: '873', tile: '397@2x.png' },
-  },
-  'GET /maps/directions': {
-    query: [
-      ['start', '127.1058,37.3597'],
-      ['goal', '129.0759,35.1794'],
-    ],
-  },
-  'GET /maps/places': {
-    query: [
-      ['query', '시청'],
-      ['coordinate', '126.978,37.566'],
-    ],
-  },
-  'GET /maps/geocode': { query: [['query', '불정로 6']] },
-  'GET /maps/reverse-geocode': {
-    query: [
-      ['coords', '127.1054,37.3595'],
-      ['output', 'json'],
-    ],
-  },
-  'GET /captcha/image/key': {},
-  'GET /captcha/image': { query: [['key', 'abcdef0123456789']] },
-  'POST /captcha/image/verify': {
-    body: '{"key":"abcdef0123456789","value":"ABC"}',
-    contentType: JSON_TYPE,
-  },
-  'GET /captcha/audio/key': {},
-  'GET /captcha/audio': { query: [['key', 'abcdef0123456789']] },
-  'POST /captcha/audio/verify': {
-    body: '{"key":"abcdef0123456789","value":"123"}',
-    contentType: JSON_TYPE,
-  },
-  'GET /shorturl': { query: [['url', 'https://example.com/a']] },
-  'POST /shorturl': { body: '{"url":"https://example.com/a"}', contentType: JSON_TYPE },
-  'POST /trends': {
-    body: '{"startDate":"2026-01-01","endDate":"2026-02-01","timeUnit":"month","keywordGroups":[{"groupName":"g","keywords":["k"]}]}',
-    contentType: JSON_TYPE,
-  },
-  'GET /openapi.json': {},
-};
-const TOKEN = 'demo-caller-token';
+const TOKEN = DEMO_TOKEN;
 
 /** Text that tends to break parsers: escapes, quotes, markup, control and non-ASCII characters. */
 const nasty = fc.oneof(
@@ -427,5 +312,7 @@ function collectSecretValues(secret: Record<string, unknown>): string[] {
   for (const hook of Object.values((secret.webhooks ?? {}) as Record<string, { secret: string }>)) {
     values.push(hook.secret, hook.secret.slice('whsec_'.length));
   }
+  // The callers' tokens: the fuzz sends one of them on every request.
+  for (const caller of (secret.callers ?? []) as { token: string }[]) values.push(caller.token);
   return values.filter((value) => value.length >= 8);
 }

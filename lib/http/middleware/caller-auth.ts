@@ -1,42 +1,39 @@
 /**
- * Caller authentication: `Authorization: Bearer <token>` with a token the secret accepts, or
- * 401/`200` before anything is parsed or sent. Tokens are compared in constant time.
+ * The caller check, before anything is parsed or sent: who the caller is (401/`200` when
+ * unknown, expired or malformed), then whether it holds the route's scope (403/`210`). The
+ * caller goes on the request's state, its id on the request's logger (never its token), and
+ * the request counts in `CallerRequests` by caller and route, so that an operator sees who
+ * spends the platform's quota.
  */
-import { hash, timingSafeEqual } from 'node:crypto';
-import { CallerAuthError } from '../../core/errors.js';
+
+import { CallerScopeError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
+import { countMetric } from '../../core/metrics.js';
+import { grants, scopeFor } from '../../core/scopes.js';
+import type { IdentifyCaller } from '../callers.js';
+import type { RouteAccess } from '../routes/route.js';
 import { type HttpMiddleware, stateOf } from './request-state.js';
 
-/** The accepted tokens (from the secret, which may have been rotated since the last request). */
-export type CallerTokens = () => Promise<readonly string[]>;
+export interface CallerCheck {
+  /** How the caller is found (bearer tokens of the secret, or JWT claims when deployed). */
+  readonly identify: IdentifyCaller;
+  /** What the route needs: a scope, or any known caller. */
+  readonly access: Exclude<RouteAccess, 'public'>;
+  /** The route, as the metric's Route dimension (`GET /jobs`). */
+  readonly route: string;
+}
 
-export function callerAuth(callerTokens: CallerTokens, baseLog: Logger): HttpMiddleware {
+export function callerAuth(check: CallerCheck, baseLog: Logger): HttpMiddleware {
   return {
     before: async (request) => {
-      const header = stateOf(request, baseLog).headers.authorization ?? '';
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!match?.[1] || !tokenMatches(match[1], await callerTokens())) throw new CallerAuthError();
+      const state = stateOf(request, baseLog);
+      const caller = await check.identify(request.event, state.headers);
+      state.caller = caller;
+      state.log = state.log.child({ caller: caller.id });
+      countMetric('CallerRequests', { Caller: caller.id, Route: check.route });
+      if (check.access === 'caller') return;
+      const scope = scopeFor(check.access.scope, request.event.pathParameters?.name);
+      if (!grants(caller.scopes, scope)) throw new CallerScopeError(scope);
     },
   };
-}
-
-/** Digests of the accepted tokens, computed once per token list (once per fetched secret). */
-const acceptedDigests = new WeakMap<readonly string[], Buffer[]>();
-
-/** One-shot hash: cheaper than createHash (1.1 against 1.9 µs here), paid on every request. */
-function sha256(value: string): Buffer {
-  return hash('sha256', value, 'buffer');
-}
-
-/** Compares against every token in constant time: no early exit, equal-length digests. */
-export function tokenMatches(presented: string, accepted: readonly string[]): boolean {
-  let digests = acceptedDigests.get(accepted);
-  if (!digests) {
-    digests = accepted.map(sha256);
-    acceptedDigests.set(accepted, digests);
-  }
-  const presentedDigest = sha256(presented);
-  let matched = false;
-  for (const digest of digests) matched = timingSafeEqual(presentedDigest, digest) || matched;
-  return matched;
 }

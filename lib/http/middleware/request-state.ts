@@ -9,6 +9,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { currentTraceId } from '../../core/config.js';
 import type { HeaderMap } from '../../core/headers.js';
 import type { Logger } from '../../core/log.js';
+import type { Caller } from '../callers.js';
 import { headersOf } from '../request.js';
 import type { HttpResponse } from '../responses.js';
 
@@ -21,8 +22,13 @@ export interface RequestInput {
 
 export interface RequestState {
   readonly headers: HeaderMap;
-  /** The function's logger with the request's fields (request ids, trace id, cold start). */
-  readonly log: Logger;
+  /**
+   * The function's logger with the request's fields (request ids, trace id, cold start), and
+   * the caller's id once the caller check has found it.
+   */
+  log: Logger;
+  /** The request's caller, once the caller check has found it. */
+  caller?: Caller;
   /** performance.now() when the request entered the stack. */
   readonly startedAt: number;
   input?: RequestInput;

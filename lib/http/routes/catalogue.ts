@@ -22,7 +22,7 @@ export function routeOfEntry(entry: CatalogueEntry): Route {
     id: entry.id,
     method: entry.method,
     path: entry.path,
-    auth: true,
+    access: { scope: `catalogue:${entry.api}` },
     summary: entry.summary,
     description: [entry.description, `Calls \`${upstream}\` with ${SENT[entry.sends]}.`]
       .filter(Boolean)

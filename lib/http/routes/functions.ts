@@ -24,7 +24,7 @@ export const functionRoutes = {
     id: 'invokeAction',
     method: 'ANY',
     path: '/actions/{name}',
-    auth: true,
+    access: { scope: 'actions:{name}' },
     summary: 'Run an action (blocking); a web action keeps the method, others take POST only',
     description:
       'A JSON object of parameters is the body of an ordinary action (required); a web action ' +
@@ -45,7 +45,7 @@ export const functionRoutes = {
     id: 'fireTrigger',
     method: 'POST',
     path: '/triggers/{name}',
-    auth: true,
+    access: { scope: 'triggers:{name}' },
     summary: 'Fire a trigger with a JSON object of parameters',
     tag: 'functions',
     input: {
@@ -69,7 +69,7 @@ export const functionRoutes = {
     id: 'receiveWebhook',
     method: 'POST',
     path: '/webhooks/{name}',
-    auth: false,
+    access: 'public',
     summary: 'Receive a Standard Webhooks delivery; its action runs once per webhook-id',
     description:
       'Authenticated by its signature (webhook-id, webhook-timestamp, webhook-signature, signed ' +
@@ -79,6 +79,12 @@ export const functionRoutes = {
     input: {
       path: namePathSchema,
       rawBody: ['application/json'],
+      rawBodyAs: {
+        schema: { type: 'object' },
+        description:
+          'The delivery: a JSON object, handed to the action as its parameters. The signature ' +
+          'covers its raw bytes, so it must arrive exactly as it was signed.',
+      },
       headers: z.object({
         'webhook-id': z.string(),
         'webhook-timestamp': z.string().check(z.regex(/^[0-9]{1,12}$/)),

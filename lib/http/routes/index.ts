@@ -5,6 +5,7 @@
  * document and serverless.yml's `httpApi` events are built from it.
  */
 import { catalogue } from '../../catalogue/table.js';
+import { scopesGranting } from '../../core/scopes.js';
 import { routeOfEntry } from './catalogue.js';
 import { functionRoutes } from './functions.js';
 import { jobRoutes } from './jobs.js';
@@ -31,14 +32,44 @@ function templateMatches(template: string, path: string): boolean {
   return want.every((segment, i) => (segment.startsWith('{') ? got[i] !== '' : segment === got[i]));
 }
 
-/** serverless.yml's `httpApi` events of every HTTP function, by function name. */
-export function httpApiEvents(): Record<string, { httpApi: { method: string; path: string } }[]> {
-  const events: Record<string, { httpApi: { method: string; path: string } }[]> = {};
+/** An `httpApi` event of serverless.yml. */
+interface HttpApiEvent {
+  httpApi: {
+    method: string;
+    path: string;
+    authorizer?: { name: string; scopes?: string[] };
+  };
+}
+
+/** The name of the JWT authorizer in serverless.yml (provider.httpApi.authorizers). */
+export const JWT_AUTHORIZER = 'callerJwt';
+
+/**
+ * The JWT authorizer's part of a route: every route with a caller is behind it; a route with a
+ * fixed scope asks for that scope or one granting it (API Gateway wants any one of a route's
+ * `authorizationScopes` in the token's `scope` claim). A scope built from the path (an action's
+ * or a trigger's name) cannot be written in the template: the function checks it.
+ */
+function authorizerOf(route: Route): HttpApiEvent['httpApi']['authorizer'] {
+  if (route.access === 'public') return undefined;
+  if (route.access === 'caller' || route.access.scope.endsWith(':{name}')) {
+    return { name: JWT_AUTHORIZER };
+  }
+  return { name: JWT_AUTHORIZER, scopes: scopesGranting(route.access.scope) };
+}
+
+/**
+ * serverless.yml's `httpApi` events of every HTTP function, by function name; with `jwt`, each
+ * route that needs a caller is behind API Gateway's JWT authorizer with its scopes.
+ */
+export function httpApiEvents(options: { jwt?: boolean } = {}): Record<string, HttpApiEvent[]> {
+  const events: Record<string, HttpApiEvent[]> = {};
   for (const route of routes) {
     const method = route.method === 'ANY' ? '*' : route.method;
+    const authorizer = options.jwt ? authorizerOf(route) : undefined;
     events[route.function] = [
       ...(events[route.function] ?? []),
-      { httpApi: { method, path: route.path } },
+      { httpApi: { method, path: route.path, ...(authorizer ? { authorizer } : {}) } },
     ];
   }
   return events;

@@ -11,12 +11,13 @@ import {
 } from '../../scan-jobs/schemas.js';
 import { defineRoute, PLATFORM_JSON } from './route.js';
 
-const jobRoute = { auth: true, tag: 'jobs', answers: [PLATFORM_JSON] } as const;
+const jobRoute = { tag: 'jobs', answers: [PLATFORM_JSON] } as const;
 
 export const jobRoutes = {
   listJobs: defineRoute<undefined, ListQuery>({
     ...jobRoute,
     function: 'listJobs',
+    access: { scope: 'jobs:read' },
     id: 'listJobs',
     method: 'GET',
     path: '/jobs',
@@ -26,6 +27,7 @@ export const jobRoutes = {
   searchJobs: defineRoute<SearchBody>({
     ...jobRoute,
     function: 'searchJobs',
+    access: { scope: 'jobs:read' },
     id: 'searchJobs',
     method: 'POST',
     path: '/jobs/search',
@@ -35,6 +37,7 @@ export const jobRoutes = {
   cancelReservedJobs: defineRoute<CancelReservedBody>({
     ...jobRoute,
     function: 'cancelReservedJobs',
+    access: { scope: 'jobs:cancel' },
     id: 'cancelReservedJobs',
     method: 'POST',
     path: '/jobs/cancel-reserved',
@@ -89,6 +92,7 @@ export const jobRoutes = {
   cancelJob: defineRoute<undefined, Record<string, never>, InstancePath>({
     ...jobRoute,
     function: 'cancelJob',
+    access: { scope: 'jobs:cancel' },
     id: 'cancelJob',
     method: 'PATCH',
     path: '/jobs/{instanceId}/cancel',
@@ -98,6 +102,7 @@ export const jobRoutes = {
   stopJob: defineRoute<undefined, Record<string, never>, InstancePath>({
     ...jobRoute,
     function: 'stopJob',
+    access: { scope: 'jobs:stop' },
     id: 'stopJob',
     method: 'PATCH',
     path: '/jobs/{instanceId}/stop',
@@ -107,6 +112,7 @@ export const jobRoutes = {
   getJobReport: defineRoute<undefined, Record<string, never>, InstancePath>({
     ...jobRoute,
     function: 'getJobReport',
+    access: { scope: 'jobs:read' },
     id: 'getJobReport',
     method: 'GET',
     path: '/jobs/{instanceId}/report',

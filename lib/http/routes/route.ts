@@ -5,6 +5,7 @@
  * is built from it (lib/http/openapi.ts), so that a route is declared once.
  */
 import type * as z from 'zod/mini';
+import type { ScopeTemplate } from '../../core/scopes.js';
 import { WEB_ACTION_METHODS } from '../../execution/targets.js';
 
 type Schema<T> = z.ZodMiniType<T>;
@@ -32,6 +33,11 @@ export interface RouteInput<B, Q, P> {
   readonly bodyOptional?: boolean;
   /** A raw body of one of these media types, read as bytes. Ignored when `body` is set. */
   readonly rawBody?: readonly string[];
+  /**
+   * What the raw body is, for the document, when the handler parses it itself (a webhook's JSON
+   * object, verified on its bytes first); else it is documented as bytes.
+   */
+  readonly rawBodyAs?: { readonly schema: JsonSchema; readonly description: string };
   readonly query?: Schema<Q>;
   readonly path?: Schema<P>;
   /** Request headers the route reads (lower-case names), for the document. */
@@ -40,14 +46,26 @@ export interface RouteInput<B, Q, P> {
   readonly jsonBodyReadByHandler?: { readonly required: boolean; readonly description: string };
 }
 
+export type RouteAccess = { readonly scope: ScopeTemplate } | 'caller' | 'public';
+
+/** Whether the route needs a known caller (a bearer token, or a JWT when deployed with one). */
+export function needsCaller(route: Pick<Route, 'access'>): boolean {
+  return route.access !== 'public';
+}
+
 export interface Route<B = unknown, Q = unknown, P = unknown> {
   /** The Lambda function that serves it (serverless.yml). */
   readonly function: string;
   readonly method: RouteMethod;
   /** API Gateway path template, `{name}` for a path parameter. */
   readonly path: string;
-  /** Whether the caller must present a bearer token from the secret's `callerTokens`. */
-  readonly auth: boolean;
+  /**
+   * Who may call it: a caller holding a scope (`{ scope: 'jobs:read' }`, or one built from the
+   * path, `actions:{name}`), any known caller (`caller`: the OpenAPI document), or anyone
+   * (`public`: health; a webhook authenticates by its signature instead). The middy stack checks
+   * it before anything is parsed or sent, and a deployed JWT authorizer is given it.
+   */
+  readonly access: RouteAccess;
   /** Unique operation id; also the name in log lines. */
   readonly id: string;
   readonly summary: string;
@@ -55,6 +73,11 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   readonly tag: string;
   readonly input?: RouteInput<B, Q, P>;
   readonly answers: readonly RouteResponse[];
+}
+
+/** API Gateway's route key of a route: `GET /jobs`, `ANY /actions/{name}`. */
+export function routeKeyOf(route: Pick<Route, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
 }
 
 /** An entry with its input types checked. */

@@ -7,7 +7,7 @@ export const serviceRoutes = {
     id: 'health',
     method: 'GET',
     path: '/health',
-    auth: false,
+    access: 'public',
     summary: 'Liveness; needs no token and calls nothing',
     tag: 'service',
     answers: [
@@ -29,7 +29,8 @@ export const serviceRoutes = {
     id: 'openapi',
     method: 'GET',
     path: '/openapi.json',
-    auth: true,
+    // Any known caller: the document describes every route, and grants nothing.
+    access: 'caller',
     summary: 'This document',
     tag: 'service',
     answers: [

@@ -517,7 +517,7 @@ describe('scan job functions with other credentials', () => {
   it('answer 503/500 with Retry-After when the secret is malformed from the start, and log the field', async () => {
     const file = await secretFile({
       iam: { accessKey: 'AK', secretKey: 987654321987 },
-      callerTokens: [DEMO_TOKEN],
+      callers: (await demoSecret()).callers,
     });
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => {

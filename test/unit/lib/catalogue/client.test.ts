@@ -469,7 +469,7 @@ describe('CatalogueClient', () => {
   });
 
   it('refuses to call without openapi credentials in the secret', async () => {
-    secret = memorySecretSource({ callerTokens: ['t'] });
+    secret = memorySecretSource({ apiKey: 'gateway-api-key' });
     const entry = api('GET /captcha/image/key');
     const error = await makeClient()
       .call(entry, parsed(entry, {}), {})
@@ -481,6 +481,7 @@ describe('CatalogueClient', () => {
   it('lets an entry send what its table row says, nothing else', () => {
     const custom = defineEntry<undefined, { q: string }>({
       id: 'custom',
+      api: 'shorturl',
       function: 'catalogueUtility',
       method: 'GET',
       path: '/x',

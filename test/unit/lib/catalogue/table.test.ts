@@ -5,6 +5,7 @@ import { languageEntries } from '../../../../lib/catalogue/language.js';
 import { mapsEntries } from '../../../../lib/catalogue/maps.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
 import { utilityEntries } from '../../../../lib/catalogue/utility.js';
+import { CATALOGUE_APIS } from '../../../../lib/core/scopes.js';
 import { routes } from '../../../../lib/http/routes/index.js';
 
 describe('the catalogue table', () => {
@@ -74,13 +75,18 @@ describe('the catalogue table', () => {
     expect(Object.values(groups).flat()).toHaveLength(catalogue.length);
   });
 
-  it('is what the route registry lists for the catalogue functions, all behind a caller token', () => {
+  it('is what the route registry lists for the catalogue functions, each behind its API scope', () => {
     const catalogueFunctions = new Set(catalogue.map((api) => api.function));
     const listed = routes.filter((route) => catalogueFunctions.has(route.function as never));
     expect(listed.map((route) => `${route.function} ${route.method} ${route.path}`).sort()).toEqual(
       catalogue.map((api) => `${api.function} ${routeKeyOf(api)}`).sort(),
     );
-    expect(listed.every((route) => route.auth)).toBe(true);
+    for (const route of listed) {
+      const entry = catalogue.find((api) => api.id === route.id)!;
+      expect(route.access, route.id).toEqual({ scope: `catalogue:${entry.api}` });
+    }
+    // Every API of the scope vocabulary has routes, and every route one of its APIs.
+    expect(new Set(catalogue.map((api) => api.api))).toEqual(new Set(CATALOGUE_APIS));
   });
 
   it('declares every parameter of a path template in its path schema', () => {

@@ -80,8 +80,47 @@ describe('loadConfig', () => {
     );
   });
 
-  it('needs SECRET_ID for the aws source', () => {
+  it('needs SECRET_ID for the aws source, unless each capability has a secret of its own', () => {
     expect(() => loadConfig({ SECRETS_SOURCE: 'aws' })).toThrow(/SECRET_ID/);
+    const own = {
+      SIGNING_SECRET_ID: 'gw/dev/signing',
+      CATALOGUE_SECRET_ID: 'gw/dev/catalogue',
+      EXECUTION_SECRET_ID: 'gw/dev/execution',
+      WEBHOOKS_SECRET_ID: 'gw/dev/webhooks',
+    };
+    expect(() => loadConfig({ SECRETS_SOURCE: 'aws', ...own })).toThrow(/CALLERS_SECRET_ID/);
+    const config = loadConfig({
+      SECRETS_SOURCE: 'aws',
+      ...own,
+      CALLERS_SECRET_ID: 'gw/dev/callers',
+    });
+    expect(config.secretId).toBeUndefined();
+    expect(config.secretIds).toEqual({
+      signing: 'gw/dev/signing',
+      catalogue: 'gw/dev/catalogue',
+      execution: 'gw/dev/execution',
+      webhooks: 'gw/dev/webhooks',
+      callers: 'gw/dev/callers',
+    });
+  });
+
+  it('wants https base URLs when deployed, loopback hosts excepted, naming the variable', () => {
+    const deployed = { AWS_LAMBDA_FUNCTION_NAME: 'fn', SECRET_ID: 'id' };
+    expect(() => loadConfig({ ...deployed, SCAN_BASE_URL: 'http://wsc.example.com' })).toThrow(
+      /SCAN_BASE_URL: expected an https URL when deployed/,
+    );
+    expect(() =>
+      loadConfig({ ...deployed, OPENAPI_SERVICE_URLS: '{"nmt":"http://papago.example.com"}' }),
+    ).toThrow(/OPENAPI_SERVICE_URLS\.nmt: expected an https URL/);
+    for (const local of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']) {
+      expect(loadConfig({ ...deployed, SCAN_BASE_URL: local }).scanBaseUrl?.href).toContain(
+        local.replace('http://', ''),
+      );
+    }
+    // Locally, plain http anywhere is fine (a gateway on the LAN, say).
+    expect(loadConfig({ SCAN_BASE_URL: 'http://wsc.example.com' }).scanBaseUrl?.protocol).toBe(
+      'http:',
+    );
   });
 
   it('reads the secret through the extension only when its port and a session token are set', () => {

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { ServiceError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
 import { countMetric } from '../../../../lib/core/metrics.js';
+import { secretCallers } from '../../../../lib/http/callers.js';
 import { httpFunction } from '../../../../lib/http/http-function.js';
 import { MAX_BODY_BYTES } from '../../../../lib/http/middleware/body-limit.js';
 import { json } from '../../../../lib/http/responses.js';
@@ -13,13 +14,36 @@ function capturedLog() {
   return { lines, log: createLogger({ function: 'test' }, (line) => lines.push(line)) };
 }
 
+const GOOD = 'good-token-000000000000000000000000000';
+const OTHER = 'other-token-00000000000000000000000000';
+const READER = 'reader-token-0000000000000000000000000';
+
+/** Callers of an in-memory secret, fetched just now. */
+const testCallers = secretCallers({
+  load: async () => ({
+    value: {
+      callers: [
+        { id: 'good', token: GOOD, scopes: ['jobs:cancel'] },
+        { id: 'reader', token: READER, scopes: ['jobs:read'] },
+      ],
+      callerTokens: [OTHER],
+    },
+    fetchedAt: Date.now(),
+  }),
+  maxAgeMs: 60_000,
+  retryInMs: () => 0,
+  now: Date.now,
+});
+
 function echoFunction(options: { onCall?: () => void } = {}) {
   const { lines, log } = capturedLog();
   const handler = httpFunction(
     {
       name: 'echo',
       log,
-      callerTokens: async () => ['good-token', 'other-token'],
+      access: { scope: 'jobs:cancel' },
+      route: 'POST /echo/{id}',
+      callers: testCallers,
       body: z.strictObject({ n: z.int().check(z.positive()), s: z.optional(z.string()) }),
       query: z.object({ mode: z.optional(z.enum(['a', 'b'])) }),
       path: z.object({ id: z.string().check(z.regex(/^[0-9]+$/)) }),
@@ -38,7 +62,7 @@ const validEvent = (changes: Parameters<typeof httpEvent>[1] = {}) =>
     pathParameters: { id: '42' },
     query: 'mode=a',
     ...changes,
-    headers: { authorization: 'Bearer good-token', ...changes.headers },
+    headers: { authorization: `Bearer ${GOOD}`, ...changes.headers },
   });
 
 describe('httpFunction (the shared middy stack)', () => {
@@ -52,9 +76,10 @@ describe('httpFunction (the shared middy stack)', () => {
   it.each([
     ['no Authorization header', undefined],
     ['a wrong token', 'Bearer bad-token'],
-    ['another scheme', 'Basic Z29vZC10b2tlbg=='],
+    ['another scheme', `Basic ${Buffer.from(GOOD).toString('base64')}`],
     ['an empty bearer', 'Bearer '],
-    ['a token prefix', 'Bearer good'],
+    ['a token prefix', `Bearer ${GOOD.slice(0, -1)}`],
+    ['a token and more', `Bearer ${GOOD}x`],
   ])('refuses %s with 401/200 and calls nothing', async (_case, authorization) => {
     let called = false;
     const { handler } = echoFunction({ onCall: () => (called = true) });
@@ -66,13 +91,66 @@ describe('httpFunction (the shared middy stack)', () => {
     expect(called).toBe(false);
   });
 
-  it('accepts any configured token', async () => {
+  it('accepts a caller with the scope, and a token of callerTokens (scope *)', async () => {
     const { handler } = echoFunction();
+    for (const token of [GOOD, OTHER]) {
+      const result = await handler(
+        validEvent({ headers: { authorization: `Bearer ${token}` } }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(200);
+    }
+  });
+
+  it('refuses a known caller without the scope with 403/210, before reading the body', async () => {
+    let called = false;
+    const { handler } = echoFunction({ onCall: () => (called = true) });
     const result = await handler(
-      validEvent({ headers: { authorization: 'Bearer other-token' } }),
+      validEvent({ headers: { authorization: `Bearer ${READER}` }, body: '{"n":' }),
       lambdaContext(),
     );
-    expect(result.statusCode).toBe(200);
+    expect(result.statusCode).toBe(403);
+    expect(jsonBody(result)).toEqual({
+      error: {
+        errorCode: '210',
+        message: 'Permission Denied',
+        details: 'This caller lacks the scope "jobs:cancel".',
+      },
+    });
+    expect(called).toBe(false);
+  });
+
+  it("puts the caller's id on the request's log line, counts it, and never logs its token", async () => {
+    const { handler, lines } = echoFunction();
+    const console = vi.spyOn(globalThis.console, 'log').mockImplementation(() => {});
+    try {
+      await handler(validEvent(), lambdaContext());
+      await handler(
+        validEvent({ headers: { authorization: `Bearer ${READER}` } }),
+        lambdaContext(),
+      );
+    } finally {
+      console.mockRestore();
+    }
+    const [allowed, refused] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(allowed).toMatchObject({
+      message: 'request',
+      caller: 'good',
+      status: 200,
+      Caller: 'good',
+      Route: 'POST /echo/{id}',
+      CallerRequests: 1,
+    });
+    expect(refused).toMatchObject({ caller: 'reader', status: 403, CallerRequests: 1 });
+    for (const line of lines) {
+      for (const token of [GOOD, READER, OTHER]) expect(line).not.toContain(token);
+    }
+  });
+
+  it('will not build a route that needs a caller without a way to find it', () => {
+    expect(() =>
+      httpFunction({ name: 'open', access: 'caller' }, async () => json(200, {})),
+    ).toThrow('open needs callers to check');
   });
 
   it.each([
@@ -220,7 +298,7 @@ describe('httpFunction answers before the function times out', () => {
   it('answers 504/510 when the caller check hangs (a slow secret fetch)', async () => {
     const { log, lines } = capturedLog();
     const handler = httpFunction(
-      { name: 'stuck', log, callerTokens: () => new Promise(() => {}) },
+      { name: 'stuck', log, access: 'caller', callers: () => new Promise(() => {}) },
       async () => json(200, {}),
     );
     const result = await handler(

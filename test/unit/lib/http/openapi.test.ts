@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
@@ -16,9 +17,13 @@ function operation(document: OpenApiDocument, routeKey: string) {
   return document.paths[routePath]?.[method.toLowerCase()] as
     | {
         operationId: string;
+        description?: string;
         security: unknown[];
         parameters: { name: string; in: string; required: boolean; schema: unknown }[];
-        requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+        requestBody?: {
+          description?: string;
+          content: Record<string, { schema: Record<string, unknown> }>;
+        };
         responses: Record<string, { content?: Record<string, unknown> }>;
       }
     | undefined;
@@ -31,6 +36,53 @@ describe('the OpenAPI document', () => {
     const result = await new Validator().validate(JSON.parse(JSON.stringify(document)));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('passes swagger-parser, the most used validator (it dereferences a copy)', async () => {
+    const copy = JSON.parse(JSON.stringify(document)) as Parameters<
+      typeof SwaggerParser.validate
+    >[0];
+    await expect(SwaggerParser.validate(copy)).resolves.toBeTruthy();
+  });
+
+  it('states the scopes that grant each operation, any one of them', () => {
+    expect(operation(document, 'GET /jobs')?.security).toEqual([
+      { callerToken: ['jobs:read'] },
+      { callerToken: ['*'] },
+    ]);
+    expect(operation(document, 'PATCH /jobs/{instanceId}/stop')?.security).toEqual([
+      { callerToken: ['jobs:stop'] },
+      { callerToken: ['*'] },
+    ]);
+    expect(operation(document, 'DELETE /actions/{name}')?.security).toEqual([
+      { callerToken: ['actions:{name}'] },
+      { callerToken: ['actions:*'] },
+      { callerToken: ['*'] },
+    ]);
+    expect(operation(document, 'GET /maps/geocode')?.security).toEqual([
+      { callerToken: ['catalogue:maps'] },
+      { callerToken: ['catalogue:*'] },
+      { callerToken: ['*'] },
+    ]);
+    expect(operation(document, 'PATCH /jobs/{instanceId}/stop')?.description).toContain(
+      'Needs the scope `jobs:stop` (or `*`).',
+    );
+    expect(Object.keys(operation(document, 'GET /jobs')!.responses)).toContain('403');
+    for (const route of routes) {
+      const op = operation(
+        document,
+        `${route.method === 'ANY' ? 'POST' : route.method} ${route.path}`,
+      )!;
+      const expected =
+        route.access === 'public'
+          ? 0
+          : route.access === 'caller'
+            ? 1
+            : route.access.scope.startsWith('jobs:')
+              ? 2
+              : 3;
+      expect(op.security, route.id).toHaveLength(expected);
+    }
   });
 
   it('is OpenAPI 3.1 with the caller token scheme and the error envelope', () => {
@@ -76,10 +128,9 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining(['202', '204']),
     );
     const webhook = operation(document, 'POST /webhooks/{name}')!;
-    expect(webhook.requestBody?.content['application/json']?.schema).toEqual({
-      type: 'string',
-      format: 'binary',
-    });
+    // What a sender posts: a JSON object, whose raw bytes the signature covers.
+    expect(webhook.requestBody?.content['application/json']?.schema).toEqual({ type: 'object' });
+    expect(webhook.requestBody?.description).toContain('raw bytes');
     expect(webhook.parameters.filter((p) => p.in === 'header').map((p) => p.name)).toEqual([
       'webhook-id',
       'webhook-timestamp',
@@ -90,7 +141,10 @@ describe('the OpenAPI document', () => {
 
   it('names its servers and its licence', () => {
     expect(document.servers[0]?.url).toBe('http://localhost:3000');
-    expect(document.info.license.name).toBeTruthy();
+    expect(document.info.license).toEqual({
+      name: 'UNLICENSED',
+      identifier: 'LicenseRef-UNLICENSED',
+    });
   });
 
   it('gives every operation a unique id and asks for the token everywhere but /health', () => {
@@ -168,7 +222,7 @@ describe('buildOpenApiDocument with a given table', () => {
         id: 'receive',
         method: 'POST',
         path: '/hooks/{name}',
-        auth: false,
+        access: 'public',
         summary: 'hook',
         tag: 'hooks',
         input: {
@@ -184,7 +238,7 @@ describe('buildOpenApiDocument with a given table', () => {
         id: 'bare',
         method: 'GET',
         path: '/bare/{id}',
-        auth: true,
+        access: 'caller',
         summary: 'bare',
         tag: 'bare',
         answers: [{ status: 200, description: 'ok' }],

@@ -226,7 +226,9 @@ describe('the default deploy: read, honouring the endpoint variables, and the SD
     'reads the secret signed, at %s, with no SDK',
     async (variable) => {
       const runtime = deployed({ [variable]: endpoint.href });
-      expect((await runtime.secrets.get()).callerTokens).toEqual(JSON.parse(SECRET).callerTokens);
+      expect((await runtime.secretsFor('signing').get()).callerTokens).toEqual(
+        JSON.parse(SECRET).callerTokens,
+      );
       expect(received.map((r) => [r.signatureValid, r.fromSdk])).toEqual([[true, false]]);
     },
   );
@@ -248,7 +250,9 @@ describe('the default deploy: read, honouring the endpoint variables, and the SD
     });
     try {
       const runtime = deployed({ AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint.href });
-      expect((await runtime.secrets.get()).callerTokens).toEqual(JSON.parse(SECRET).callerTokens);
+      expect((await runtime.secretsFor('signing').get()).callerTokens).toEqual(
+        JSON.parse(SECRET).callerTokens,
+      );
       expect(received.map((r) => r.fromSdk)).toEqual([false, true]);
       expect(received.every((r) => r.signatureValid)).toBe(true);
     } finally {
@@ -266,8 +270,8 @@ describe('the default deploy: read, honouring the endpoint variables, and the SD
       AWS_SESSION_TOKEN: CREDENTIALS.sessionToken,
     });
     try {
-      await deployed({ SECRETS_READER: 'sdk' }).secrets.get();
-      await deployed({ AWS_ACCESS_KEY_ID: '' }).secrets.get();
+      await deployed({ SECRETS_READER: 'sdk' }).secretsFor('signing').get();
+      await deployed({ AWS_ACCESS_KEY_ID: '' }).secretsFor('signing').get();
       expect(received.map((r) => [r.signatureValid, r.fromSdk])).toEqual([
         [true, true],
         [true, true],

@@ -15,7 +15,7 @@ import {
 import { findFreePort } from '../../../../scripts/local/ports.js';
 
 const TOKEN = 'session-token';
-const SECRET = '{"callerTokens":["t"]}';
+const SECRET = '{"apiKey":"gateway-api-key"}';
 
 let server: Server;
 let port = 0;

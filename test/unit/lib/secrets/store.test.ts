@@ -7,7 +7,10 @@ import { fileSecretSource, type SecretSource } from '../../../../lib/secrets/sou
 import { type FetchFailure, parseSecret, SecretStore } from '../../../../lib/secrets/store.js';
 
 const secretText = (accessKey: string) =>
-  JSON.stringify({ iam: { accessKey, secretKey: 'SK-very-secret' }, callerTokens: ['t'] });
+  JSON.stringify({
+    iam: { accessKey, secretKey: 'SK-very-secret' },
+    callers: [{ id: 'c', token: 'caller-token-000000000000000000000000', scopes: ['*'] }],
+  });
 
 /** A source whose answers the test releases by hand, counting fetches. */
 function controlledSource(initial: string) {
@@ -38,6 +41,8 @@ function controlledSource(initial: string) {
     },
   };
 }
+
+const LONG_TOKEN = 'a-caller-token-of-thirty-two-chars-or-more';
 
 function clock(start = 1_000_000) {
   let now = start;
@@ -221,10 +226,20 @@ describe('parseSecret', () => {
         actions: { hello: { url: 'https://gw.example.com/abc/dev/hello', web: true, apiKey: 'x' } },
         triggers: { nightly: { url: 'https://gw.example.com/abc/dev/nightly' } },
         webhooks: { github: { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', action: 'hello' } },
-        callerTokens: ['a', 'b'],
+        callers: [
+          { id: 'reporting', token: LONG_TOKEN, scopes: ['jobs:read'] },
+          {
+            id: 'deploy-bot',
+            token: `${LONG_TOKEN}-2`,
+            scopes: ['actions:deploy', 'triggers:*', 'catalogue:maps'],
+            notAfter: '2027-01-31T00:00:00Z',
+          },
+        ],
+        callerTokens: [`${LONG_TOKEN}-3`],
       }),
     );
     expect(secret.actions?.hello?.web).toBe(true);
+    expect(secret.callers?.map((caller) => caller.id)).toEqual(['reporting', 'deploy-bot']);
     expect(parseSecret('{}')).toEqual({});
   });
 
@@ -242,6 +257,82 @@ describe('parseSecret', () => {
       expect(message).toContain('callerTokens.0');
       expect(message).not.toContain('12345678');
     }
+  });
+
+  it('refuses a token under 32 characters, naming the field and never the token', () => {
+    const short = 'short-token-31-characters-long!';
+    expect(short).toHaveLength(31);
+    const messageOf = (secret: unknown) => {
+      try {
+        parseSecret(JSON.stringify(secret));
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    const named = messageOf({ callers: [{ id: 'a', token: short, scopes: ['*'] }] });
+    expect(named).toContain('callers.0.token: expected a token of at least 32 characters');
+    expect(named).not.toContain(short);
+    const legacy = messageOf({ callerTokens: [LONG_TOKEN, short] });
+    expect(legacy).toContain('callerTokens.1');
+    expect(legacy).not.toContain(short);
+    expect(messageOf({ callerTokens: ['x'] })).toContain('callerTokens.0');
+  });
+
+  it.each([
+    ['an unknown scope', { scopes: ['job:read'] }, 'callers.0.scopes.0'],
+    ['a wildcard the vocabulary has not', { scopes: ['jobs:*'] }, 'callers.0.scopes.0'],
+    ['an unknown catalogue API', { scopes: ['catalogue:weather'] }, 'callers.0.scopes.0'],
+    ['no scope', { scopes: [] }, 'callers.0.scopes'],
+    ['a bad id', { id: 'has space' }, 'callers.0.id'],
+    ['a bad notAfter', { notAfter: 'tomorrow' }, 'callers.0.notAfter'],
+  ])('refuses a caller with %s', (_case, change, field) => {
+    const caller = { id: 'a', token: LONG_TOKEN, scopes: ['*'], ...change };
+    expect(() => parseSecret(JSON.stringify({ callers: [caller] }))).toThrow(field);
+  });
+
+  it('refuses a field its capability does not hold, naming the field, never its value', () => {
+    const text = JSON.stringify({
+      openapi: { clientId: 'id', clientSecret: 'cs' },
+      iam: { accessKey: 'AK', secretKey: 'SK-in-the-wrong-secret' },
+    });
+    expect(() => parseSecret(text, 'the catalogue secret', { fields: ['openapi'] })).toThrow(
+      'iam: not allowed here (this secret holds openapi)',
+    );
+    try {
+      parseSecret(text, 'x', { fields: ['openapi'] });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('SK-in-the-wrong-secret');
+    }
+    expect(parseSecret(text, 'x', { fields: ['openapi', 'iam'] }).iam?.accessKey).toBe('AK');
+  });
+
+  it('wants https action and trigger URLs when deployed, loopback hosts excepted', () => {
+    const text = JSON.stringify({
+      actions: {
+        plain: { url: 'http://gw.example.com/abc/dev/plain' },
+        local: { url: 'http://127.0.0.1:4010/abc/dev/local' },
+        named: { url: 'http://localhost:4010/abc/dev/named' },
+        six: { url: 'http://[::1]:4010/abc/dev/six' },
+        safe: { url: 'https://gw.example.com/abc/dev/safe' },
+      },
+      triggers: { nightly: { url: 'http://gw.example.com/abc/dev/nightly' } },
+    });
+    expect(() => parseSecret(text, 'x', { deployed: true })).toThrow(
+      /actions\.plain\.url: expected an https URL when deployed \(loopback hosts excepted\); triggers\.nightly\.url/,
+    );
+    // Locally, plain http is fine.
+    expect(Object.keys(parseSecret(text).actions ?? {})).toHaveLength(5);
+  });
+
+  it('refuses two callers with one id or one token', () => {
+    const one = { id: 'a', token: LONG_TOKEN, scopes: ['*'] };
+    expect(() =>
+      parseSecret(JSON.stringify({ callers: [one, { ...one, token: `${LONG_TOKEN}x` }] })),
+    ).toThrow('callers.1.id: duplicate caller id');
+    expect(() => parseSecret(JSON.stringify({ callers: [one, { ...one, id: 'b' }] }))).toThrow(
+      'callers.1.token: duplicate token',
+    );
   });
 
   it('says when the text is not JSON, without echoing it', () => {

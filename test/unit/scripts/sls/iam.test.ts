@@ -1,4 +1,4 @@
-/** The IAM decided at deploy time (scripts/sls/iam.cjs): the secret's forms. */
+/** The IAM decided at deploy time (scripts/sls/iam.cjs): the secrets' forms, and who reads which. */
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -6,10 +6,19 @@ type Resolver = (input: {
   resolveVariable: (name: string) => Promise<unknown>;
 }) => Promise<unknown>;
 const iam = createRequire(import.meta.url)('../../../../scripts/sls/iam.cjs') as {
-  secretResources: Resolver;
+  secretResource: (secretId: string) => unknown;
+  readsOf: (
+    resolveVariable: (name: string) => Promise<unknown>,
+  ) => Promise<Record<string, { capabilities: string[]; secretIds: string[] }>>;
+  roles: Resolver;
 };
-const resolveVariable = async (name: string) =>
-  ({ 'self:custom.secretName': 'platform-gateway/dev/platform' })[name];
+const variablesOf =
+  (layout = 'single') =>
+  async (name: string) =>
+    ({ 'self:service': 'platform-gateway', 'sls:stage': 'dev', 'param:secretLayout': layout })[
+      name
+    ];
+const resolveVariable = variablesOf();
 const SAVED = { ...process.env };
 
 afterEach(() => {
@@ -49,6 +58,50 @@ describe('the secret a deployed stage may read', () => {
   ])('%s', async (_case, secretId, expected) => {
     if (secretId) process.env.SECRET_ID = secretId;
     else delete process.env.SECRET_ID;
-    expect(await iam.secretResources({ resolveVariable })).toEqual([expected]);
+    const { secretIds } = (await iam.readsOf(resolveVariable)).listJobs!;
+    expect(secretIds.map(iam.secretResource)).toEqual([expected]);
+  });
+});
+
+describe('who reads which secret', () => {
+  it('with one secret, every function that reads any reads it; health and fallback none', async () => {
+    const reads = await iam.readsOf(variablesOf('single'));
+    expect(reads.health!.secretIds).toEqual([]);
+    expect(reads.fallback!.secretIds).toEqual([]);
+    expect(reads.catalogueMaps!.secretIds).toEqual(['platform-gateway/dev/platform']);
+  });
+
+  it('split, each function reads the secrets of what it uses, and only the receiver the webhooks', async () => {
+    delete process.env.SECRET_ID;
+    const reads = await iam.readsOf(variablesOf('split'));
+    const of = (fn: string) => reads[fn]!.secretIds.map((id) => id.split('/').at(-1)).sort();
+    expect(of('listJobs')).toEqual(['callers', 'signing']);
+    expect(of('watchScanJobs')).toEqual(['signing']);
+    expect(of('catalogueMaps')).toEqual(['callers', 'catalogue']);
+    expect(of('invokeAction')).toEqual(['callers', 'execution']);
+    expect(of('consumeInvocations')).toEqual(['execution']);
+    expect(of('receiveWebhook')).toEqual(['webhooks']);
+    expect(of('openapi')).toEqual(['callers']);
+    const webhookReaders = Object.keys(reads).filter((fn) => of(fn).includes('webhooks'));
+    expect(webhookReaders).toEqual(['receiveWebhook']);
+    const signingReaders = Object.keys(reads).filter((fn) => of(fn).includes('signing'));
+    expect(signingReaders.some((fn) => fn.startsWith('catalogue'))).toBe(false);
+  });
+
+  it('reads no callers where API Gateway checks JWT callers', async () => {
+    process.env.JWT_ISSUER_URL = 'https://issuer.example.com';
+    const reads = await iam.readsOf(variablesOf('split'));
+    expect(reads.openapi!.secretIds).toEqual([]);
+    expect(reads.listJobs!.capabilities).toEqual(['signing']);
+  });
+
+  it('gives each function a role writing only its own log group', async () => {
+    const { Resources } = (await iam.roles({ resolveVariable })) as {
+      Resources: Record<string, { Properties: { Policies: { PolicyName: string }[] } }>;
+    };
+    const logs = JSON.stringify(Resources.ListJobsRole!.Properties.Policies[0]);
+    expect(logs).toContain('log-group:/aws/lambda/platform-gateway-dev-listJobs:*');
+    expect(logs).not.toContain('-dev-*');
+    expect(Object.keys(Resources)).toHaveLength(18);
   });
 });

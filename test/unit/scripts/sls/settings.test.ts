@@ -57,10 +57,72 @@ describe('the settings check before packaging', () => {
       /alarmTopicArn parameter is required for the prod stage/,
     );
     expect(() => deployed(noTopic, 'dev').check()).not.toThrow();
-    const topic = { isLocal: false, alarmActions: ['arn:aws:sns:us-east-1:123456789012:on-call'] };
+    const topic = {
+      isLocal: false,
+      alarmActions: ['arn:aws:sns:us-east-1:123456789012:on-call'],
+      redrivePrincipalArn: REDRIVE,
+    };
     expect(() => deployed(topic, 'prod').check()).not.toThrow();
     expect(() => deployed({ isLocal: false, alarmActions: ['on-call'] }, 'dev').check()).toThrow(
       /alarmTopicArn parameter must be the ARN of an SNS topic/,
     );
   });
+
+  it('refuses the prod stage without a redrive principal: the queue policy must name who may redrive', () => {
+    process.env = { PATH: SAVED.PATH, ...URLS };
+    const topic = ['arn:aws:sns:us-east-1:123456789012:on-call'];
+    expect(() => deployed({ isLocal: false, alarmActions: topic }, 'prod').check()).toThrow(
+      /redrivePrincipalArn parameter is required for the prod stage/,
+    );
+    expect(() => deployed({ isLocal: false, alarmActions: [] }, 'dev').check()).not.toThrow();
+    expect(() =>
+      deployed({ isLocal: false, alarmActions: [], redrivePrincipalArn: 'on-call' }, 'dev').check(),
+    ).toThrow(/redrivePrincipalArn parameter must be the ARN of an IAM role or user/);
+  });
+
+  it('refuses a plain http:// base or service URL for a deployed stage, loopback hosts excepted', () => {
+    process.env = {
+      PATH: SAVED.PATH,
+      SCAN_BASE_URL: 'http://wsc.apigw.example.com',
+      OPENAPI_BASE_URL: 'https://openapi.apigw.example.com',
+      OPENAPI_SERVICE_URLS:
+        '{"nmt":"http://papago.example.com","map-geocode":"https://maps.example.com"}',
+    };
+    const attempt = () => deployed().check();
+    expect(attempt).toThrow(/SCAN_BASE_URL must be an https URL: https is required when deployed/);
+    expect(attempt).toThrow(/OPENAPI_SERVICE_URLS\.nmt must be an https URL/);
+    expect(attempt).not.toThrow(/map-geocode|OPENAPI_BASE_URL/);
+    for (const local of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010']) {
+      process.env = { PATH: SAVED.PATH, SCAN_BASE_URL: local, OPENAPI_BASE_URL: local };
+      expect(() => deployed().check(), local).not.toThrow();
+    }
+  });
+
+  it("checks each capability's secret id and the JWT issuer and audience together", () => {
+    process.env = {
+      PATH: SAVED.PATH,
+      ...URLS,
+      SIGNING_SECRET_ID: 'gw/prod/signing',
+      CALLERS_SECRET_ID: 'bad id with spaces',
+      JWT_ISSUER_URL: 'http://issuer.example.com',
+    };
+    const attempt = () => deployed().check();
+    expect(attempt).toThrow(/CALLERS_SECRET_ID must be a secret name/);
+    expect(attempt).not.toThrow(/SIGNING_SECRET_ID/);
+    expect(attempt).toThrow(/JWT_ISSUER_URL and JWT_AUDIENCE go together/);
+    expect(attempt).toThrow(/JWT_ISSUER_URL must be the https URL of the token issuer/);
+    process.env = {
+      PATH: SAVED.PATH,
+      ...URLS,
+      JWT_ISSUER_URL: 'https://issuer.example.com',
+      JWT_AUDIENCE: 'platform-gateway,reporting',
+    };
+    expect(() => deployed().check()).not.toThrow();
+  });
 });
+
+const URLS = {
+  SCAN_BASE_URL: 'https://wsc.apigw.example.com',
+  OPENAPI_BASE_URL: 'https://openapi.apigw.example.com',
+};
+const REDRIVE = 'arn:aws:iam::123456789012:role/on-call';

@@ -1,0 +1,153 @@
+/**
+ * Every HTTP function's module and one request each route accepts: the fuzz test mutates them,
+ * the caller tests send them with callers of every scope.
+ */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Route } from '../../lib/http/routes/route.js';
+import { sampleEvent } from './lambda.js';
+
+export const MODULES: Record<string, string> = {
+  health: 'functions/health.ts',
+  listJobs: 'functions/jobs/list.ts',
+  searchJobs: 'functions/jobs/search.ts',
+  cancelReservedJobs: 'functions/jobs/cancel-reserved.ts',
+  cancelJob: 'functions/jobs/cancel.ts',
+  stopJob: 'functions/jobs/stop.ts',
+  getJobReport: 'functions/jobs/report.ts',
+  invokeAction: 'functions/actions/invoke.ts',
+  fireTrigger: 'functions/triggers/fire.ts',
+  receiveWebhook: 'functions/webhooks/receive-local.ts',
+  catalogueLanguage: 'functions/catalogue/language.ts',
+  catalogueMaps: 'functions/catalogue/maps.ts',
+  catalogueCaptcha: 'functions/catalogue/captcha.ts',
+  catalogueUtility: 'functions/catalogue/utility.ts',
+  openapi: 'functions/openapi.ts',
+  fallback: 'functions/fallback.ts',
+};
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+/** A request each route accepts, so that mutations of it reach the upstream too. */
+export interface Valid {
+  readonly path?: Record<string, string>;
+  readonly query?: [string, string][];
+  readonly body?: string;
+  readonly contentType?: string;
+  readonly method?: string;
+}
+const JSON_TYPE = 'application/json';
+export const VALID: Record<string, Valid> = {
+  'GET /health': {},
+  'GET /jobs': {
+    query: [
+      ['page', '1'],
+      ['limit', '5'],
+    ],
+  },
+  'POST /jobs/search': {
+    body: '{"searchType":"url","searchKeyword":"demo"}',
+    contentType: JSON_TYPE,
+  },
+  'POST /jobs/cancel-reserved': {
+    body: '{"searchType":"memo","searchKeyword":"nightly"}',
+    contentType: JSON_TYPE,
+  },
+  'PATCH /jobs/{instanceId}/cancel': { path: { instanceId: '2810017' } },
+  'PATCH /jobs/{instanceId}/stop': { path: { instanceId: '2810016' } },
+  'GET /jobs/{instanceId}/report': { path: { instanceId: '2810001' } },
+  'ANY /actions/{name}': {
+    path: { name: 'hello' },
+    method: 'POST',
+    body: '{"name":"Fuzz"}',
+    contentType: JSON_TYPE,
+  },
+  'POST /triggers/{name}': { path: { name: 'nightly' }, body: '{"n":1}', contentType: JSON_TYPE },
+  'POST /webhooks/{name}': { path: { name: 'demo' }, body: '{"n":1}', contentType: JSON_TYPE },
+  'POST /translate': {
+    body: '{"source":"ko","target":"en","text":"안녕하세요"}',
+    contentType: JSON_TYPE,
+  },
+  'POST /tts': { body: '{"speaker":"clara","text":"hi"}', contentType: JSON_TYPE },
+  'POST /stt': {
+    query: [['lang', 'Eng']],
+    body: 'RIFF0000WAVE',
+    contentType: 'application/octet-stream',
+  },
+  'GET /maps/static': {
+    query: [
+      ['w', '64'],
+      ['h', '64'],
+      ['center', '127.1054,37.3595'],
+      ['level', '12'],
+    ],
+  },
+  'GET /maps/tiles/{mapType}/{z}/{x}/{tile}': {
+    path: { mapType: 'basic', z: '10', x: '873', tile: '397@2x.png' },
+  },
+  'GET /maps/directions': {
+    query: [
+      ['start', '127.1058,37.3597'],
+      ['goal', '129.0759,35.1794'],
+    ],
+  },
+  'GET /maps/places': {
+    query: [
+      ['query', '시청'],
+      ['coordinate', '126.978,37.566'],
+    ],
+  },
+  'GET /maps/geocode': { query: [['query', '불정로 6']] },
+  'GET /maps/reverse-geocode': {
+    query: [
+      ['coords', '127.1054,37.3595'],
+      ['output', 'json'],
+    ],
+  },
+  'GET /captcha/image/key': {},
+  'GET /captcha/image': { query: [['key', 'abcdef0123456789']] },
+  'POST /captcha/image/verify': {
+    body: '{"key":"abcdef0123456789","value":"ABC"}',
+    contentType: JSON_TYPE,
+  },
+  'GET /captcha/audio/key': {},
+  'GET /captcha/audio': { query: [['key', 'abcdef0123456789']] },
+  'POST /captcha/audio/verify': {
+    body: '{"key":"abcdef0123456789","value":"123"}',
+    contentType: JSON_TYPE,
+  },
+  'GET /shorturl': { query: [['url', 'https://example.com/a']] },
+  'POST /shorturl': { body: '{"url":"https://example.com/a"}', contentType: JSON_TYPE },
+  'POST /trends': {
+    body: '{"startDate":"2026-01-01","endDate":"2026-02-01","timeUnit":"month","keywordGroups":[{"groupName":"g","keywords":["k"]}]}',
+    contentType: JSON_TYPE,
+  },
+  'GET /openapi.json': {},
+};
+
+/** The route's valid request as API Gateway hands it to the function, with this Authorization. */
+export function validEvent(
+  route: Pick<Route, 'method' | 'path'>,
+  authorization: string | undefined,
+): APIGatewayProxyEventV2 {
+  const valid = VALID[`${route.method} ${route.path}`] ?? {};
+  const event = sampleEvent('jobs-list.json');
+  const params = valid.path ?? {};
+  const path = route.path.replace(/\{(\w+)\}/g, (_m, n: string) =>
+    encodeURIComponent(params[n] ?? ''),
+  );
+  event.routeKey = `${route.method} ${route.path}`;
+  event.rawPath = path;
+  event.requestContext.http.method =
+    valid.method ?? (route.method === 'ANY' ? 'POST' : route.method);
+  event.requestContext.http.path = path;
+  event.pathParameters = valid.path ? { ...valid.path } : (undefined as never);
+  event.rawQueryString = (valid.query ?? [])
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
+  event.headers = {};
+  if (authorization !== undefined) event.headers.authorization = authorization;
+  if (valid.contentType) event.headers['content-type'] = valid.contentType;
+  if (valid.body === undefined) delete event.body;
+  else event.body = valid.body;
+  event.isBase64Encoded = false;
+  return event;
+}

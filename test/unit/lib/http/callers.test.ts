@@ -1,0 +1,191 @@
+/**
+ * Finding a request's caller: the secret's named callers and the deprecated callerTokens,
+ * expiry, the bound on how long a secret that cannot be refreshed may still say who the callers
+ * are (with an injected clock and a real SecretStore), and JWT claims as API Gateway passes them.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CallerAuthError, CallersUnavailableError } from '../../../../lib/core/errors.js';
+import { grants, scopeFor, scopesGranting } from '../../../../lib/core/scopes.js';
+import { jwtCallers, secretCallers, tokenIndex } from '../../../../lib/http/callers.js';
+import type { SecretSource } from '../../../../lib/secrets/sources.js';
+import { SecretStore } from '../../../../lib/secrets/store.js';
+import { httpEvent } from '../../../helpers/lambda.js';
+
+const REPORTING = 'reporting-token-000000000000000000000000';
+const BOT = 'deploy-bot-token-00000000000000000000000';
+const LEGACY = 'legacy-token-000000000000000000000000000';
+
+const SECRET = {
+  callers: [
+    { id: 'reporting', token: REPORTING, scopes: ['jobs:read'] },
+    { id: 'deploy-bot', token: BOT, scopes: ['actions:deploy'], notAfter: '2027-01-31T00:00:00Z' },
+  ],
+  callerTokens: [LEGACY],
+};
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const event = httpEvent('jobs-list.json');
+
+/** A source the test can break, counting fetches. */
+function breakableSource() {
+  let broken = false;
+  let fetches = 0;
+  const source: SecretSource = {
+    description: 'test source',
+    fetchText: async () => {
+      fetches++;
+      if (broken) throw new Error('Secrets Manager unavailable');
+      return JSON.stringify(SECRET);
+    },
+  };
+  return {
+    source,
+    fetches: () => fetches,
+    break: () => {
+      broken = true;
+    },
+    mend: () => {
+      broken = false;
+    },
+  };
+}
+
+function setup(start = Date.parse('2026-06-01T00:00:00Z')) {
+  let now = start;
+  const source = breakableSource();
+  const ttlMs = 300_000;
+  const maxStaleMs = 300_000;
+  const store = new SecretStore(source.source, { ttlMs, now: () => now });
+  const identify = secretCallers({
+    load: () => store.getFetched(),
+    maxAgeMs: ttlMs + maxStaleMs,
+    retryInMs: () => store.retryInMs(),
+    now: () => now,
+  });
+  return {
+    identify: (token: string) => identify(event, bearer(token)),
+    source,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    setNow: (ms: number) => {
+      now = ms;
+    },
+  };
+}
+
+describe('the secret callers', () => {
+  it('finds a named caller by its token, with its scopes', async () => {
+    const { identify } = setup();
+    expect(await identify(REPORTING)).toEqual({ id: 'reporting', scopes: ['jobs:read'] });
+    expect(await identify(BOT)).toEqual({ id: 'deploy-bot', scopes: ['actions:deploy'] });
+  });
+
+  it('takes each token of callerTokens as a caller with scope *, named by its place', async () => {
+    const { identify } = setup();
+    expect(await identify(LEGACY)).toEqual({ id: 'callerTokens.0', scopes: ['*'] });
+  });
+
+  it('refuses an unknown token and one past its notAfter with 401, never naming the token', async () => {
+    const { identify, setNow } = setup();
+    await expect(identify(`${REPORTING}x`)).rejects.toBeInstanceOf(CallerAuthError);
+    setNow(Date.parse('2027-01-31T00:00:00Z') - 1);
+    expect((await identify(BOT)).id).toBe('deploy-bot');
+    setNow(Date.parse('2027-01-31T00:00:00Z'));
+    const refused = (await identify(BOT).catch((error: unknown) => error)) as Error;
+    expect(refused).toBeInstanceOf(CallerAuthError);
+    expect(JSON.stringify({ ...refused, message: refused.message })).not.toContain(BOT);
+  });
+
+  it('does not fetch the secret for a wrong token', async () => {
+    const { identify, source } = setup();
+    await identify(REPORTING);
+    for (let i = 0; i < 5; i++) await identify('wrong').catch(() => {});
+    expect(source.fetches()).toBe(1);
+  });
+
+  it('keeps a stale secret for callers only until TTL + the bound, then refuses with 503 and Retry-After', async () => {
+    const { identify, source, advance } = setup();
+    await identify(REPORTING);
+    source.break();
+    // Past its TTL, fetches fail: the last good secret keeps saying who the callers are...
+    advance(300_001);
+    expect((await identify(REPORTING)).id).toBe('reporting');
+    advance(299_000);
+    expect((await identify(REPORTING)).id).toBe('reporting');
+    // ...until it is older than TTL + CALLERS_MAX_STALE_SECONDS.
+    advance(2_000);
+    const refused = await identify(REPORTING).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CallersUnavailableError);
+    expect((refused as CallersUnavailableError).status).toBe(503);
+    expect(Number((refused as CallersUnavailableError).headers['Retry-After'])).toBeGreaterThan(0);
+    // Once the secret can be read again, callers are checked against the fresh copy.
+    source.mend();
+    advance(60_000);
+    expect((await identify(REPORTING)).id).toBe('reporting');
+  });
+
+  it('finds the matching digest among many, whole tokens only', () => {
+    const digests = ['a', 'abc', 'b'].map((t) => createHash('sha256').update(t).digest());
+    expect(tokenIndex('abc', digests)).toBe(1);
+    expect(tokenIndex('ab', digests)).toBe(-1);
+    expect(tokenIndex('abcd', digests)).toBe(-1);
+    expect(tokenIndex('abc', [])).toBe(-1);
+  });
+});
+
+describe('scopes', () => {
+  it('grant a route by its own scope, its area wildcard, or *', () => {
+    expect(grants(['jobs:read'], 'jobs:read')).toBe(true);
+    expect(grants(['jobs:read'], 'jobs:cancel')).toBe(false);
+    expect(grants(['*'], 'jobs:stop')).toBe(true);
+    expect(grants(['actions:echo'], scopeFor('actions:{name}', 'echo'))).toBe(true);
+    expect(grants(['actions:echo'], scopeFor('actions:{name}', 'hello'))).toBe(false);
+    expect(grants(['actions:*'], scopeFor('actions:{name}', 'hello'))).toBe(true);
+    expect(grants(['actions:*'], scopeFor('triggers:{name}', 'nightly'))).toBe(false);
+    expect(grants(['catalogue:*'], 'catalogue:maps')).toBe(true);
+    expect(grants(['catalogue:tts'], 'catalogue:maps')).toBe(false);
+    expect(scopesGranting('jobs:read')).toEqual(['jobs:read', '*']);
+    expect(scopesGranting('catalogue:maps')).toEqual(['catalogue:maps', 'catalogue:*', '*']);
+  });
+});
+
+describe('JWT callers (claims as API Gateway passes them)', () => {
+  const ISSUER = 'https://issuer.example.com';
+  const withClaims = (claims: Record<string, unknown> | undefined) => {
+    const e = httpEvent('jobs-list.json');
+    (e.requestContext as unknown as Record<string, unknown>).authorizer = claims
+      ? { jwt: { claims, scopes: null } }
+      : undefined;
+    return e;
+  };
+  const identify = jwtCallers(ISSUER);
+
+  it("reads the caller's id from sub, else client_id, and the scopes from scope", async () => {
+    expect(
+      await identify(
+        withClaims({ iss: ISSUER, sub: 'reporting', scope: 'jobs:read jobs:stop' }),
+        {},
+      ),
+    ).toEqual({ id: 'reporting', scopes: ['jobs:read', 'jobs:stop'] });
+    expect(
+      await identify(withClaims({ iss: ISSUER, client_id: '4bcd1', scp: '[actions:echo]' }), {}),
+    ).toEqual({ id: '4bcd1', scopes: ['actions:echo'] });
+    expect(await identify(withClaims({ iss: ISSUER, sub: 'x' }), {})).toEqual({
+      id: 'x',
+      scopes: [],
+    });
+  });
+
+  it('refuses no claims, another issuer, or no usable id with 401', async () => {
+    for (const claims of [
+      undefined,
+      { iss: 'https://other.example.com', sub: 'a', scope: '*' },
+      { iss: ISSUER, scope: '*' },
+      { iss: ISSUER, sub: 'has space', scope: '*' },
+    ]) {
+      await expect(identify(withClaims(claims), {})).rejects.toBeInstanceOf(CallerAuthError);
+    }
+  });
+});

@@ -12,15 +12,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { demoSecretFor, startEmulator } from '../emulator/index.js';
-import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
+import { sampleEvent } from '../test/helpers/lambda.js';
 import { firstAnswerOnce, startSecretsStandIn } from './first-answer.js';
-import { logLinesAsLambda, median, startNeutralUpstream, timeSequential } from './harness.js';
+import { median } from './harness.js';
 import { deployedEnvironment, unpackedEntry } from './packaged.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -114,13 +113,13 @@ export async function benchFloor(out: string, runs: number, node = process.execP
   await emulator.close();
   await new Promise((resolve) => standIn.close(resolve));
 
-  const warm = await warmCpu(listJobs, floors, secretFile);
+  const warm = warmCpu(node, listJobs, floors, secretFile);
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const first = (name: keyof typeof cells) => median(firsts.get(name)!);
   const defaultDeploy = first('package, the default deploy');
   const largest = largestHttpBundle(out);
   console.info(
-    `\n5. The floor (first answers on Node ${version}, fresh process, median of ${runs}; warm CPU on Node ${process.version}, in process, against the neutral upstream)`,
+    `\n5. The floor (Node ${version}: first answers in a fresh process, median of ${runs}; warm CPU per request against the neutral upstream, median of 16 rounds in turns)`,
   );
   for (const name of Object.keys(cells) as (keyof typeof cells)[]) {
     console.info(`   first answer, ${name.padEnd(30)} ${first(name).toFixed(1).padStart(7)} ms`);
@@ -155,56 +154,25 @@ export async function benchFloor(out: string, runs: number, node = process.execP
 }
 
 /**
- * CPU per request of the packaged function and both floors in this process, against the
- * neutral upstream, each reading its secret from a file: median over interleaved rounds.
+ * CPU per request of the packaged function and both floors on the Node under test
+ * (floor/warm-cpu.ts): the package and the undici floor in one process, in turns; the fetch
+ * floor in a process of its own (it leaves far more garbage, which the next would pay for).
  */
-async function warmCpu(
+function warmCpu(
+  node: string,
   listJobs: string,
   floors: { fetch: string; undici: string },
   secretFile: string,
-): Promise<Record<'package' | 'undici floor' | 'fetch floor', number>> {
-  const upstream = await startNeutralUpstream(false);
-  try {
-    Object.assign(process.env, {
-      SCAN_BASE_URL: `http://127.0.0.1:${upstream.port}`,
-      SECRETS_SOURCE: 'file',
-      SECRETS_FILE: secretFile,
-    });
-    const event = sampleEvent('jobs-list.json');
-    logLinesAsLambda(event.requestContext.requestId);
-    const load = (file: string) =>
-      (createRequire(import.meta.url)(file) as { handler: HttpHandler }).handler;
-    const handlers = {
-      package: load(listJobs),
-      'undici floor': load(floors.undici),
-      'fetch floor': load(floors.fetch),
-    };
-    const runs = Object.fromEntries(
-      Object.entries(handlers).map(([name, handler]) => [
-        name,
-        async () => {
-          const result = await handler(event, lambdaContext());
-          if (result.statusCode !== 200) throw new Error(`${name} answered ${result.statusCode}`);
-        },
-      ]),
-    ) as Record<keyof typeof handlers, () => Promise<void>>;
-    for (const run of Object.values(runs)) await timeSequential(run, 300);
-    const cpu = {
-      package: [] as number[],
-      'undici floor': [] as number[],
-      'fetch floor': [] as number[],
-    };
-    for (let round = 0; round < 9; round++) {
-      for (const [name, run] of Object.entries(runs)) {
-        cpu[name as keyof typeof cpu].push((await timeSequential(run, 500)).cpuMicros);
-      }
-    }
-    return {
-      package: median(cpu.package),
-      'undici floor': median(cpu['undici floor']),
-      'fetch floor': median(cpu['fetch floor']),
-    };
-  } finally {
-    upstream.child.kill('SIGTERM');
-  }
+): Record<'package' | 'undici floor' | 'fetch floor', number> {
+  const measure = (...bundles: string[]): number[] =>
+    JSON.parse(
+      execFileSync(
+        node,
+        ['--import', 'tsx', path.join(ROOT, 'bench/floor/warm-cpu.ts'), secretFile, ...bundles],
+        { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+      ),
+    );
+  const [pkg = Number.NaN, undici = Number.NaN] = measure(listJobs, floors.undici);
+  const [fetch = Number.NaN] = measure(floors.fetch);
+  return { package: pkg, 'undici floor': undici, 'fetch floor': fetch };
 }

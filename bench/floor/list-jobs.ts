@@ -1,10 +1,12 @@
 /**
  * The floor of the benchmark: GET /jobs written by hand, with no framework, keeping the same
  * promises as the packaged function: the caller's token checked in constant time against the
- * secret's, page and limit integers (anything else a 400 envelope), a signed call (signature
- * v2) under a deadline, one JSON log line per request carrying its metric (EMF), the secret
- * read once per container with one signed GetSecretValue request (or from a file). The
- * transport is the one thing the two variants (fetch.ts, undici.ts) change.
+ * secret's callers, its end (`notAfter`) and its scopes (`jobs:read` or `*`), page and limit
+ * integers (anything else a 400 envelope), a signed call (signature v2) under a deadline, one
+ * JSON log line per request naming the caller and carrying its metrics (EMF: CallerRequests
+ * and UpstreamCalls), the secret read once per container with one signed GetSecretValue
+ * request (or from a file). The transport is the one thing the two variants (fetch.ts,
+ * undici.ts) change.
  */
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -23,7 +25,13 @@ interface Secret {
   iam: { accessKey: string; secretKey: string };
   apiKey?: string;
   callerTokens?: string[];
-  callers?: { token: string }[];
+  callers?: { id: string; token: string; scopes: string[]; notAfter?: string }[];
+}
+
+interface Caller {
+  id: string;
+  scopes: string[];
+  notAfter: number;
 }
 
 interface Event {
@@ -83,17 +91,34 @@ async function readSecret(send: Send): Promise<Secret> {
 
 const sha256 = (value: string) => hash('sha256', value, 'buffer');
 const INTEGER = /^[1-9][0-9]{0,8}$/;
+const ROUTE = 'GET /jobs';
 
 export function listJobsHandler(send: Send) {
   const base = process.env.SCAN_BASE_URL ?? '';
   const secret = readSecret(send);
-  const tokens = secret.then((s) =>
-    [...(s.callerTokens ?? []), ...(s.callers ?? []).map((c) => c.token)].map(sha256),
+  const callers = secret.then((s) =>
+    [
+      ...(s.callerTokens ?? []).map((token, index) => ({
+        token,
+        id: `callerTokens.${index}`,
+        scopes: ['*'],
+        notAfter: undefined as string | undefined,
+      })),
+      ...(s.callers ?? []),
+    ].map((c) => ({
+      digest: sha256(c.token),
+      caller: {
+        id: c.id,
+        scopes: c.scopes,
+        notAfter: c.notAfter ? Date.parse(c.notAfter) : Number.POSITIVE_INFINITY,
+      } satisfies Caller,
+    })),
   );
   secret.catch(() => {});
   return async (event: Event, context: Context) => {
     const started = performance.now();
     const requestId = context.awsRequestId;
+    let caller: Caller | undefined;
     const log = (status: number, outcome: string) =>
       console.log(
         JSON.stringify({
@@ -101,11 +126,18 @@ export function listJobsHandler(send: Send) {
           message: 'request',
           function: 'listJobs',
           requestId,
+          caller: caller?.id,
+          route: ROUTE,
           status,
           durationMs: Math.round(performance.now() - started),
           _aws: {
             Timestamp: Date.now(),
             CloudWatchMetrics: [
+              {
+                Namespace: 'PlatformGateway',
+                Dimensions: [['Function', 'Caller', 'Route']],
+                Metrics: [{ Name: 'CallerRequests', Unit: 'Count' }],
+              },
               {
                 Namespace: 'PlatformGateway',
                 Dimensions: [['Function', 'Service', 'Outcome']],
@@ -114,6 +146,9 @@ export function listJobsHandler(send: Send) {
             ],
           },
           Function: 'listJobs',
+          Caller: caller?.id,
+          Route: ROUTE,
+          CallerRequests: 1,
           Service: 'scan-jobs',
           Outcome: outcome,
           UpstreamCalls: 1,
@@ -121,9 +156,15 @@ export function listJobsHandler(send: Send) {
       );
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(event.headers?.authorization ?? '')?.[1];
     const digest = sha256(presented ?? '');
-    let known = false;
-    for (const token of await tokens) known = timingSafeEqual(digest, token) || known;
-    if (!presented || !known) return envelope(401, '200', 'Authentication Failed');
+    for (const known of await callers) {
+      if (timingSafeEqual(digest, known.digest)) caller = known.caller;
+    }
+    if (!presented || !caller || Date.now() >= caller.notAfter) {
+      return envelope(401, '200', 'Authentication Failed');
+    }
+    if (!caller.scopes.includes('*') && !caller.scopes.includes('jobs:read')) {
+      return envelope(403, '210', 'Permission Denied');
+    }
     const query = new URLSearchParams(event.rawQueryString ?? '');
     for (const key of query.keys()) {
       if (key !== 'page' && key !== 'limit') return envelope(400, '100', 'Bad Request Exception');

@@ -3,7 +3,7 @@
  * the caller reuses .serverless/), and a packaged function's bundle unzipped.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -36,6 +36,16 @@ export function unpackedEntry(out: string, name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   execFileSync('unzip', ['-q', '-o', path.join(out, `${name}.zip`), '-d', dir]);
   return execFileSync('find', [dir, '-name', '*.cjs'], { encoding: 'utf8' }).trim().split('\n')[0]!;
+}
+
+/**
+ * What a function loads of its zip, in bytes: its bundle and, when it calls out, undici's HTTP
+ * parser written beside it (`<bundle>.llhttp.wasm`, scripts/sls/esbuild-plugins.cjs). The
+ * source map is not loaded unless source maps are turned on.
+ */
+export function loadedBytes(entry: string): number {
+  const parser = entry.replace(/\.cjs$/, '.llhttp.wasm');
+  return statSync(entry).size + (existsSync(parser) ? statSync(parser).size : 0);
 }
 
 /**

@@ -2,6 +2,7 @@
 // esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins): parts of
 // undici that no function can reach are left out, each replaced by a module that throws with
 // the reason, were it ever reached. undici is about two thirds of an HTTP function's bundle.
+const fs = require('node:fs');
 const path = require('node:path');
 
 /** The undici modules left out, by file, with why no function can use them. */
@@ -73,33 +74,67 @@ const openApiDocumentBuiltAhead = {
 
 /**
  * undici's HTTP parser (WebAssembly with SIMD, 54 KB) is carried as base64 text, 72 KB of every
- * bundle. Here it is carried brotli-compressed (about 20 KB as base64) and decompressed once
- * per container, when the first connection needs a parser (about 0.2 ms). The bytes undici
- * compiles are the same: a test checks them against undici's own module.
+ * bundle that parses for nothing until a connection needs it. Here it is written beside each
+ * bundle that uses it, as the bytes themselves (`list.cjs` gets `list.llhttp.wasm`; the zip of
+ * a function takes the files named after its bundle), and read from there when undici first
+ * compiles it. A test checks that undici gets the same bytes.
  */
-const httpParserCompressed = {
-  name: 'http-parser-compressed',
+const PARSER_MODULE = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp_simd-wasm\.js$/;
+const PARSER_SUFFIX = '.llhttp.wasm';
+
+const httpParserBeside = {
+  name: 'http-parser-beside',
   setup(build) {
-    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp_simd-wasm\.js$/ }, (args) => {
-      const zlib = require('node:zlib');
-      const wasm = require(args.path);
-      const packed = zlib
-        .brotliCompressSync(wasm, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })
-        .toString('base64');
-      return {
-        contents: [
-          "'use strict';",
-          "const { brotliDecompressSync } = require('node:zlib');",
-          `const packed = ${JSON.stringify(packed)};`,
-          'let wasm;',
-          'Object.defineProperty(module, "exports", {',
-          "  get: () => (wasm ??= brotliDecompressSync(Buffer.from(packed, 'base64'))),",
-          '});',
-        ].join('\n'),
-        loader: 'js',
-      };
+    build.initialOptions.metafile = true;
+    let parser;
+    build.onLoad({ filter: PARSER_MODULE }, (args) => {
+      parser = require(args.path);
+      const contents = [
+        "'use strict';",
+        "const { readFileSync } = require('node:fs');",
+        `const file = __filename.replace(/\\.[cm]?js$/, '') + ${JSON.stringify(PARSER_SUFFIX)};`,
+        'let wasm;',
+        "Object.defineProperty(module, 'exports', { get: () => (wasm ??= readFileSync(file)) });",
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+    build.onEnd((result) => {
+      if (!parser || !result.metafile || build.initialOptions.write === false) return;
+      const root = build.initialOptions.absWorkingDir ?? process.cwd();
+      for (const [output, info] of Object.entries(result.metafile.outputs)) {
+        if (!/\.[cm]?js$/.test(output)) continue;
+        if (!Object.keys(info.inputs).some((input) => PARSER_MODULE.test(input))) continue;
+        const bundle = path.resolve(root, output);
+        fs.writeFileSync(bundle.replace(/\.[cm]?js$/, '') + PARSER_SUFFIX, parser);
+      }
     });
   },
 };
 
-module.exports = [leaveOutUnreachableUndici, openApiDocumentBuiltAhead, httpParserCompressed];
+/**
+ * middy's core imports Node's web streams (about 1.2 ms of a cold start) for one check, made only
+ * when a handler returns a streamed response, which none of ours does. Its import of them is
+ * answered with a module that loads them on first use.
+ */
+const middyWebStreamsOnUse = {
+  name: 'middy-web-streams-on-use',
+  setup(build) {
+    build.onResolve({ filter: /^node:stream\/web$/ }, (args) =>
+      /[\\/]@middy[\\/]core[\\/]/.test(args.importer)
+        ? { path: 'node:stream/web', namespace: 'on-use' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'on-use' }, () => ({
+      contents:
+        "module.exports = { get ReadableStream() { return require('node:stream/web').ReadableStream; } };",
+      loader: 'js',
+    }));
+  },
+};
+
+module.exports = [
+  leaveOutUnreachableUndici,
+  openApiDocumentBuiltAhead,
+  httpParserBeside,
+  middyWebStreamsOnUse,
+];

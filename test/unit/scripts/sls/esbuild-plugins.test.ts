@@ -1,9 +1,10 @@
 /**
  * The bundles' esbuild plugins (scripts/sls/esbuild-plugins.cjs), on real esbuild builds: the
- * compressed HTTP parser is byte for byte undici's, and a left-out part of undici says why
- * when reached.
+ * HTTP parser written beside a bundle is byte for byte undici's, a left-out part of undici
+ * says why when reached, and middy loads Node's web streams only if a handler streams.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,10 @@ const plugins = require('../../../../scripts/sls/esbuild-plugins.cjs') as esbuil
  * Bundles `source` as the functions are bundled, and loads the result. The source sits at
  * `where` under a node_modules folder of its own, so that it may require as undici's modules do.
  */
-async function bundle(source: string, where = '.'): Promise<{ exports: unknown; bytes: number }> {
+async function bundle(
+  source: string,
+  where = '.',
+): Promise<{ exports: unknown; bytes: number; outfile: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'plugins-'));
   const entryDir = path.join(dir, where);
   mkdirSync(entryDir, { recursive: true });
@@ -39,23 +43,24 @@ async function bundle(source: string, where = '.'): Promise<{ exports: unknown; 
     logLevel: 'error',
   });
   const bytes = Object.values(result.metafile.outputs)[0]?.bytes ?? 0;
-  return { exports: require(outfile), bytes };
+  return { exports: require(outfile), bytes, outfile };
 }
 
 describe('the bundles’ esbuild plugins', () => {
-  it('carry undici’s HTTP parser compressed, and hand undici the same bytes', async () => {
+  it('write undici’s HTTP parser beside the bundle, and hand undici the same bytes', async () => {
     const original = require('undici/lib/llhttp/llhttp_simd-wasm.js') as Buffer;
-    const { exports, bytes } = await bundle(
+    const { exports, bytes, outfile } = await bundle(
       "module.exports = require('undici/lib/llhttp/llhttp_simd-wasm.js');",
     );
-    const packed = exports as Buffer;
-    expect(Buffer.compare(packed, original)).toBe(0);
+    const beside = readFileSync(outfile.replace(/\.cjs$/, '.llhttp.wasm'));
+    expect(Buffer.compare(beside, original)).toBe(0);
+    expect(Buffer.compare(exports as Buffer, original)).toBe(0);
     // Compiles as undici compiles it (WebAssembly is a global the project's types leave out).
     const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Buffer): Promise<object> } })
       .WebAssembly;
-    expect(await wasm.compile(packed)).toBeDefined();
-    // Well under the base64 text (4/3 of the bytes) undici carries it as.
-    expect(bytes).toBeLessThan(original.length / 2);
+    expect(await wasm.compile(exports as Buffer)).toBeDefined();
+    // The bundle no longer carries it as text.
+    expect(bytes).toBeLessThan(1024);
   });
 
   it('replace a left-out part of undici with a module that says why, where it is called', async () => {
@@ -66,5 +71,21 @@ describe('the bundles’ esbuild plugins', () => {
     );
     expect(exports).toBeTypeOf('function');
     expect(() => (exports as () => void)()).toThrow(/HTTP\/2 was left out/);
+  });
+
+  it('let middy load Node’s web streams only when a handler returns a stream', async () => {
+    const { outfile } = await bundle(
+      "const middy = require('@middy/core').default; module.exports = middy(async () => 'ok');",
+    );
+    // In a fresh process: what loading the bundle, then answering once, loads of Node.
+    const script = `
+      const before = new Set(process.moduleLoadList);
+      const handler = require(${JSON.stringify(outfile)});
+      handler({}, {}).then((answer) => {
+        const loaded = process.moduleLoadList.filter((name) => !before.has(name));
+        console.log(JSON.stringify({ answer, webStreams: loaded.includes('NativeModule stream/web') }));
+      });`;
+    const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+    expect(result).toEqual({ answer: 'ok', webStreams: false });
   });
 });

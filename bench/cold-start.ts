@@ -40,6 +40,8 @@ function importOnce(node: string, file: string, nodeOptions: string): number {
         SECRETS_FILE: path.join(ROOT, 'emulator/demo-secret.json'),
         // As the template sets it (source maps are off unless a stage turns them on).
         NODE_OPTIONS: nodeOptions,
+        // The deployed receiver requires its queue when it loads (nothing is sent while loading).
+        INVOCATION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench.fifo',
       },
       encoding: 'utf8',
     },

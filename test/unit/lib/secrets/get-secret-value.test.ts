@@ -222,6 +222,23 @@ describe('the default deploy: read, honouring the endpoint variables, and the SD
       { log: createLogger({}, () => {}) },
     );
 
+  /** The SDK reads its endpoint and credentials from the environment: set for `run` only. */
+  async function withSdkEnvironment(run: () => Promise<void>): Promise<void> {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint.href,
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+      AWS_SESSION_TOKEN: CREDENTIALS.sessionToken,
+    });
+    try {
+      await run();
+    } finally {
+      process.env = saved;
+    }
+  }
+
   it.each([['AWS_ENDPOINT_URL_SECRETS_MANAGER'], ['AWS_ENDPOINT_URL']])(
     'reads the secret signed, at %s, with no SDK',
     async (variable) => {
@@ -239,45 +256,24 @@ describe('the default deploy: read, honouring the endpoint variables, and the SD
       index === 0
         ? { status: 400, body: { __type: 'UnrecognizedClientException', message: 'no' } }
         : { status: 200, body: { SecretString: SECRET } };
-    const saved = { ...process.env };
-    // The SDK reads its endpoint and credentials from the environment.
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint.href,
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-      AWS_SESSION_TOKEN: CREDENTIALS.sessionToken,
-    });
-    try {
+    await withSdkEnvironment(async () => {
       const runtime = deployed({ AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint.href });
       expect((await runtime.secretsFor('signing').get()).callerTokens).toEqual(
         JSON.parse(SECRET).callerTokens,
       );
       expect(received.map((r) => r.fromSdk)).toEqual([false, true]);
       expect(received.every((r) => r.signatureValid)).toBe(true);
-    } finally {
-      process.env = saved;
-    }
+    });
   });
 
   it('reads with the SDK when asked to, or when the credentials are not in the environment', async () => {
-    const saved = { ...process.env };
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint.href,
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
-      AWS_SESSION_TOKEN: CREDENTIALS.sessionToken,
-    });
-    try {
+    await withSdkEnvironment(async () => {
       await deployed({ SECRETS_READER: 'sdk' }).secretsFor('signing').get();
       await deployed({ AWS_ACCESS_KEY_ID: '' }).secretsFor('signing').get();
       expect(received.map((r) => [r.signatureValid, r.fromSdk])).toEqual([
         [true, true],
         [true, true],
       ]);
-    } finally {
-      process.env = saved;
-    }
+    });
   });
 });

@@ -4,9 +4,11 @@
  *  2. cold start (cold-start.ts): every packaged bundle's size and load time in a fresh process;
  *  3. the upstream client (deadline.ts): its cost per request, and how far past a deadline an
  *     answer comes;
- *  4. every function's first answer as deployed (first-answer.ts).
+ *  4. every function's first answer as deployed (first-answer.ts);
+ *  5. the floor (floor.ts): the package beside a hand-written GET /jobs, every cold start
+ *     figure and target in one table.
  *
- * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer|scale
+ * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer|floor|scale
  * (scale, bench/scale.ts, only when named: it takes minutes),
  * --runs=N (cold imports, first answers),
  * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
@@ -18,6 +20,7 @@ import path from 'node:path';
 import { benchColdStart } from './cold-start.js';
 import { benchDeadline } from './deadline.js';
 import { benchFirstAnswer } from './first-answer.js';
+import { benchFloor } from './floor.js';
 import { benchOverhead } from './overhead.js';
 import { packageArtifacts, unpackedEntry } from './packaged.js';
 
@@ -55,6 +58,13 @@ if (!only || only === 'first-answer') {
   await benchFirstAnswer(
     only ? artifacts() : path.join(ROOT, '.serverless'),
     Number(args.get('runs') ?? 5),
+    args.get('node')?.split(',')[0],
+  );
+}
+if (!only || only === 'floor') {
+  await benchFloor(
+    only ? artifacts() : path.join(ROOT, '.serverless'),
+    Number(args.get('runs') ?? 7),
     args.get('node')?.split(',')[0],
   );
 }

@@ -1,11 +1,10 @@
-/** GET /openapi.json: the OpenAPI 3.1 document of every route, built once per container. */
-import { buildOpenApiDocument } from '../lib/http/openapi.js';
+/** GET /openapi.json: the OpenAPI 3.1 document of every route. */
+import { openApiDocumentText } from '../lib/http/openapi-document.js';
 import { platformFunction } from '../lib/http/platform-function.js';
 import { serviceRoutes } from '../lib/http/routes/service.js';
 
-let document: string | undefined;
-
-export const handler = platformFunction(serviceRoutes.openapi, async () => {
-  document ??= JSON.stringify(buildOpenApiDocument());
-  return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: document };
-});
+export const handler = platformFunction(serviceRoutes.openapi, async () => ({
+  statusCode: 200,
+  headers: { 'content-type': 'application/json' },
+  body: openApiDocumentText(),
+}));

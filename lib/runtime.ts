@@ -1,7 +1,8 @@
 /**
  * What a platform-calling function shares across invocations of one container: the parsed
- * configuration, the secret store, one undici dispatcher and one retry budget. Built once, at cold start, so
- * that a bad configuration fails the function's init with a clear message. Each area's client
+ * configuration, the secret stores (one per secret the function uses), one undici dispatcher
+ * and one retry budget. Built once, at cold start, so that a bad configuration fails the
+ * function's init with a clear message. Each area's client
  * (scan jobs, execution, the catalogue, ...) is derived from it where it is used, with
  * `perRuntime` (core/per-runtime.ts), so that a function bundles and builds only the area it
  * serves. The composition root: it imports core/, secrets/ and upstream/, and nothing above them.
@@ -14,18 +15,19 @@ import {
   type SecretCapability,
   secretIdSetting,
 } from './core/config.js';
-import { ConfigError } from './core/errors.js';
+import { ConfigError, SecretReadError } from './core/errors.js';
 import { createLogger, describeError, type Logger } from './core/log.js';
+import { CREDENTIAL_REFUSALS, getSecretValueSource } from './secrets/get-secret-value.js';
 import { CAPABILITY_FIELDS, type PlatformSecret } from './secrets/schema.js';
 import {
   awsSecretSource,
   extensionOrSdkSource,
   extensionSecretSource,
+  fallingBackToSdk,
   fileSecretSource,
   type SecretSource,
 } from './secrets/sources.js';
 import { SecretStore } from './secrets/store.js';
-import { UpstreamClient } from './upstream/client.js';
 import { createDispatcher } from './upstream/dispatch.js';
 import { RetryBudget } from './upstream/retry-budget.js';
 
@@ -41,7 +43,10 @@ export interface Runtime {
   secretsFor(capability: SecretCapability): SecretStore;
   /** Whether two capabilities are kept in one secret (the consumer's webhook check). */
   sameSecret(a: SecretCapability, b: SecretCapability): boolean;
-  readonly http: UpstreamClient;
+  /** One undici dispatcher per container: every call goes through it, the secrets' reads too. */
+  readonly dispatcher: Dispatcher;
+  /** One retry budget per container, which every upstream call draws on. */
+  readonly retryBudget: RetryBudget;
   /** For clients of the runtime: the same clock as the store's and the HTTP client's. */
   readonly now: () => number;
 }
@@ -59,6 +64,7 @@ interface RuntimeOverrides {
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const log = overrides.log ?? createLogger({}, undefined, config.logLevel);
+  const dispatcher = overrides.dispatcher ?? createDispatcher();
   let warnedCallerTokens = false;
   const storeOf = (source: SecretSource, fields: SecretCapability[]) =>
     new SecretStore(source, {
@@ -119,7 +125,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
         overrides.secretSource ??
         (config.secretsSource === 'file'
           ? fileSecretSource(config.secretsFile)
-          : awsSourceOf(config, location, log));
+          : awsSourceOf(config, location, log, dispatcher));
       store = storeOf(source, held);
       stores.set(location, store);
       if (overrides.prefetch) store.prefetch();
@@ -130,23 +136,44 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     const where = locationIfAny(a);
     return where !== undefined && where === locationIfAny(b);
   };
-  const http = new UpstreamClient({
-    dispatcher: overrides.dispatcher ?? createDispatcher(),
-    timeoutMs: config.upstreamTimeoutMs,
+  return {
+    config,
+    log,
+    secretsFor,
+    sameSecret,
+    dispatcher,
     retryBudget: overrides.retryBudget ?? new RetryBudget(),
-    vendor: config.gatewayVendor,
-    now: overrides.now,
-  });
-  return { config, log, secretsFor, sameSecret, http, now: overrides.now ?? (() => Date.now()) };
+    now: overrides.now ?? (() => Date.now()),
+  };
 }
 
-function awsSourceOf(config: Config, secretId: string, log: Logger): SecretSource {
+/**
+ * Where a deployed secret comes from: one signed GetSecretValue request over the container's
+ * dispatcher (the default), the secrets extension when its layer is attached, or the AWS SDK
+ * when asked for, or when the function's credentials are not in its environment.
+ */
+function awsSourceOf(
+  config: Config,
+  secretId: string,
+  log: Logger,
+  dispatcher: Dispatcher,
+): SecretSource {
   const sdk = awsSecretSource({ secretId });
-  if (!config.secretsExtension) return sdk;
-  return extensionOrSdkSource(
-    extensionSecretSource({ secretId, ...config.secretsExtension }),
+  const fallback = (reason: string) => log.warn('reading the secret with the SDK', { reason });
+  if (config.secretsReader === 'extension' && config.secretsExtension) {
+    return extensionOrSdkSource(
+      extensionSecretSource({ secretId, ...config.secretsExtension, dispatcher }),
+      sdk,
+      fallback,
+    );
+  }
+  const { credentials, region, secretsManagerEndpoint: endpoint } = config.aws;
+  if (config.secretsReader === 'sdk' || !credentials || !region || !endpoint) return sdk;
+  return fallingBackToSdk(
+    getSecretValueSource({ secretId, endpoint, region, credentials, dispatcher }),
     sdk,
-    (reason) => log.warn('secrets extension unreachable; reading with the SDK', { reason }),
+    (error) => error instanceof SecretReadError && CREDENTIAL_REFUSALS.has(error.type),
+    fallback,
   );
 }
 

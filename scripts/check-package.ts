@@ -1,7 +1,9 @@
 /**
  * After `serverless package`: every function declared in the generated CloudFormation template
- * must have its own artifact in .serverless/, holding one bundle (and its source map) only.
- * Prints each artifact's size. Exits non-zero on any problem.
+ * must have its own artifact in .serverless/, holding one bundle, its source map, and undici's
+ * HTTP parser beside it when the bundle reads it (`<bundle>.llhttp.wasm`,
+ * scripts/sls/esbuild-plugins.cjs), nothing else. Prints each artifact's size. Exits non-zero on
+ * any problem.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -32,11 +34,25 @@ for (const [logicalId, resource] of functions) {
     problems.push(`${logicalId}: ${zip} is missing`);
     continue;
   }
-  const entries = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).trim().split('\n');
-  const unexpected = entries.filter(
-    (entry) => !/\.cjs(\.map)?$/.test(entry) && !entry.endsWith('/'),
-  );
+  const entries = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter((entry) => !entry.endsWith('/'));
+  const bundles = entries.filter((entry) => entry.endsWith('.cjs'));
+  if (bundles.length !== 1) {
+    problems.push(`${zip}: ${bundles.length} bundles`);
+    continue;
+  }
+  const bundle = bundles[0]!.replace(/\.cjs$/, '');
+  const parser = `${bundle}.llhttp.wasm`;
+  const allowed = new Set([`${bundle}.cjs`, `${bundle}.cjs.map`, parser]);
+  const unexpected = entries.filter((entry) => !allowed.has(entry));
   if (unexpected.length > 0) problems.push(`${zip}: unexpected files ${unexpected.join(', ')}`);
+  const readsParser = execFileSync('unzip', ['-p', file, `${bundle}.cjs`], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  }).includes('.llhttp.wasm');
+  if (readsParser && !entries.includes(parser)) problems.push(`${zip}: ${parser} is missing`);
   console.log(
     `${logicalId.padEnd(40)} ${zip.padEnd(32)} ${(statSync(file).size / 1024).toFixed(1)} KB`,
   );

@@ -8,9 +8,9 @@ import { platformFunction } from '../../lib/http/platform-function.js';
 import { json } from '../../lib/http/responses.js';
 import { jobRoutes } from '../../lib/http/routes/jobs.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
+import { bulkScanJobsOf } from '../../lib/scan-jobs/bulk.js';
 
-const scanJobs = scanJobsClientOf(getRuntime());
+const scanJobs = bulkScanJobsOf(getRuntime());
 
 export const handler = platformFunction(jobRoutes.cancelReservedJobs, async (request) =>
   json(200, await scanJobs.cancelReserved(request.body, request.budget, request.log)),

@@ -13,7 +13,7 @@ import type { TimeBudget } from '../core/time-budget.js';
 import type { Runtime } from '../runtime.js';
 import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';
-import type { UpstreamAnswer, UpstreamClient } from '../upstream/client.js';
+import { type UpstreamAnswer, type UpstreamClient, upstreamClientOf } from '../upstream/client.js';
 import { decodeUpstreamError } from '../upstream/error-decoding.js';
 import {
   type CredentialSource,
@@ -187,6 +187,6 @@ export const catalogueClientOf = perRuntime(
       serviceUrls: runtime.config.openapiServiceUrls,
       vendor: runtime.config.gatewayVendor,
       credentials: appCredentialsFrom(runtime.secretsFor('catalogue')),
-      http: runtime.http,
+      http: upstreamClientOf(runtime),
     }),
 );

@@ -7,6 +7,24 @@ import * as z from 'zod/mini';
 import { ConfigError } from './errors.js';
 import type { LogLevel } from './log.js';
 
+/** The function's AWS environment, as Lambda sets it (and as the AWS SDK reads it). */
+export interface AwsEnvironment {
+  readonly region: string | undefined;
+  /** The function's role credentials; undefined where they are not in the environment. */
+  readonly credentials:
+    | {
+        readonly accessKeyId: string;
+        readonly secretAccessKey: string;
+        readonly sessionToken?: string | undefined;
+      }
+    | undefined;
+  /**
+   * Where Secrets Manager answers: AWS_ENDPOINT_URL_SECRETS_MANAGER, else AWS_ENDPOINT_URL (as
+   * the SDK honours them), else the region's endpoint.
+   */
+  readonly secretsManagerEndpoint: URL | undefined;
+}
+
 /**
  * What a secret holds, by what reads it: the signing keys (`iam`, `apiKey`), the catalogue's
  * client credentials (`openapi`), the actions and triggers, the webhooks, the callers. Deployed,
@@ -56,6 +74,15 @@ export interface Config {
    * attached: the secret is read from it (no SDK) with the function's session token.
    */
   readonly secretsExtension: { readonly port: number; readonly token: string } | undefined;
+  /**
+   * How a deployed function reads its secret: `signed` (one GetSecretValue request, signed with
+   * the function's own credentials, over the container's undici dispatcher; the default),
+   * `extension` (the Parameters and Secrets Lambda Extension; the default when its layer is
+   * attached) or `sdk` (the AWS SDK, which the runtime provides).
+   */
+  readonly secretsReader: 'signed' | 'extension' | 'sdk';
+  /** What Lambda's environment says of AWS: the region, the credentials, the endpoint. */
+  readonly aws: AwsEnvironment;
   readonly secretsTtlMs: number;
   /**
    * How long past its TTL a secret that cannot be refreshed may still say who the callers are:
@@ -166,6 +193,16 @@ const environmentSchema = z.object({
     z.url({ protocol: /^https?$/, error: 'expected the issuer URL of the JWT authorizer' }),
   ),
   SECRETS_EXTENSION_PORT: z.optional(port),
+  SECRETS_READER: z.optional(z.enum(['signed', 'extension', 'sdk'])),
+  // Set by Lambda (and read by the AWS SDK): the region, the role's credentials.
+  AWS_REGION: z.optional(z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'expected a region'))),
+  AWS_DEFAULT_REGION: z.optional(
+    z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'expected a region')),
+  ),
+  AWS_ACCESS_KEY_ID: z.optional(z.string()),
+  AWS_SECRET_ACCESS_KEY: z.optional(z.string()),
+  AWS_ENDPOINT_URL: z.optional(httpUrl),
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: z.optional(httpUrl),
   // Set by Lambda: the extension accepts a request that carries it.
   AWS_SESSION_TOKEN: z.optional(z.string()),
   SECRETS_TTL_SECONDS: z.optional(
@@ -304,6 +341,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       vars.SECRETS_EXTENSION_PORT && vars.AWS_SESSION_TOKEN !== undefined
         ? { port: vars.SECRETS_EXTENSION_PORT, token: vars.AWS_SESSION_TOKEN }
         : undefined,
+    secretsReader: vars.SECRETS_READER ?? (vars.SECRETS_EXTENSION_PORT ? 'extension' : 'signed'),
+    aws: awsEnvironmentOf(vars),
     secretsTtlMs: (vars.SECRETS_TTL_SECONDS ?? 300) * 1000,
     callersMaxStaleMs: (vars.CALLERS_MAX_STALE_SECONDS ?? DEFAULT_CALLERS_MAX_STALE_SECONDS) * 1000,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS ?? 8000,
@@ -329,6 +368,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invocationRetrySeconds: vars.INVOCATION_RETRY_SECONDS ?? 10,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
+}
+
+function awsEnvironmentOf(vars: z.infer<typeof environmentSchema>): AwsEnvironment {
+  const region = vars.AWS_REGION ?? vars.AWS_DEFAULT_REGION;
+  const endpoint =
+    vars.AWS_ENDPOINT_URL_SECRETS_MANAGER ??
+    vars.AWS_ENDPOINT_URL ??
+    (region ? new URL(`https://secretsmanager.${region}.amazonaws.com`) : undefined);
+  const credentials =
+    vars.AWS_ACCESS_KEY_ID && vars.AWS_SECRET_ACCESS_KEY
+      ? {
+          accessKeyId: vars.AWS_ACCESS_KEY_ID,
+          secretAccessKey: vars.AWS_SECRET_ACCESS_KEY,
+          sessionToken: vars.AWS_SESSION_TOKEN,
+        }
+      : undefined;
+  return { region, credentials, secretsManagerEndpoint: endpoint };
 }
 
 /** The hosts a plain http:// URL may name when deployed: local stand-ins and benchmarks. */
@@ -366,4 +422,13 @@ export function requiredSetting<T>(value: T | undefined, name: string): T {
     throw new ConfigError(`Invalid configuration: ${name}: required when deployed`);
   }
   return value;
+}
+
+/** A setting that is required when deployed (a part that must exist there) and optional locally. */
+export function deployedSetting<T>(
+  config: Pick<Config, 'deployed'>,
+  value: T | undefined,
+  name: string,
+): T | undefined {
+  return config.deployed ? requiredSetting(value, name) : value;
 }

@@ -228,6 +228,20 @@ export class WatchRunError extends Error {
   }
 }
 
+/**
+ * Secrets Manager refused a read, or answered something that is not a secret. `type` is its
+ * exception's name (`ResourceNotFoundException`, ...), never anything of the secret.
+ */
+export class SecretReadError extends Error {
+  override readonly name = 'SecretReadError';
+  constructor(
+    message: string,
+    readonly type: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The secrets extension could not be reached at all (its layer is missing): the SDK serves. */
 export class ExtensionUnreachableError extends Error {
   override readonly name = 'ExtensionUnreachableError';

@@ -23,31 +23,55 @@ type LogSink = (line: string) => void;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
-/** Below the level, a line is not written; the metrics it carried still are, on their own. */
-const metricsOnly =
-  (sink: LogSink): LineWriter =>
-  (_message, _fields, metrics) => {
-    if (metrics) sink(JSON.stringify(metrics));
-  };
+/**
+ * Lines below `level` are not written (LOG_LEVEL, read by config.ts); the metrics a line carried
+ * still are, on their own. A child is one object (its fields merged once, its methods shared),
+ * since each request makes one or two.
+ */
+class JsonLogger implements Logger {
+  constructor(
+    private readonly base: LogFields,
+    private readonly sink: LogSink,
+    private readonly level: LogLevel,
+  ) {}
 
-/** Lines below `level` are not written (LOG_LEVEL, read by config.ts). */
+  info(message: string, fields?: LogFields, metrics?: MetricDocument): void {
+    this.write('info', message, fields, metrics);
+  }
+
+  warn(message: string, fields?: LogFields, metrics?: MetricDocument): void {
+    this.write('warn', message, fields, metrics);
+  }
+
+  error(message: string, fields?: LogFields, metrics?: MetricDocument): void {
+    this.write('error', message, fields, metrics);
+  }
+
+  child(fields: LogFields): Logger {
+    return new JsonLogger({ ...this.base, ...fields }, this.sink, this.level);
+  }
+
+  private write(
+    lineLevel: LogLevel,
+    message: string,
+    fields: LogFields | undefined,
+    metrics: MetricDocument | undefined,
+  ): void {
+    if (RANK[lineLevel] < RANK[this.level]) {
+      if (metrics) this.sink(JSON.stringify(metrics));
+      return;
+    }
+    // No timestamp of our own: Lambda stamps every line it ships to CloudWatch Logs.
+    this.sink(JSON.stringify({ level: lineLevel, message, ...this.base, ...fields, ...metrics }));
+  }
+}
+
 export function createLogger(
   base: LogFields = {},
   sink: LogSink = defaultSink,
   level: LogLevel = 'info',
 ): Logger {
-  const writer = (lineLevel: LogLevel) =>
-    RANK[lineLevel] < RANK[level]
-      ? metricsOnly(sink)
-      : (message: string, fields?: LogFields, metrics?: MetricDocument) =>
-          // No timestamp of our own: Lambda stamps every line it ships to CloudWatch Logs.
-          sink(JSON.stringify({ level: lineLevel, message, ...base, ...fields, ...metrics }));
-  return {
-    info: writer('info'),
-    warn: writer('warn'),
-    error: writer('error'),
-    child: (fields) => createLogger({ ...base, ...fields }, sink, level),
-  };
+  return new JsonLogger(base, sink, level);
 }
 
 /** console.log: Lambda ships it to CloudWatch Logs, and test runners can capture it. */

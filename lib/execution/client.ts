@@ -13,7 +13,7 @@ import type { TimeBudget } from '../core/time-budget.js';
 import type { Runtime } from '../runtime.js';
 import type { SecretStore } from '../secrets/store.js';
 import { identifyAnswer } from '../upstream/answer-origin.js';
-import type { UpstreamAnswer, UpstreamClient } from '../upstream/client.js';
+import { type UpstreamAnswer, type UpstreamClient, upstreamClientOf } from '../upstream/client.js';
 import { decodeUpstreamError } from '../upstream/error-decoding.js';
 import { gatewayHeaderNames } from '../upstream/gateway/header-names.js';
 import {
@@ -123,6 +123,6 @@ export const executionClientOf = perRuntime(
     new ExecutionClient({
       secrets: runtime.secretsFor('execution'),
       vendor: runtime.config.gatewayVendor,
-      http: runtime.http,
+      http: upstreamClientOf(runtime),
     }),
 );

@@ -5,8 +5,8 @@ import type { HeaderMap } from '../core/headers.js';
 /** Header names lower-cased (API Gateway already does; local emulation may not). */
 export function headersOf(event: APIGatewayProxyEventV2): HeaderMap {
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {}))
-    headers[name.toLowerCase()] = value;
+  const given = event.headers ?? {};
+  for (const name in given) headers[name.toLowerCase()] = given[name];
   return headers;
 }
 

@@ -1,23 +1,27 @@
 /**
- * The scan job API's client: signed calls to list, search, cancel, stop and report, the page
- * walk of the job list (walk.ts), and the cancel-reserved workflow (cancel-reserved.ts). Upstream success bodies are returned unchanged by
- * the handlers.
+ * The scan job API's client: signed calls to list, search, cancel, stop and report. Upstream
+ * success bodies are returned unchanged by the handlers. The work that grows (the page walk,
+ * cancel-reserved) is bulk.ts's, on top of it, so that the functions of single calls carry
+ * none of it.
  */
 import type { BulkSettings } from '../core/config.js';
 import { requiredSetting } from '../core/config.js';
 import { UnexpectedError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { TimeBudget, WalkPlan } from '../core/time-budget.js';
+import type { TimeBudget } from '../core/time-budget.js';
 import type { Runtime } from '../runtime.js';
 import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';
-import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../upstream/client.js';
+import {
+  type AttemptObserver,
+  type UpstreamAnswer,
+  type UpstreamClient,
+  upstreamClientOf,
+} from '../upstream/client.js';
 import type { CredentialSource } from '../upstream/gateway/credential-refresh.js';
 import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.js';
-import { type CancelReservedResult, cancelReserved } from './cancel-reserved.js';
-import { type CancelReservedBody, isJobId, type ListQuery, type SearchBody } from './schemas.js';
-import { DEFAULT_PAGE_SIZE, PageWalk } from './walk.js';
+import { DEFAULT_PAGE_SIZE, isJobId, type ListQuery, type SearchBody } from './schemas.js';
 
 const API = '/api/v1/jobs';
 
@@ -53,10 +57,12 @@ function rememberedSize(): { get(): number | undefined; set(size: number): void 
 
 export class ScanJobsClient {
   private readonly gateway: SignedGateway;
-  private readonly bulk: BulkSettings;
-  private readonly log: Logger | undefined;
-  private readonly listPageSize = rememberedSize();
-  private readonly searchPageSize = rememberedSize();
+  /** How bulk work calls the platform (config BULK_*). */
+  readonly bulk: BulkSettings;
+  readonly log: Logger | undefined;
+  /** The page sizes the platform accepted, remembered by the container for each kind of walk. */
+  readonly listPageSize = rememberedSize();
+  readonly searchPageSize = rememberedSize();
 
   constructor(options: ScanJobsClientOptions) {
     this.gateway = new SignedGateway({ ...options, service: 'scan-jobs' });
@@ -102,39 +108,6 @@ export class ScanJobsClient {
   report(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
     return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget);
   }
-
-  /** A walk over the pages of the job list, under a walk's time plan (the watcher's). */
-  listWalk(plan: WalkPlan): PageWalk {
-    return new PageWalk({
-      fetch: (page, limit, onAttempt) => this.list({ page, limit }, plan.budget, onAttempt),
-      plan,
-      settings: this.bulk,
-      acceptedSize: this.listPageSize,
-    });
-  }
-
-  /**
-   * Searches every page, then cancels each reserved job, several at a time; one failure does
-   * not stop the rest, and what the time could not cover comes back as `remaining`.
-   */
-  cancelReserved(
-    criteria: CancelReservedBody,
-    budget: TimeBudget,
-    log: Logger | undefined = this.log,
-  ): Promise<CancelReservedResult> {
-    return cancelReserved(
-      {
-        search: (body, callBudget, onAttempt) => this.search(body, callBudget, onAttempt),
-        cancel: (instanceNo, callBudget, onAttempt) =>
-          this.cancel(instanceNo, callBudget, onAttempt),
-        searchPageSize: this.searchPageSize,
-      },
-      criteria,
-      budget,
-      this.bulk,
-      log,
-    );
-  }
 }
 
 function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): string {
@@ -160,7 +133,7 @@ export const scanJobsClientOf = perRuntime(
       baseUrl: requiredSetting(runtime.config.scanBaseUrl, 'SCAN_BASE_URL'),
       vendor: runtime.config.gatewayVendor,
       credentials: signingKeysFrom(runtime.secretsFor('signing')),
-      http: runtime.http,
+      http: upstreamClientOf(runtime),
       bulk: runtime.config.bulk,
       now: runtime.now,
       log: runtime.log,

@@ -67,3 +67,6 @@ export const listResultSchema = z.object({
     total_page_cnt: z.optional(z.union([z.string(), z.number()])),
   }),
 });
+
+/** The platform's documented default page size: any gateway following the spec serves it. */
+export const DEFAULT_PAGE_SIZE = 20;

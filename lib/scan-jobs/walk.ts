@@ -11,10 +11,8 @@ import { parseJsonOrUndefined } from '../core/json.js';
 import type { WalkPlan } from '../core/time-budget.js';
 import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
 import { type AttemptOutcome, isThrottled, mayRetry } from '../upstream/retry-policy.js';
-import { type ListedJob, listResultSchema } from './schemas.js';
+import { DEFAULT_PAGE_SIZE, type ListedJob, listResultSchema } from './schemas.js';
 
-/** The platform's documented default page size: any gateway following the spec serves it. */
-export const DEFAULT_PAGE_SIZE = 20;
 /** A guard against an upstream whose page count never ends. */
 export const MAX_WALK_PAGES = 1000;
 /**

@@ -50,17 +50,12 @@ export interface FetchedSecret {
   readonly fetchedAt: number;
 }
 
-interface Cached {
-  readonly value: PlatformSecret;
-  readonly fetchedAt: number;
-}
-
 /** A few seconds: a broken secret costs one fetch per container every few seconds at most. */
 const DEFAULT_BACKOFF_MS = 3000;
 const DEFAULT_MAX_BACKOFF_MS = 60_000;
 
 export class SecretStore {
-  private cached: Cached | undefined;
+  private cached: FetchedSecret | undefined;
   private inflight: Promise<PlatformSecret> | undefined;
   private failures = 0;
   private nextAttemptAt = 0;
@@ -89,10 +84,16 @@ export class SecretStore {
    * As get(), with the time the secret was fetched: while fetches fail, the last good secret
    * keeps serving, and its age tells a reader (the caller check) how stale it is.
    */
-  async getFetched(): Promise<FetchedSecret> {
-    const value = await this.get();
+  getFetched(): Promise<FetchedSecret> {
     const cached = this.cached;
-    return { value, fetchedAt: cached?.value === value ? cached.fetchedAt : this.now() };
+    // Every request asks: a fresh secret is answered without another promise in between.
+    if (cached && this.now() - cached.fetchedAt < this.options.ttlMs) {
+      return Promise.resolve(cached);
+    }
+    return this.get().then((value) => {
+      const latest = this.cached;
+      return { value, fetchedAt: latest?.value === value ? latest.fetchedAt : this.now() };
+    });
   }
 
   /** When the next fetch may start, in ms from now (0 when it may start at once). */

@@ -17,6 +17,7 @@ import {
 } from '../core/errors.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
 import { countMetric } from '../core/metrics.js';
+import { perRuntime } from '../core/per-runtime.js';
 import type { TimeBudget } from '../core/time-budget.js';
 import { identifyAnswer } from './answer-origin.js';
 import { Deadline, dispatchOnce } from './dispatch.js';
@@ -314,3 +315,27 @@ function retryAfterMs(value: string | undefined): number {
   const date = Date.parse(value);
   return Number.isNaN(date) ? 0 : Math.max(date - Date.now(), 0);
 }
+
+/** What the container's upstream client is built from: the runtime's parts it uses. */
+interface UpstreamParts {
+  readonly dispatcher: Dispatcher;
+  readonly retryBudget: RetryBudget;
+  readonly config: { readonly upstreamTimeoutMs: number; readonly gatewayVendor: string };
+  readonly now: () => number;
+}
+
+/**
+ * The container's one upstream client, built on first use from its runtime, so that a function
+ * that never calls the platform (the webhook receiver, the OpenAPI document) carries none of
+ * it: not the retry loop, not the error decoding.
+ */
+export const upstreamClientOf = perRuntime(
+  (parts: UpstreamParts) =>
+    new UpstreamClient({
+      dispatcher: parts.dispatcher,
+      timeoutMs: parts.config.upstreamTimeoutMs,
+      retryBudget: parts.retryBudget,
+      vendor: parts.config.gatewayVendor,
+      now: parts.now,
+    }),
+);

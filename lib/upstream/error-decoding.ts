@@ -3,7 +3,7 @@
  * numeric codes, API-specific shapes, empty or unreadable bodies) into one UpstreamError.
  */
 import { STATUS_CODES } from 'node:http';
-import { XMLParser } from 'fast-xml-parser';
+import { parse as parseXml, type TNode } from 'txml/txml';
 import { UpstreamError } from '../core/errors.js';
 import { isJsonObject as isRecord } from '../core/json.js';
 
@@ -79,25 +79,39 @@ export function fieldsOf(record: Record<string, unknown>): DecodedFields {
   };
 }
 
-let xmlParser: XMLParser | undefined;
-
 function fromXml(text: string): DecodedFields {
-  xmlParser ??= new XMLParser({ ignoreDeclaration: true, parseTagValue: false });
-  let parsed: unknown;
+  let nodes: (TNode | string)[];
   try {
-    parsed = xmlParser.parse(text);
+    // Up to the last tag's end: a body cut short (at MAX_DECODED_ERROR_BYTES, or by the
+    // upstream) keeps its complete elements and loses the text of the one it cut. The
+    // predefined entities and character references are decoded; a document's own entity
+    // declarations are never expanded (their references stay as written).
+    const whole = text.slice(0, text.lastIndexOf('>') + 1);
+    nodes = parseXml(whole, { noChildNodes: [], decodeEntities: true });
   } catch {
     return {};
   }
-  if (!isRecord(parsed)) return {};
-  // The root element's name varies (`result`, `Message`, ...): look at whatever it is.
-  for (const root of Object.values(parsed)) {
-    if (isRecord(root)) {
-      const fields = fieldsOf(root);
-      if (fields.code !== undefined) return fields;
-    }
+  // The root element's name varies (`result`, `Message`, ...): look at whatever it is. A
+  // declaration (`<?xml ...?>`) or a doctype is a node of its own, never the root.
+  const root = nodes.find(
+    (node): node is TNode => typeof node !== 'string' && /^[A-Za-z_]/.test(node.tagName),
+  );
+  return root ? fieldsOf(recordOf(root)) : {};
+}
+
+/**
+ * An element as a record: each child element by name, its text when it has no element of its
+ * own, else its record (the first of a repeated name wins). Attributes are not read.
+ */
+function recordOf(element: TNode): Record<string, unknown> {
+  // No prototype: an element named __proto__ or constructor is only a member.
+  const record: Record<string, unknown> = Object.create(null);
+  for (const child of element.children) {
+    if (typeof child === 'string' || Object.hasOwn(record, child.tagName)) continue;
+    const nested = child.children.some((node) => typeof node !== 'string');
+    record[child.tagName] = nested ? recordOf(child) : child.children.join('');
   }
-  return {};
+  return record;
 }
 
 function text(value: unknown): string | undefined {

@@ -14,16 +14,21 @@ export function encodePairs(pairs: Pairs): string {
 }
 
 /**
- * The URL of an upstream path under a base URL, whose own path prefix is kept. A path with a
- * dot-only segment is refused before anything is sent: the URL would resolve it and move the
- * path up (every route refuses such input first; this is the last line).
+ * The URL of an upstream path (starting with `/`) under a base URL, whose own path prefix is
+ * kept. A path with a dot-only segment is refused before anything is sent: the URL would
+ * resolve it and move the path up (every route refuses such input first; this is the last
+ * line).
  */
 export function upstreamUrl(base: URL, path: string, query: Pairs = []): URL {
   if (path.split('/').some(isDotOnlySegment)) {
     throw new UnexpectedError(new Error('An upstream path has a dot-only segment; not sent'));
   }
-  const url = new URL(base.origin);
-  url.pathname = base.pathname.replace(/\/+$/, '') + path;
-  if (query.length > 0) url.search = encodePairs(query);
-  return url;
+  if (!path.startsWith('/')) {
+    throw new UnexpectedError(new Error('An upstream path does not start with "/"; not sent'));
+  }
+  // Parsed once, from text: `?` and `#` in the path are encoded first, as the pathname setter
+  // would encode them, so that they stay in the path.
+  const search = query.length > 0 ? `?${encodePairs(query)}` : '';
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return new URL(`${base.origin}${prefix}${path.replace(/[?#]/g, encodeURIComponent)}${search}`);
 }

@@ -6,7 +6,7 @@
 import { ConfigError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
-import { scanJobsClientOf } from '../scan-jobs/client.js';
+import { bulkScanJobsOf } from '../scan-jobs/bulk.js';
 import { dynamoDbStateStore } from './dynamo-state-store.js';
 import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.js';
 import { fileStateStore } from './file-state-store.js';
@@ -17,7 +17,7 @@ import { ScanJobWatcher } from './watcher.js';
 export const scanJobWatcherOf = perRuntime((runtime: Runtime): ScanJobWatcher => {
   const log = runtime.log.child({ function: 'watchScanJobs' });
   return new ScanJobWatcher({
-    scanJobs: scanJobsClientOf(runtime),
+    scanJobs: bulkScanJobsOf(runtime),
     store: stateStoreOf(runtime),
     emitter: emitterOf(runtime, log),
     log,

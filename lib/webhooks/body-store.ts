@@ -8,6 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { deployedSetting } from '../core/config.js';
+import { perRuntime } from '../core/per-runtime.js';
+import type { Runtime } from '../runtime.js';
 
 /** Where a body was put: what the queued message carries instead of it. */
 export interface BodyRef {
@@ -61,3 +64,10 @@ export function s3BodyStore(options: S3BodyStoreOptions): BodyStore {
     },
   };
 }
+
+/** The container's body store: required when deployed, absent locally unless a bucket is set. */
+export const bodyStoreOf = perRuntime((runtime: Runtime): BodyStore | undefined => {
+  const { config } = runtime;
+  const bucket = deployedSetting(config, config.deliveryBodyBucket, 'DELIVERY_BODY_BUCKET');
+  return bucket ? s3BodyStore({ bucket }) : undefined;
+});

@@ -1,21 +1,22 @@
 /**
- * Where the webhook receiver hands its deliveries (setup.ts chooses):
+ * Where the webhook receiver hands its deliveries:
  *
- * - SQS (INVOCATION_QUEUE_URL set; required when deployed): a FIFO queue in its high-throughput
+ * - SQS (INVOCATION_QUEUE_URL, deployed; this module): a FIFO queue in its high-throughput
  *   mode. MessageDeduplicationId is the delivery's key, so SQS itself drops a copy sent within
  *   its 5-minute deduplication interval; the delivery ledger covers every later copy.
  *   MessageGroupId is the delivery's own key, so that each delivery stands alone and one that
  *   keeps failing never holds another back, or the webhook's name for a webhook that asks for
  *   its deliveries in order (`"ordered": true`). Params too large for a message go to the body
  *   store and the message carries their key.
- * - In process (local runs only, where no SQS runs): the consumer's own code runs the message
- *   right after the receiver has answered. There is no retry and no dead-letter queue locally:
- *   what would be retried or parked is logged.
+ * - In process (local runs only, where no SQS runs; in-process-queue.ts): the consumer's own
+ *   code runs the message right after the receiver has answered.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { requiredSetting } from '../core/config.js';
 import { UnexpectedError } from '../core/errors.js';
-import { describeError, type Logger } from '../core/log.js';
-import type { BodyStore } from './body-store.js';
+import { perRuntime } from '../core/per-runtime.js';
+import type { Runtime } from '../runtime.js';
+import { type BodyStore, bodyStoreOf } from './body-store.js';
 import { type Invocation, MAX_INLINE_MESSAGE_BYTES } from './invocation.js';
 
 interface EnqueueOptions {
@@ -69,32 +70,11 @@ export class SqsInvocationQueue implements InvocationQueue {
   }
 }
 
-interface InProcessInvocationQueueOptions {
-  /** Runs one message body: the consumer's code. */
-  readonly run: (body: string) => Promise<unknown>;
-  readonly log: Logger;
-}
-
-export class InProcessInvocationQueue implements InvocationQueue {
-  private readonly pending = new Set<Promise<void>>();
-
-  constructor(private readonly options: InProcessInvocationQueueOptions) {}
-
-  async enqueue(invocation: Invocation): Promise<void> {
-    // Serialised as SQS would carry it, so the consumer's parsing runs on the same text.
-    const body = JSON.stringify(invocation);
-    const task = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.options.run(body))
-      .then(
-        () => undefined,
-        (error: unknown) => this.options.log.error('invocation crashed', describeError(error)),
-      )
-      .finally(() => this.pending.delete(task));
-    this.pending.add(task);
-  }
-
-  /** Resolves when every handed-over message has run (tests, graceful stops). */
-  async idle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all(this.pending);
-  }
-}
+/** The container's invocation queue, as the deployed receiver hands deliveries to it. */
+export const sqsInvocationQueueOf = perRuntime(
+  (runtime: Runtime) =>
+    new SqsInvocationQueue({
+      queueUrl: requiredSetting(runtime.config.invocationQueueUrl, 'INVOCATION_QUEUE_URL'),
+      bodies: bodyStoreOf(runtime),
+    }),
+);

@@ -1,27 +1,23 @@
 /**
- * The webhook pipeline of a container, wired once for the receiver and the consumer alike: the
- * consumer's dependencies (the execution client, the delivery ledger, how it settles messages,
- * the body store), and the queue the receiver hands deliveries to.
+ * The consumer's side of the webhook pipeline, wired once for the consumer function and for the
+ * receiver of local runs, which runs the consumer's code in process: the execution client, the
+ * delivery ledger, how messages are settled, the body store. (The deployed receiver's queue is
+ * queue.ts's: its bundle carries none of this.)
  *
  * Deployed, every part is required (a missing setting fails the function's init, naming the
  * variable): the SQS queue and its dead-letter queue, the ledger table, the body bucket. The
  * in-process queue and the in-memory ledger are for local runs only: in Lambda nothing runs
  * after the response, and memory does not outlive a container.
  */
-import { requiredSetting } from '../core/config.js';
+import { deployedSetting } from '../core/config.js';
 import { perRuntime } from '../core/per-runtime.js';
 import { executionClientOf } from '../execution/client.js';
 import type { Runtime } from '../runtime.js';
-import { type BodyStore, s3BodyStore } from './body-store.js';
+import { bodyStoreOf } from './body-store.js';
 import { type ConsumerDeps, processMessage } from './consumer.js';
+import { InProcessInvocationQueue } from './in-process-queue.js';
 import { type DeliveryLedger, dynamoDbDeliveryLedger, memoryDeliveryLedger } from './ledger.js';
-import { InProcessInvocationQueue, type InvocationQueue, SqsInvocationQueue } from './queue.js';
 import { logSettlement, type Settlement, sqsSettlement } from './settlement.js';
-
-/** A setting that is required when deployed and optional locally. */
-function deployedSetting<T>(runtime: Runtime, value: T | undefined, name: string): T | undefined {
-  return runtime.config.deployed ? requiredSetting(value, name) : value;
-}
 
 /**
  * The container's delivery ledger: the DynamoDB table (DELIVERY_LEDGER_TABLE: deployed, and
@@ -29,7 +25,7 @@ function deployedSetting<T>(runtime: Runtime, value: T | undefined, name: string
  */
 export const deliveryLedgerOf = perRuntime((runtime: Runtime): DeliveryLedger => {
   const table = deployedSetting(
-    runtime,
+    runtime.config,
     runtime.config.deliveryLedgerTable,
     'DELIVERY_LEDGER_TABLE',
   );
@@ -38,20 +34,11 @@ export const deliveryLedgerOf = perRuntime((runtime: Runtime): DeliveryLedger =>
   return memoryDeliveryLedger(runtime.now);
 });
 
-const bodyStoreOf = perRuntime((runtime: Runtime): BodyStore | undefined => {
-  const bucket = deployedSetting(
-    runtime,
-    runtime.config.deliveryBodyBucket,
-    'DELIVERY_BODY_BUCKET',
-  );
-  return bucket ? s3BodyStore({ bucket }) : undefined;
-});
-
 function settlementOf(runtime: Runtime, log: Runtime['log']): Settlement {
   const { config } = runtime;
-  const queueUrl = deployedSetting(runtime, config.invocationQueueUrl, 'INVOCATION_QUEUE_URL');
+  const queueUrl = deployedSetting(config, config.invocationQueueUrl, 'INVOCATION_QUEUE_URL');
   const deadLetterQueueUrl = deployedSetting(
-    runtime,
+    config,
     config.invocationDeadLetterQueueUrl,
     'INVOCATION_DEAD_LETTER_QUEUE_URL',
   );
@@ -80,14 +67,8 @@ export const consumerDepsOf = perRuntime((runtime: Runtime): ConsumerDeps => {
   };
 });
 
-/** The container's invocation queue, as the receiver sees it. */
-export const invocationQueueOf = perRuntime((runtime: Runtime): InvocationQueue => {
-  const queueUrl = deployedSetting(
-    runtime,
-    runtime.config.invocationQueueUrl,
-    'INVOCATION_QUEUE_URL',
-  );
-  if (queueUrl) return new SqsInvocationQueue({ queueUrl, bodies: bodyStoreOf(runtime) });
+/** The invocation queue of local runs: the consumer's code, in this process. */
+export const inProcessInvocationQueueOf = perRuntime((runtime: Runtime) => {
   const deps = consumerDepsOf(runtime);
   return new InProcessInvocationQueue({ log: deps.log, run: (body) => processMessage(body, deps) });
 });

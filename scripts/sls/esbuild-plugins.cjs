@@ -1,27 +1,140 @@
 'use strict';
-// esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins).
-//
-// undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each), and
-// loads the one without SIMD only when the other cannot compile. Node 22 on Lambda (x86_64 and
-// arm64) runs WebAssembly SIMD, so that copy is left out: were it ever needed, the function
-// fails with this message rather than parse HTTP without a parser.
-const NON_SIMD_PARSER = /[\\/]llhttp[\\/]llhttp-wasm\.js$/;
+// esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins): parts of
+// undici that no function can reach are left out, each replaced by a module that throws with
+// the reason, were it ever reached. undici is about two thirds of an HTTP function's bundle.
+const fs = require('node:fs');
+const path = require('node:path');
 
-const leaveOutNonSimdParser = {
-  name: 'leave-out-non-simd-llhttp',
+/** The undici modules left out, by file, with why no function can use them. */
+const LEFT_OUT = [
+  {
+    // undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each),
+    // and loads the one without SIMD only when the other cannot compile. Node 22 on Lambda
+    // (x86_64 and arm64) runs WebAssembly SIMD.
+    file: /[\\/]llhttp[\\/]llhttp-wasm\.js$/,
+    why: 'this runtime cannot compile WebAssembly SIMD, and the non-SIMD HTTP parser was left out',
+  },
+  {
+    // HTTP/2 is only spoken when a dispatcher allows it (`allowH2`); ours never does. The
+    // client requires it when it loads, and calls it only on a connection that chose h2.
+    file: /[\\/]dispatcher[\\/]client-h2\.js$/,
+    why: 'HTTP/2 was left out (no dispatcher of this package allows it)',
+    calledLater: true,
+  },
+  {
+    // The fetch body machinery (web IDL, FormData, data: URLs, about 45 KB) is only loaded to
+    // send a FormData body; this package sends strings and bytes.
+    file: /[\\/]web[\\/]fetch[\\/]body\.js$/,
+    why: 'FormData bodies were left out (this package sends strings and bytes only)',
+  },
+];
+
+const leaveOutUnreachableUndici = {
+  name: 'leave-out-unreachable-undici',
   setup(build) {
-    build.onResolve({ filter: /llhttp-wasm\.js$/ }, (args) => {
-      const resolved = require('node:path').join(args.resolveDir, args.path);
-      if (!NON_SIMD_PARSER.test(resolved)) return undefined;
-      return { path: resolved, namespace: 'left-out' };
+    build.onResolve({ filter: /(llhttp-wasm|client-h2|body)\.js$/ }, (args) => {
+      const resolved = path.join(args.resolveDir, args.path);
+      if (!/[\\/]node_modules[\\/]undici[\\/]/.test(resolved)) return undefined;
+      const entry = LEFT_OUT.find(({ file }) => file.test(resolved));
+      return entry ? { path: resolved, namespace: 'left-out', pluginData: entry } : undefined;
     });
-    build.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData: entry }) => {
+      const error = `new Error(${JSON.stringify(`undici: ${entry.why} (scripts/sls/esbuild-plugins.cjs)`)})`;
+      // A module loaded when it is needed throws then; one loaded up front, when it is called.
+      const contents = entry.calledLater
+        ? `module.exports = function leftOut() { throw ${error}; };`
+        : `throw ${error};`;
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The OpenAPI document built at package time, by the same code that would build it at cold
+ * start (lib/http/openapi-document.ts): the bundle of GET /openapi.json carries the text, not
+ * the route registry and every schema it describes.
+ */
+const openApiDocumentBuiltAhead = {
+  name: 'openapi-document-built-ahead',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]openapi-document\.ts$/ }, () => {
+      const tsx = require('tsx/cjs/api');
+      const { buildOpenApiDocument } = tsx.require(
+        path.join(__dirname, '../../lib/http/openapi.ts'),
+        __filename,
+      );
+      const text = JSON.stringify(buildOpenApiDocument());
+      return {
+        contents: `export function openApiDocumentText() { return ${JSON.stringify(text)}; }`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * undici's HTTP parser (WebAssembly with SIMD, 54 KB) is carried as base64 text, 72 KB of every
+ * bundle that parses for nothing until a connection needs it. Here it is written beside each
+ * bundle that uses it, as the bytes themselves (`list.cjs` gets `list.llhttp.wasm`; the zip of
+ * a function takes the files named after its bundle), and read from there when undici first
+ * compiles it. A test checks that undici gets the same bytes.
+ */
+const PARSER_MODULE = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp_simd-wasm\.js$/;
+const PARSER_SUFFIX = '.llhttp.wasm';
+
+const httpParserBeside = {
+  name: 'http-parser-beside',
+  setup(build) {
+    build.initialOptions.metafile = true;
+    let parser;
+    build.onLoad({ filter: PARSER_MODULE }, (args) => {
+      parser = require(args.path);
+      const contents = [
+        "'use strict';",
+        "const { readFileSync } = require('node:fs');",
+        `const file = __filename.replace(/\\.[cm]?js$/, '') + ${JSON.stringify(PARSER_SUFFIX)};`,
+        'let wasm;',
+        "Object.defineProperty(module, 'exports', { get: () => (wasm ??= readFileSync(file)) });",
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+    build.onEnd((result) => {
+      if (!parser || !result.metafile || build.initialOptions.write === false) return;
+      const root = build.initialOptions.absWorkingDir ?? process.cwd();
+      for (const [output, info] of Object.entries(result.metafile.outputs)) {
+        if (!/\.[cm]?js$/.test(output)) continue;
+        if (!Object.keys(info.inputs).some((input) => PARSER_MODULE.test(input))) continue;
+        const bundle = path.resolve(root, output);
+        fs.writeFileSync(bundle.replace(/\.[cm]?js$/, '') + PARSER_SUFFIX, parser);
+      }
+    });
+  },
+};
+
+/**
+ * middy's core imports Node's web streams (about 1.2 ms of a cold start) for one check, made only
+ * when a handler returns a streamed response, which none of ours does. Its import of them is
+ * answered with a module that loads them on first use.
+ */
+const middyWebStreamsOnUse = {
+  name: 'middy-web-streams-on-use',
+  setup(build) {
+    build.onResolve({ filter: /^node:stream\/web$/ }, (args) =>
+      /[\\/]@middy[\\/]core[\\/]/.test(args.importer)
+        ? { path: 'node:stream/web', namespace: 'on-use' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'on-use' }, () => ({
       contents:
-        "throw new Error('undici: this runtime cannot compile WebAssembly SIMD, and the " +
-        "non-SIMD HTTP parser was left out of the bundle (scripts/sls/esbuild-plugins.cjs)');",
+        "module.exports = { get ReadableStream() { return require('node:stream/web').ReadableStream; } };",
       loader: 'js',
     }));
   },
 };
 
-module.exports = [leaveOutNonSimdParser];
+module.exports = [
+  leaveOutUnreachableUndici,
+  openApiDocumentBuiltAhead,
+  httpParserBeside,
+  middyWebStreamsOnUse,
+];

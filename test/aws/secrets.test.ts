@@ -1,7 +1,8 @@
 /**
- * The `aws` secret source with the real Secrets Manager client against moto: reading and
- * validating, a rotated secret picked up after the platform refuses the old keys, and every
- * form of SECRET_ID (name, full ARN, partial ARN).
+ * The `aws` secret source against moto: reading and validating with the real Secrets Manager
+ * client, a rotated secret picked up after the platform refuses the old keys, and every form of
+ * SECRET_ID (name, full ARN, partial ARN), read with the default deploy's signed request and
+ * with the SDK.
  */
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -50,25 +51,36 @@ describe('awsSecretSource against moto', () => {
 describe('a deployed function reading its secret from Secrets Manager (moto)', () => {
   const emulator = emulatorForSuite();
 
-  async function listJobsWith(secretId: string) {
+  async function listJobsWith(secretId: string, reader: 'signed' | 'sdk' = 'signed') {
     const { list } = await loadHandlers(
-      { ...emulatorEnv(emulator), ...awsEnv(), SECRETS_SOURCE: 'aws', SECRET_ID: secretId },
+      {
+        ...emulatorEnv(emulator),
+        ...awsEnv(),
+        SECRETS_SOURCE: 'aws',
+        SECRET_ID: secretId,
+        SECRETS_READER: reader,
+      },
       { list: 'functions/jobs/list.ts' },
     );
     return list;
   }
 
-  it.each(['name', 'full ARN', 'partial ARN'] as const)(
-    'finds the secret by its %s',
-    async (form) => {
-      const name = unique('gw/prod/platform');
-      const arn = await createSecret(name, demoSecretFor(emulator.url));
-      const secretId =
-        form === 'name' ? name : form === 'full ARN' ? arn : arn.replace(/-[^-]+$/, '');
-      const list = await listJobsWith(secretId);
-      expect((await list(httpEvent('jobs-list.json'), lambdaContext())).statusCode).toBe(200);
-    },
-  );
+  // signed: the default deploy's one GetSecretValue request, sent to AWS_ENDPOINT_URL (moto).
+  it.each([
+    ['name', 'signed'],
+    ['full ARN', 'signed'],
+    ['partial ARN', 'signed'],
+    ['name', 'sdk'],
+    ['full ARN', 'sdk'],
+    ['partial ARN', 'sdk'],
+  ] as const)('finds the secret by its %s, read %s', async (form, reader) => {
+    const name = unique('gw/prod/platform');
+    const arn = await createSecret(name, demoSecretFor(emulator.url));
+    const secretId =
+      form === 'name' ? name : form === 'full ARN' ? arn : arn.replace(/-[^-]+$/, '');
+    const list = await listJobsWith(secretId, reader);
+    expect((await list(httpEvent('jobs-list.json'), lambdaContext())).statusCode).toBe(200);
+  });
 
   it('picks up a rotated secret once the platform refuses the old keys', async () => {
     const name = unique('gw/rotating');

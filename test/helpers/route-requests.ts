@@ -16,7 +16,7 @@ export const MODULES: Record<string, string> = {
   getJobReport: 'functions/jobs/report.ts',
   invokeAction: 'functions/actions/invoke.ts',
   fireTrigger: 'functions/triggers/fire.ts',
-  receiveWebhook: 'functions/webhooks/receive.ts',
+  receiveWebhook: 'functions/webhooks/receive-local.ts',
   catalogueLanguage: 'functions/catalogue/language.ts',
   catalogueMaps: 'functions/catalogue/maps.ts',
   catalogueCaptcha: 'functions/catalogue/captcha.ts',

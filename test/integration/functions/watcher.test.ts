@@ -19,7 +19,7 @@ import { loadConfig } from '../../../lib/core/config.js';
 import { createLogger } from '../../../lib/core/log.js';
 import type { WalkPlan } from '../../../lib/core/time-budget.js';
 import { createRuntime } from '../../../lib/runtime.js';
-import { scanJobsClientOf } from '../../../lib/scan-jobs/client.js';
+import { bulkScanJobsOf } from '../../../lib/scan-jobs/bulk.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
 import { fileStateStore } from '../../../lib/watcher/file-state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
@@ -247,7 +247,7 @@ describe('the watcher walking several pages of the real list', () => {
       BULK_PAGE_SIZE: '10',
     });
     const runtime = createRuntime(config, { log: createLogger({}, () => {}) });
-    const client = scanJobsClientOf(runtime);
+    const client = bulkScanJobsOf(runtime);
     let failAfterPage1 = false;
     const scanJobs = {
       listWalk: (plan: WalkPlan) => {

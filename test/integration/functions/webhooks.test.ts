@@ -9,7 +9,7 @@ import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/cli
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor } from '../../../emulator/index.js';
-import type { InProcessInvocationQueue } from '../../../lib/webhooks/queue.js';
+import type { InProcessInvocationQueue } from '../../../lib/webhooks/in-process-queue.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
 import tables from '../../../scripts/sls/tables.cjs';
 import { pointAwsSdkAt } from '../../helpers/aws.js';
@@ -77,12 +77,12 @@ describe('webhook receiver, locally (in process)', () => {
     const file = await secretFile(secret);
     ({ receive } = await loadHandlers(
       emulatorEnv(emulator, { SECRETS_FILE: file, INVOCATION_QUEUE_URL: '' }),
-      { receive: 'functions/webhooks/receive.ts' },
+      { receive: 'functions/webhooks/receive-local.ts' },
     ));
     // The same module graph as the handler: its container's queue.
-    const { invocationQueueOf } = await import('../../../lib/webhooks/setup.js');
+    const { inProcessInvocationQueueOf } = await import('../../../lib/webhooks/setup.js');
     const { getRuntime } = await import('../../../lib/runtime.js');
-    queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
+    queue = inProcessInvocationQueueOf(getRuntime());
   });
   beforeEach(() => {
     logLines = [];
@@ -311,11 +311,11 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
         INVOCATION_QUEUE_URL: '',
         DELIVERY_LEDGER_TABLE: 'deliveries',
       }),
-      { receive: 'functions/webhooks/receive.ts' },
+      { receive: 'functions/webhooks/receive-local.ts' },
     ));
-    const { invocationQueueOf } = await import('../../../lib/webhooks/setup.js');
+    const { inProcessInvocationQueueOf } = await import('../../../lib/webhooks/setup.js');
     const { getRuntime } = await import('../../../lib/runtime.js');
-    queue = invocationQueueOf(getRuntime()) as InProcessInvocationQueue;
+    queue = inProcessInvocationQueueOf(getRuntime());
   });
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isDotOnlySegment } from '../../../../lib/core/schemas.js';
 import { upstreamUrl } from '../../../../lib/upstream/urls.js';
@@ -21,6 +22,30 @@ describe('upstreamUrl', () => {
     expect(() => upstreamUrl(base, path)).toThrow(
       expect.objectContaining({ status: 500, code: '900' }),
     );
+  });
+
+  it('builds the URL the pathname and search setters build, whatever the path holds', () => {
+    const bySetters = (path: string, query: [string, string][]) => {
+      const url = new URL(base.origin);
+      url.pathname = base.pathname.replace(/\/+$/, '') + path;
+      if (query.length > 0) url.search = new URLSearchParams(query).toString();
+      return url.href;
+    };
+    const segment = fc
+      .string({ unit: 'grapheme', maxLength: 12 })
+      .filter((text) => !text.includes('/') && !isDotOnlySegment(text));
+    fc.assert(
+      fc.property(
+        fc.array(segment, { maxLength: 4 }),
+        fc.array(fc.tuple(fc.string(), fc.string()), { maxLength: 3 }),
+        (segments, query) => {
+          const path = `/${segments.join('/')}`;
+          expect(upstreamUrl(base, path, query).href).toBe(bySetters(path, query));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    expect(upstreamUrl(base, '/a?b#c').pathname).toBe('/prefix/a%3Fb%23c');
   });
 
   it('leaves dots inside a segment alone', () => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../lib/core/config.js';
 import { createLogger } from '../../../../lib/core/log.js';
 import { createRuntime } from '../../../../lib/runtime.js';
-import { InProcessInvocationQueue, SqsInvocationQueue } from '../../../../lib/webhooks/queue.js';
-import { consumerDepsOf, invocationQueueOf } from '../../../../lib/webhooks/setup.js';
+import { InProcessInvocationQueue } from '../../../../lib/webhooks/in-process-queue.js';
+import { SqsInvocationQueue, sqsInvocationQueueOf } from '../../../../lib/webhooks/queue.js';
+import { consumerDepsOf, inProcessInvocationQueueOf } from '../../../../lib/webhooks/setup.js';
 
 /** A Lambda container's environment (neither serverless offline nor invoke local). */
 const DEPLOYED = {
@@ -18,18 +19,18 @@ const runtimeOf = (env: Record<string, string>) => createRuntime(loadConfig(env)
 
 describe('the webhook pipeline when deployed', () => {
   it('refuses to build the receiver without its queue or body bucket, naming the variable', () => {
-    expect(() => invocationQueueOf(runtimeOf(DEPLOYED))).toThrow(
+    expect(() => sqsInvocationQueueOf(runtimeOf(DEPLOYED))).toThrow(
       'Invalid configuration: INVOCATION_QUEUE_URL: required when deployed',
     );
     expect(() =>
-      invocationQueueOf(
+      sqsInvocationQueueOf(
         runtimeOf({
           ...DEPLOYED,
           INVOCATION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/1/q.fifo',
         }),
       ),
     ).toThrow('Invalid configuration: DELIVERY_BODY_BUCKET: required when deployed');
-    const queue = invocationQueueOf(
+    const queue = sqsInvocationQueueOf(
       runtimeOf({
         ...DEPLOYED,
         INVOCATION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/1/q.fifo',
@@ -57,7 +58,7 @@ describe('the webhook pipeline when deployed', () => {
 
   it('keeps the in-process queue and the in-memory ledger for local runs only', () => {
     const local = runtimeOf({ ...DEPLOYED, IS_OFFLINE: 'true' });
-    expect(invocationQueueOf(local)).toBeInstanceOf(InProcessInvocationQueue);
+    expect(inProcessInvocationQueueOf(local)).toBeInstanceOf(InProcessInvocationQueue);
     expect(consumerDepsOf(local).ledger.description).toBe('memory (this process only)');
   });
 });

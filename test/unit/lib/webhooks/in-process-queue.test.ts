@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
-import { InProcessInvocationQueue } from '../../../../lib/webhooks/queue.js';
+import { InProcessInvocationQueue } from '../../../../lib/webhooks/in-process-queue.js';
 
 describe('InProcessInvocationQueue', () => {
   function queue(run: (body: string) => Promise<unknown>) {

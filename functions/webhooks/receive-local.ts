@@ -1,0 +1,12 @@
+/**
+ * POST /webhooks/{name} in local runs (`npm start`, `serverless invoke local`), where no SQS
+ * runs: a verified delivery is run by the consumer's own code in this process, right after the
+ * 202 (serverless.yml picks this handler locally; the deployed bundle carries none of it).
+ */
+import { webhookReceiver } from '../../lib/http/webhook-receiver.js';
+import { getRuntime } from '../../lib/runtime.js';
+import { inProcessInvocationQueueOf } from '../../lib/webhooks/setup.js';
+
+const runtime = getRuntime();
+
+export const handler = webhookReceiver(runtime, inProcessInvocationQueueOf(runtime));

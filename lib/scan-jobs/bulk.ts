@@ -1,0 +1,57 @@
+/**
+ * The scan job work that grows with the jobs, on top of the client: a walk over every page of
+ * the job list (the watcher's) and the cancel-reserved workflow. Kept apart from the client so
+ * that a function of single calls (list, search, cancel, stop, report) carries none of it.
+ */
+import type { Logger } from '../core/log.js';
+import { perRuntime } from '../core/per-runtime.js';
+import type { TimeBudget, WalkPlan } from '../core/time-budget.js';
+import type { Runtime } from '../runtime.js';
+import { type CancelReservedResult, cancelReserved } from './cancel-reserved.js';
+import { type ScanJobsClient, scanJobsClientOf } from './client.js';
+import type { CancelReservedBody } from './schemas.js';
+import { PageWalk } from './walk.js';
+
+export class BulkScanJobs {
+  constructor(private readonly client: ScanJobsClient) {}
+
+  /** A walk over the pages of the job list, under a walk's time plan (the watcher's). */
+  listWalk(plan: WalkPlan): PageWalk {
+    const client = this.client;
+    return new PageWalk({
+      fetch: (page, limit, onAttempt) => client.list({ page, limit }, plan.budget, onAttempt),
+      plan,
+      settings: client.bulk,
+      acceptedSize: client.listPageSize,
+    });
+  }
+
+  /**
+   * Searches every page, then cancels each reserved job, several at a time; one failure does
+   * not stop the rest, and what the time could not cover comes back as `remaining`.
+   */
+  cancelReserved(
+    criteria: CancelReservedBody,
+    budget: TimeBudget,
+    log: Logger | undefined = this.client.log,
+  ): Promise<CancelReservedResult> {
+    const client = this.client;
+    return cancelReserved(
+      {
+        search: (body, callBudget, onAttempt) => client.search(body, callBudget, onAttempt),
+        cancel: (instanceNo, callBudget, onAttempt) =>
+          client.cancel(instanceNo, callBudget, onAttempt),
+        searchPageSize: client.searchPageSize,
+      },
+      criteria,
+      budget,
+      client.bulk,
+      log,
+    );
+  }
+}
+
+/** The container's bulk scan job work, on its scan job client. */
+export const bulkScanJobsOf = perRuntime(
+  (runtime: Runtime) => new BulkScanJobs(scanJobsClientOf(runtime)),
+);

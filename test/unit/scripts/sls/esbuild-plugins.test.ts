@@ -1,0 +1,91 @@
+/**
+ * The bundles' esbuild plugins (scripts/sls/esbuild-plugins.cjs), on real esbuild builds: the
+ * HTTP parser written beside a bundle is byte for byte undici's, a left-out part of undici
+ * says why when reached, and middy loads Node's web streams only if a handler streams.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
+const plugins = require('../../../../scripts/sls/esbuild-plugins.cjs') as esbuild.Plugin[];
+
+/**
+ * Bundles `source` as the functions are bundled, and loads the result. The source sits at
+ * `where` under a node_modules folder of its own, so that it may require as undici's modules do.
+ */
+async function bundle(
+  source: string,
+  where = '.',
+): Promise<{ exports: unknown; bytes: number; outfile: string }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'plugins-'));
+  const entryDir = path.join(dir, where);
+  mkdirSync(entryDir, { recursive: true });
+  const entry = path.join(entryDir, 'entry.cjs');
+  const outfile = path.join(dir, 'out.cjs');
+  writeFileSync(entry, source);
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    nodePaths: [path.join(ROOT, 'node_modules')],
+    plugins,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const bytes = Object.values(result.metafile.outputs)[0]?.bytes ?? 0;
+  return { exports: require(outfile), bytes, outfile };
+}
+
+describe('the bundles’ esbuild plugins', () => {
+  it('write undici’s HTTP parser beside the bundle, and hand undici the same bytes', async () => {
+    const original = require('undici/lib/llhttp/llhttp_simd-wasm.js') as Buffer;
+    const { exports, bytes, outfile } = await bundle(
+      "module.exports = require('undici/lib/llhttp/llhttp_simd-wasm.js');",
+    );
+    const beside = readFileSync(outfile.replace(/\.cjs$/, '.llhttp.wasm'));
+    expect(Buffer.compare(beside, original)).toBe(0);
+    expect(Buffer.compare(exports as Buffer, original)).toBe(0);
+    // Compiles as undici compiles it (WebAssembly is a global the project's types leave out).
+    const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Buffer): Promise<object> } })
+      .WebAssembly;
+    expect(await wasm.compile(exports as Buffer)).toBeDefined();
+    // The bundle no longer carries it as text.
+    expect(bytes).toBeLessThan(1024);
+  });
+
+  it('replace a left-out part of undici with a module that says why, where it is called', async () => {
+    // As undici's client requires it.
+    const { exports } = await bundle(
+      "module.exports = require('./client-h2.js');",
+      'node_modules/undici/lib/dispatcher',
+    );
+    expect(exports).toBeTypeOf('function');
+    expect(() => (exports as () => void)()).toThrow(/HTTP\/2 was left out/);
+  });
+
+  it('let middy load Node’s web streams only when a handler returns a stream', async () => {
+    const { outfile } = await bundle(
+      "const middy = require('@middy/core').default; module.exports = middy(async () => 'ok');",
+    );
+    // In a fresh process: what loading the bundle, then answering once, loads of Node.
+    const script = `
+      const before = new Set(process.moduleLoadList);
+      const handler = require(${JSON.stringify(outfile)});
+      handler({}, {}).then((answer) => {
+        const loaded = process.moduleLoadList.filter((name) => !before.has(name));
+        console.log(JSON.stringify({ answer, webStreams: loaded.includes('NativeModule stream/web') }));
+      });`;
+    const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+    expect(result).toEqual({ answer: 'ok', webStreams: false });
+  });
+});

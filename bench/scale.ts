@@ -28,6 +28,7 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build, type Plugin } from 'esbuild';
 import { type Emulator, startEmulator, syntheticScanJobs } from '../emulator/index.js';
 import { startDynalite } from '../scripts/local-ledger.js';
+import tables from '../scripts/sls/tables.cjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -241,12 +242,7 @@ async function watcherCells(
     });
     const tableName = `watcher-bench-${jobs}-${latencyMs}`;
     await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'instanceNo', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'instanceNo', KeyType: 'HASH' }],
-      }),
+      new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
     );
     client.destroy();
     const env = {

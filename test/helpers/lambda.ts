@@ -14,7 +14,7 @@ import type {
 const EVENTS_DIR = path.resolve(import.meta.dirname, '../../events');
 
 /** A sample event from events/, cloned so that a test may change it. */
-export function sampleEvent(file: string): APIGatewayProxyEventV2 {
+export function sampleEvent<E = APIGatewayProxyEventV2>(file: string): E {
   return structuredClone(JSON.parse(readFileSync(path.join(EVENTS_DIR, file), 'utf8')));
 }
 

@@ -5,18 +5,18 @@
  * pass cut short leaves a cursor the next one goes on from.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Emulator, syntheticScanJobs } from '../../../emulator/index.js';
 import type { WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
+import tables from '../../../scripts/sls/tables.cjs';
+import { LOOPBACK_AWS } from '../../helpers/aws.js';
 import { startTestEmulator } from '../../helpers/emulator.js';
-import { lambdaContext } from '../../helpers/lambda.js';
+import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
 import { emulatorEnv, loadHandlers } from '../../helpers/platform.js';
 
@@ -25,16 +25,9 @@ type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSu
 const JOBS = 10_000;
 /** The watcher's timeout (sls/functions/watcher.yml). */
 const FUNCTION_TIMEOUT_MS = 60_000;
-const FAKE_AWS = {
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'AKIDLOOPBACKTEST',
-  AWS_SECRET_ACCESS_KEY: 'loopback-secret-access-key',
-};
+const FAKE_AWS = LOOPBACK_AWS;
 
-const scheduledEvent = (): ScheduledEvent =>
-  JSON.parse(
-    readFileSync(path.resolve(import.meta.dirname, '../../../events/schedule.json'), 'utf8'),
-  );
+const scheduledEvent = () => sampleEvent<ScheduledEvent>('schedule.json');
 
 describe('the watcher over 10,000 jobs at 50 ms a call', () => {
   let emulator: Emulator;
@@ -70,12 +63,7 @@ describe('the watcher over 10,000 jobs at 50 ms a call', () => {
     });
     const tableName = `watcher-scale-${randomUUID()}`;
     await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'instanceNo', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'instanceNo', KeyType: 'HASH' }],
-      }),
+      new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
     );
     client.destroy();
     for (const name of ['WATCHER_STATE_FILE', 'EVENT_BUS_NAME']) delete process.env[name];

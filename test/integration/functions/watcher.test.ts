@@ -5,7 +5,6 @@
  * (real EventBridge client) or to the log.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,12 +24,13 @@ import { fileStateStore } from '../../../lib/watcher/file-state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
 import tables from '../../../scripts/sls/tables.cjs';
+import { LOOPBACK_AWS } from '../../helpers/aws.js';
 import { emulatorForSuite } from '../../helpers/emulator.js';
 import {
   type EventBridgeServer,
   startEventBridgeServer,
 } from '../../helpers/event-bridge-server.js';
-import { lambdaContext } from '../../helpers/lambda.js';
+import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
 import { demoSecret, emulatorEnv, loadHandlers } from '../../helpers/platform.js';
 
@@ -38,16 +38,9 @@ type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSu
 
 const WATCHER = 'functions/watcher/scan.ts';
 const WATCHER_VARIABLES = ['WATCHER_STATE_TABLE', 'WATCHER_STATE_FILE', 'EVENT_BUS_NAME'];
-const FAKE_AWS = {
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'AKIDLOOPBACKTEST',
-  AWS_SECRET_ACCESS_KEY: 'loopback-secret-access-key',
-};
+const FAKE_AWS = LOOPBACK_AWS;
 
-const scheduledEvent = (): ScheduledEvent =>
-  JSON.parse(
-    readFileSync(path.resolve(import.meta.dirname, '../../../events/schedule.json'), 'utf8'),
-  );
+const scheduledEvent = () => sampleEvent<ScheduledEvent>('schedule.json');
 
 /** The watcher module loaded fresh (a cold start) with the emulator's and these variables. */
 async function loadWatcher(emulator: Emulator, extra: Record<string, string>) {

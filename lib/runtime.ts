@@ -8,15 +8,14 @@
  * serves. The composition root: it imports core/, secrets/ and upstream/, and nothing above them.
  */
 import type { Dispatcher } from 'undici';
+import { type Config, loadConfig } from './core/config.js';
+import { ConfigError, SecretReadError } from './core/errors.js';
+import { createLogger, describeError, type Logger } from './core/log.js';
 import {
-  type Config,
-  loadConfig,
   SECRET_CAPABILITIES,
   type SecretCapability,
   secretIdSetting,
-} from './core/config.js';
-import { ConfigError, SecretReadError } from './core/errors.js';
-import { createLogger, describeError, type Logger } from './core/log.js';
+} from './core/secret-capabilities.js';
 import { CREDENTIAL_REFUSALS, getSecretValueSource } from './secrets/get-secret-value.js';
 import { CAPABILITY_FIELDS, type PlatformSecret } from './secrets/schema.js';
 import {

@@ -3,9 +3,9 @@
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
 import * as z from 'zod/mini';
-import type { SecretCapability } from '../core/config.js';
 import { nameSchema as name } from '../core/schemas.js';
 import { isScope } from '../core/scopes.js';
+import type { SecretCapability } from '../core/secret-capabilities.js';
 
 const text = z.string().check(z.minLength(1, 'expected a non-empty string'));
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });

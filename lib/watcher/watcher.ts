@@ -21,16 +21,15 @@ import type { Logger } from '../core/log.js';
 import { type TimeBudget, WalkPlan } from '../core/time-budget.js';
 import { isJobId, type ListedJob } from '../scan-jobs/schemas.js';
 import { pageRange, type WalkedPage } from '../scan-jobs/walk.js';
+import { announceChunk, newProgress, type Progress, recordOf } from './announce.js';
 import {
   chunksOf,
-  detailOf,
   type ObservedJob,
   observedJobs,
   type RecordedJob,
-  type StatusChange,
   statusChanges,
 } from './changes.js';
-import type { ChangeEmitter, EmitFailure } from './emitters.js';
+import type { ChangeEmitter } from './emitters.js';
 import type { RunLease, WatchCursor, WatcherStateStore } from './state-store.js';
 
 export interface WatchSummary {
@@ -101,18 +100,6 @@ const DEFAULT_LEASE_MS = 60_000;
  */
 export const WATCH_RESERVE_MS = 5000;
 
-/** A run's tallies, as its segments add to them. */
-interface Progress {
-  pages: number;
-  changes: number;
-  emitted: number;
-  skipped: number;
-  baselined: number;
-  invalid: number;
-  failures: EmitFailure[];
-  readonly seen: Set<string>;
-}
-
 export class ScanJobWatcher {
   private readonly now: () => number;
 
@@ -133,16 +120,7 @@ export class ScanJobWatcher {
     const walk = this.options.scanJobs.listWalk(plan);
     const first = await this.firstPage(walk, state.cursor);
     const order = rotation(first.page, Math.max(first.pageCount, 1));
-    const progress: Progress = {
-      pages: 0,
-      changes: 0,
-      emitted: 0,
-      skipped: 0,
-      baselined: 0,
-      invalid: 0,
-      failures: [],
-      seen: new Set(),
-    };
+    const progress = newProgress();
     // An empty store marks the baseline as begun, so that an overlapping run records too.
     const marksBaseline = baselining && !state.cursor && first.jobs.length > 0;
     if (marksBaseline) {
@@ -256,6 +234,7 @@ export class ScanJobWatcher {
     run: { progress: Progress; log: Logger },
   ): Promise<boolean> {
     const { progress, log } = run;
+    const { store, emitter } = this.options;
     progress.pages += pages.length;
     const observed = new Map<string, ObservedJob>();
     for (const [instanceNo, job] of observedJobs(pages.map((page) => validJobs(page, progress)))) {
@@ -269,7 +248,7 @@ export class ScanJobWatcher {
     const news = baselining ? changes.filter((change) => change.previousStatus !== null) : changes;
     const observedAt = new Date(this.now()).toISOString();
     if (history.length > 0) {
-      await this.options.store.baseline(
+      await store.baseline(
         history.map((change) => change.job),
         observedAt,
       );
@@ -282,7 +261,9 @@ export class ScanJobWatcher {
     const left = await runBounded(
       chunks,
       (chunk) =>
-        plan.time(() => this.announce(chunk, { lease, observedAt, recorded, progress, log })),
+        plan.time(() =>
+          announceChunk(chunk, { store, emitter, lease, observedAt, recorded, progress, log }),
+        ),
       { limit: new AdaptiveLimit(CHUNK_CONCURRENCY), mayStart: () => plan.mayStart() },
     );
     // Chunks never started wait for the next pass, which starts at this segment.
@@ -293,59 +274,6 @@ export class ScanJobWatcher {
   private leaseFor(budget: TimeBudget): RunLease {
     const remaining = budget.remainingMs?.() ?? this.options.defaultLeaseMs ?? DEFAULT_LEASE_MS;
     return { token: randomUUID(), expiresAt: this.now() + remaining };
-  }
-
-  private async announce(
-    chunk: readonly StatusChange[],
-    run: {
-      lease: RunLease;
-      observedAt: string;
-      recorded: Map<string, RecordedJob>;
-      progress: Progress;
-      log: Logger;
-    },
-  ): Promise<void> {
-    const { store, emitter } = this.options;
-    const { lease, observedAt, progress, log } = run;
-    const claimed = await store.claim(chunk, lease);
-    progress.skipped += chunk.length - claimed.length;
-    if (claimed.length === 0) return;
-    const details = claimed.map((change) => detailOf(change, observedAt));
-    let failures: EmitFailure[];
-    try {
-      failures = await emitter.emit(details);
-    } catch (error) {
-      await this.releaseQuietly(claimed, lease, log);
-      throw error;
-    }
-    const failed = new Set(failures.map((failure) => failure.detail.changeId));
-    const isFailed = (_change: StatusChange, index: number) =>
-      failed.has(details[index]?.changeId ?? '');
-    const announced = claimed.filter((change, index) => !isFailed(change, index));
-    // Recording failures propagate: those changes went out and the next run repeats them.
-    await store.record(announced, lease, observedAt);
-    for (const { job } of announced) run.recorded.set(job.instanceNo, recordOf(job, observedAt));
-    progress.emitted += claimed.length - failures.length;
-    if (failures.length > 0) {
-      progress.failures.push(...failures);
-      await this.releaseQuietly(claimed.filter(isFailed), lease, log);
-    }
-  }
-
-  /** Best effort: an unreleased claim lapses at the run deadline anyway. */
-  private async releaseQuietly(
-    changes: readonly StatusChange[],
-    lease: RunLease,
-    log: Logger,
-  ): Promise<void> {
-    try {
-      await this.options.store.release(changes, lease);
-    } catch (error) {
-      log.warn('could not release scan job change claims; they lapse at the run deadline', {
-        count: changes.length,
-        errorName: (error as Error).name,
-      });
-    }
   }
 }
 
@@ -361,8 +289,4 @@ function validJobs(page: WalkedPage, progress: Progress): ListedJob[] {
     if (!valid) progress.invalid += 1;
     return valid;
   });
-}
-
-function recordOf(job: ObservedJob, at: string): RecordedJob {
-  return { status: job.status, updatedAt: at };
 }

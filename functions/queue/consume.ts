@@ -2,7 +2,8 @@
  * The invocation queue's consumer: an SQS-triggered function that runs
  * queued invocations and reports partial batch failures (ReportBatchItemFailures), so that
  * only the failed messages come back; after maxReceiveCount receives SQS moves a message to
- * the dead-letter queue. The rules per message are in lib/webhooks/consumer.ts.
+ * the dead-letter queue. The rules per message are in lib/webhooks/consumer.ts, per batch in
+ * lib/webhooks/batch.ts.
  */
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -10,7 +11,7 @@ import { defaultSink } from '../../lib/core/log.js';
 import { flushMetrics } from '../../lib/core/metrics.js';
 import { timeBudgetOf } from '../../lib/core/time-budget.js';
 import { getRuntime } from '../../lib/runtime.js';
-import { consumeBatch } from '../../lib/webhooks/consumer.js';
+import { consumeBatch } from '../../lib/webhooks/batch.js';
 import { consumerDepsOf } from '../../lib/webhooks/setup.js';
 
 const deps = consumerDepsOf(getRuntime());

@@ -8,13 +8,7 @@
  * retried; the same from an action is its own answer), and because every wait must fit in the
  * caller's deadline.
  */
-
-import {
-  UnexpectedError,
-  UpstreamResponseTooLargeError,
-  UpstreamTimeoutError,
-  UpstreamUnreachableError,
-} from '../core/errors.js';
+import { UpstreamTimeoutError } from '../core/errors.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
 import { countMetric } from '../core/metrics.js';
 import { perRuntime } from '../core/per-runtime.js';
@@ -24,6 +18,7 @@ import { Deadline, dispatchOnce } from './dispatch.js';
 import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
 import { RetryBudget, type RetryCause } from './retry-budget.js';
 import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
+import { callOutcomeOf, retryAfterMs, transportErrorOf } from './transport-errors.js';
 import type { Dispatcher } from './undici.js';
 
 interface UpstreamRequest {
@@ -103,15 +98,6 @@ export const MAX_ERROR_BODY_BYTES = MAX_DECODED_ERROR_BYTES;
 const DEFAULT_RESERVE_MS = 250;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-/** Errors raised before any byte of the request can have reached the upstream. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-/** undici's own stall timers: only a backstop behind the deadline. */
-const STALL_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const DEFAULT_BACKOFF: Backoff = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
 
 type Attempt =
@@ -148,14 +134,7 @@ export class UpstreamClient {
       if (response.attempts > 1) countMetric('UpstreamRetries', service, response.attempts - 1);
       return response;
     } catch (error) {
-      const outcome =
-        error instanceof UpstreamTimeoutError
-          ? 'timeout'
-          : error instanceof UpstreamUnreachableError
-            ? 'unreachable'
-            : error instanceof UpstreamResponseTooLargeError
-              ? 'too-large'
-              : 'failed';
+      const outcome = callOutcomeOf(error);
       countMetric('UpstreamCalls', { ...service, Outcome: outcome });
       if (outcome === 'timeout') countMetric('UpstreamTimeouts', service);
       throw error;
@@ -256,22 +235,11 @@ export class UpstreamClient {
       const identity = identifyAnswer(status, headers, body, this.vendor);
       return { response, outcome: { kind: 'answer', status, ...identity } };
     } catch (error) {
-      if (deadline.expired) {
-        return failed(new UpstreamTimeoutError(error), 'deadline');
-      }
-      if (error instanceof UpstreamResponseTooLargeError) return failed(error, 'too-large');
-      const code = codeOf(error);
-      // A request undici refuses to send is this service's fault, not the upstream's.
-      if (code === 'UND_ERR_INVALID_ARG') throw new UnexpectedError(error);
-      if (code !== undefined && STALL_CODES.has(code)) {
-        return failed(new UpstreamTimeoutError(error), 'deadline');
-      }
-      const failure: TransportFailure = answered
-        ? 'during-body'
-        : code !== undefined && NOT_SENT_CODES.has(code)
-          ? 'not-sent'
-          : 'before-answer';
-      return failed(new UpstreamUnreachableError(error, failure !== 'not-sent'), failure);
+      const { error: raised, failure } = transportErrorOf(error, {
+        expired: deadline.expired,
+        answered,
+      });
+      return failed(raised, failure);
     }
   }
 
@@ -295,25 +263,6 @@ function causeOf(outcome: AttemptOutcome): RetryCause {
 
 function failed(error: Error, failure: TransportFailure): Attempt {
   return { error, outcome: { kind: 'transport', failure } };
-}
-
-function codeOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  // undici wraps socket errors; the system code may sit on the cause.
-  for (let depth = 0; depth < 3 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = current.cause;
-  }
-  return undefined;
-}
-
-function retryAfterMs(value: string | undefined): number {
-  if (!value) return 0;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(seconds * 1000, 0);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? 0 : Math.max(date - Date.now(), 0);
 }
 
 /** What the container's upstream client is built from: the runtime's parts it uses. */

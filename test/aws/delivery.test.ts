@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import tables from '../../scripts/sls/tables.cjs';
@@ -26,7 +26,7 @@ import {
   createBucket,
   createFifoQueue,
   createTable,
-  REGION,
+  sqsEventOf,
   unique,
   useAwsEnv,
 } from './moto.js';
@@ -193,34 +193,6 @@ async function receiveBatch(queueUrl: string, max = 5): Promise<Message[]> {
   }
 }
 
-function eventOf(messages: Message[], queueArn: string): SQSEvent {
-  return {
-    Records: messages.map(
-      (m): SQSRecord => ({
-        messageId: m.MessageId!,
-        receiptHandle: m.ReceiptHandle!,
-        body: m.Body!,
-        attributes: m.Attributes as unknown as SQSRecord['attributes'],
-        messageAttributes: Object.fromEntries(
-          Object.entries(m.MessageAttributes ?? {}).map(([name, value]) => [
-            name,
-            {
-              stringValue: value.StringValue,
-              dataType: value.DataType ?? 'String',
-              stringListValues: [],
-              binaryListValues: [],
-            },
-          ]),
-        ),
-        md5OfBody: createHash('md5').update(m.Body!).digest('hex'),
-        eventSource: 'aws:sqs',
-        eventSourceARN: queueArn,
-        awsRegion: REGION,
-      }),
-    ),
-  };
-}
-
 /**
  * Lambda's SQS event source, for as long as `until` is false (or `rounds` run out): receive a
  * batch, invoke the consumer, delete what it did not report as failed. Returns the rounds run.
@@ -234,7 +206,7 @@ async function pump(s: Stack, until: () => boolean, maxMs = 30_000): Promise<num
       const messages = await receiveBatch(s.queue.url);
       if (messages.length === 0) continue;
       rounds++;
-      const response = await s.consume(eventOf(messages, s.queue.arn), lambdaContext(90_000));
+      const response = await s.consume(sqsEventOf(messages, s.queue.arn), lambdaContext(90_000));
       const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
       for (const message of messages) {
         if (failed.has(message.MessageId!)) continue;

@@ -2,11 +2,17 @@
  * The AWS tier's fixtures: the environment that points the real SDK clients at moto, and the
  * resources tests create there (names unique per test).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { inject } from 'vitest';
 import tables from '../../scripts/sls/tables.cjs';
 
@@ -108,4 +114,33 @@ export async function createFifoQueue(
   ).Attributes?.QueueArn;
   client.destroy();
   return { url: queue.QueueUrl!, arn: arn!, deadLetterUrl: dlq.QueueUrl! };
+}
+
+/** An SQS event as Lambda's event source builds it from received messages. */
+export function sqsEventOf(messages: Message[], queueArn: string): SQSEvent {
+  return {
+    Records: messages.map(
+      (m): SQSRecord => ({
+        messageId: m.MessageId!,
+        receiptHandle: m.ReceiptHandle!,
+        body: m.Body!,
+        attributes: m.Attributes as unknown as SQSRecord['attributes'],
+        messageAttributes: Object.fromEntries(
+          Object.entries(m.MessageAttributes ?? {}).map(([name, value]) => [
+            name,
+            {
+              stringValue: value.StringValue,
+              dataType: value.DataType ?? 'String',
+              stringListValues: [],
+              binaryListValues: [],
+            },
+          ]),
+        ),
+        md5OfBody: createHash('md5').update(m.Body!).digest('hex'),
+        eventSource: 'aws:sqs',
+        eventSourceARN: queueArn,
+        awsRegion: REGION,
+      }),
+    ),
+  };
 }

@@ -1,12 +1,5 @@
-/**
- * The invocation queue with the real SQS client against moto: FIFO deduplication by the queue
- * itself, the deployed webhook receiver sending there, and the consumer's partial batch
- * failures with SQS's own redrive as the backstop. What the consumer parks itself, and why, is
- * held by the delivery tier (delivery.test.ts).
- */
-import { createHash } from 'node:crypto';
 import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor } from '../../emulator/index.js';
@@ -15,7 +8,7 @@ import { emulatorForSuite } from '../helpers/emulator.js';
 import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
 import { captureLogLines } from '../helpers/logs.js';
 import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
-import { awsEnv, clients, createFifoQueue, REGION, unique, useAwsEnv } from './moto.js';
+import { awsEnv, clients, createFifoQueue, sqsEventOf, unique, useAwsEnv } from './moto.js';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
@@ -44,25 +37,6 @@ async function receiveAll(queueUrl: string): Promise<Message[]> {
   );
   client.destroy();
   return answer.Messages ?? [];
-}
-
-/** An SQS event as Lambda's event source builds it from received messages. */
-function eventOf(messages: Message[], queueArn: string): SQSEvent {
-  return {
-    Records: messages.map(
-      (m): SQSRecord => ({
-        messageId: m.MessageId!,
-        receiptHandle: m.ReceiptHandle!,
-        body: m.Body!,
-        attributes: m.Attributes as unknown as SQSRecord['attributes'],
-        messageAttributes: {},
-        md5OfBody: createHash('md5').update(m.Body!).digest('hex'),
-        eventSource: 'aws:sqs',
-        eventSourceARN: queueArn,
-        awsRegion: REGION,
-      }),
-    ),
-  };
 }
 
 describe('the FIFO invocation queue (moto)', () => {
@@ -183,7 +157,7 @@ describe('the FIFO invocation queue (moto)', () => {
       const messages = await receiveAll(queue.url);
       if (messages.length === 0) continue;
       const response = await (consume as unknown as SqsHandler)(
-        eventOf(messages, queue.arn),
+        sqsEventOf(messages, queue.arn),
         lambdaContext(90_000),
       );
       const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));

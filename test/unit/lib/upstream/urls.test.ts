@@ -43,7 +43,15 @@ describe('upstreamUrl', () => {
           expect(upstreamUrl(base, path, query).href).toBe(bySetters(path, query));
         },
       ),
-      { numRuns: 500 },
+      {
+        numRuns: 500,
+        // Found by this property once: the text parser trims a trailing space or C0 control.
+        examples: [
+          [[' '], []],
+          [['a', 'b\u0001'], []],
+          [['a\t b\n'], []],
+        ],
+      },
     );
     expect(upstreamUrl(base, '/a?b#c').pathname).toBe('/prefix/a%3Fb%23c');
   });

@@ -20,7 +20,7 @@ import {
   sendRefreshingCredentials,
 } from '../upstream/gateway/credential-refresh.js';
 import { gatewayHeaderNames } from '../upstream/gateway/header-names.js';
-import { encodePairs, type Pairs, upstreamUrl } from '../upstream/urls.js';
+import { encodePairs, type Pairs, type UpstreamTarget, upstreamUrl } from '../upstream/urls.js';
 import type { CatalogueEntry, CatalogueInput } from './entry.js';
 
 /** A header value of visible ASCII and spaces: what an Accept header is made of. */
@@ -46,7 +46,7 @@ interface CallerHeaders {
 
 interface WireRequest {
   readonly method: 'GET' | 'POST';
-  readonly url: URL;
+  readonly url: UpstreamTarget;
   readonly contentType?: string;
   readonly body?: string | Uint8Array;
   readonly idempotent: boolean;
@@ -68,7 +68,7 @@ export class CatalogueClient {
   }
 
   /** The URL of an upstream path: the base URL's own path prefix is kept. */
-  urlFor(path: string, query: Pairs = []): URL {
+  urlFor(path: string, query: Pairs = []): UpstreamTarget {
     return upstreamUrl(this.baseFor(path), path, query);
   }
 

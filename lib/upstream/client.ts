@@ -20,10 +20,12 @@ import { RetryBudget, type RetryCause } from './retry-budget.js';
 import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
 import { callOutcomeOf, retryAfterMs, transportErrorOf } from './transport-errors.js';
 import type { Dispatcher } from './undici.js';
+import type { UpstreamTarget } from './urls.js';
 
 interface UpstreamRequest {
   readonly method: string;
-  readonly url: URL;
+  /** A URL, or what `upstreamUrl` builds. */
+  readonly url: UpstreamTarget;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array | undefined;
   /**

@@ -10,7 +10,7 @@ import type { Logger } from '../../core/log.js';
 import type { TimeBudget } from '../../core/time-budget.js';
 import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../client.js';
 import { decodeUpstreamError } from '../error-decoding.js';
-import { type Pairs, upstreamUrl } from '../urls.js';
+import { type Pairs, type UpstreamTarget, upstreamUrl } from '../urls.js';
 import { type CredentialSource, sendRefreshingCredentials } from './credential-refresh.js';
 import { gatewayHeaderNames } from './header-names.js';
 import { type IamCredentials, signV2 } from './signer.js';
@@ -60,7 +60,7 @@ export class SignedGateway {
   }
 
   /** The URL a call goes to: the base URL's own path prefix is kept. */
-  urlFor(call: Pick<SignedCall, 'path' | 'query'>): URL {
+  urlFor(call: Pick<SignedCall, 'path' | 'query'>): UpstreamTarget {
     return upstreamUrl(this.options.baseUrl, call.path, call.query);
   }
 

@@ -4,13 +4,22 @@
  */
 import * as z from 'zod/mini';
 
+const DOT_ONLY = '(?:\\.|%2e)+';
+const DOT_ONLY_SEGMENT = new RegExp(`^${DOT_ONLY}$`, 'i');
+const DOT_ONLY_SEGMENT_IN_PATH = new RegExp(`(?:^|/)${DOT_ONLY}(?:/|$)`, 'i');
+
 /**
  * A path segment of only dots (`.`, `..`, also percent-encoded as `%2e`): URL parsing resolves
  * `.` and `..` as "here" and "one level up", so such a segment built from input would move an
  * upstream path. Refused wherever a segment is built from input or from an upstream's answer.
  */
 export function isDotOnlySegment(segment: string): boolean {
-  return /^(?:\.|%2e)+$/i.test(segment);
+  return DOT_ONLY_SEGMENT.test(segment);
+}
+
+/** True when any `/`-separated segment of the path is dot-only (`isDotOnlySegment`). */
+export function hasDotOnlySegment(path: string): boolean {
+  return DOT_ONLY_SEGMENT_IN_PATH.test(path);
 }
 
 /** The name of an action, a trigger or a webhook, as the secret keys them and a path carries them. */

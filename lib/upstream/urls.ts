@@ -1,5 +1,6 @@
 /** Upstream URLs: a path under a base URL, and name/value pairs as a query or a form body. */
 import { UnexpectedError } from '../core/errors.js';
+import { hasDotOnlySegment } from '../core/schemas.js';
 
 /** Name/value pairs in the order they are sent. */
 export type Pairs = ReadonlyArray<readonly [string, string]>;
@@ -22,9 +23,6 @@ export interface UpstreamTarget {
   readonly search: string;
   readonly href: string;
 }
-
-/** A path segment of dots only (`.`, `..`, `%2e`, ...), which a URL would resolve. */
-const DOT_ONLY_SEGMENT = /(?:^|\/)(?:\.|%2e)+(?:\/|$)/i;
 
 /**
  * A path the URL parser keeps exactly as written: unreserved characters, sub-delimiters, `:`,
@@ -58,7 +56,7 @@ function baseOf(base: URL): { readonly origin: string; readonly prefix: string }
  * own, on every request) is joined as text; any other is parsed.
  */
 export function upstreamUrl(base: URL, path: string, query: Pairs = []): UpstreamTarget {
-  if (DOT_ONLY_SEGMENT.test(path)) {
+  if (hasDotOnlySegment(path)) {
     throw new UnexpectedError(new Error('An upstream path has a dot-only segment; not sent'));
   }
   if (!path.startsWith('/')) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isDotOnlySegment } from '../../../../lib/core/schemas.js';
+import { hasDotOnlySegment, isDotOnlySegment } from '../../../../lib/core/schemas.js';
 import { upstreamUrl } from '../../../../lib/upstream/urls.js';
 
 describe('upstreamUrl', () => {
@@ -80,5 +80,21 @@ describe('isDotOnlySegment', () => {
     ['%2f', false],
   ])('%j is %s', (segment, expected) => {
     expect(isDotOnlySegment(segment)).toBe(expected);
+  });
+});
+
+describe('hasDotOnlySegment', () => {
+  it('agrees with isDotOnlySegment on every segment, whatever the path holds', () => {
+    const part = fc.oneof(
+      fc.constantFrom('.', '..', '%2e', '.%2E', 'a', 'a.', '', '%2f'),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 5 }), (segments) => {
+        const path = segments.join('/');
+        expect(hasDotOnlySegment(path)).toBe(path.split('/').some(isDotOnlySegment));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -65,7 +65,7 @@ export {
 export type { VendorHeaders } from './gateway/vendor-headers.js';
 export { vendorHeaders } from './gateway/vendor-headers.js';
 export { demoScanJobs } from './scan-jobs/demo-data.js';
-export { DEFAULT_MAX_LIMIT } from './scan-jobs/pagination.js';
+export { DEFAULT_MAX_LIMIT, type ScanJobListResult } from './scan-jobs/pagination.js';
 export type { ScanReport } from './scan-jobs/report.js';
 export { WSC_API_CALL_FAIL, WSC_REQUEST_SUCCESS } from './scan-jobs/responses.js';
 export type { ScanJobStore, TransitionOutcome } from './scan-jobs/store.js';

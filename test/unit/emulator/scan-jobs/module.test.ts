@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ScanJobRecord } from '../../../../emulator/index.js';
+import type { ScanJobListResult } from '../../../../emulator/index.js';
 import { emulatorForSuite } from '../../../helpers/emulator.js';
 import { API_CALL_FAIL, json, REQUEST_SUCCESS, signedFetch } from '../helpers.js';
-
-interface ListResult {
-  resources: {
-    current_start_page: string;
-    current_end_page: string;
-    record_data: ScanJobRecord[];
-    total_cnt: number;
-    total_page_cnt: string;
-  };
-}
 
 const RESERVED_ON_DEMO_HOST = ['2810023', '2810021', '2810019', '2810017'];
 
@@ -20,14 +10,14 @@ describe('scan job API', () => {
 
   const list = async (query: string) => {
     const response = await signedFetch(emulator, 'GET', `/api/v1/jobs${query}`);
-    return { response, body: (await json(response)) as ListResult };
+    return { response, body: (await json(response)) as ScanJobListResult };
   };
   const search = async (body: unknown, contentType = 'application/json') => {
     const response = await signedFetch(emulator, 'POST', '/api/v1/jobs/search', {
       body: typeof body === 'string' ? body : JSON.stringify(body),
       contentType,
     });
-    return { response, body: (await json(response)) as ListResult };
+    return { response, body: (await json(response)) as ScanJobListResult };
   };
   const patch = (instanceNo: string, operation: 'cancel' | 'stop') =>
     signedFetch(emulator, 'PATCH', `/api/v1/jobs/${instanceNo}/${operation}`);

@@ -3,11 +3,12 @@
  * method a 405 (`100`) with `Allow`, both in the uniform envelope rather than API Gateway's own.
  */
 import { MethodNotAllowedError, NotFoundError } from '../lib/core/errors.js';
-import { httpFunction } from '../lib/http/http-function.js';
+import { publicRoute } from '../lib/http/public-route.js';
 import { allowedMethods } from '../lib/http/routes/index.js';
+import { fallbackRoute } from '../lib/http/routes/service.js';
 
-export const handler = httpFunction({ name: 'fallback' }, async ({ event }) => {
-  const allow = allowedMethods(event.rawPath);
+export const handler = publicRoute(fallbackRoute, async (request) => {
+  const allow = allowedMethods(request.rawPath);
   if (!allow) throw new NotFoundError('URL not found.');
   throw new MethodNotAllowedError(allow);
 });

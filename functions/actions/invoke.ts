@@ -1,5 +1,6 @@
 /** ANY /actions/{name}: runs an action through its execution URL. */
-import { executionFunction } from '../../lib/http/execution-function.js';
+import { callerRoute } from '../../lib/http/caller-route.js';
+import { executionHandler } from '../../lib/http/execution-route.js';
 import { functionRoutes } from '../../lib/http/routes/functions.js';
 
-export const handler = executionFunction(functionRoutes.invokeAction, 'action');
+export const handler = callerRoute(functionRoutes.invokeAction, executionHandler('action'));

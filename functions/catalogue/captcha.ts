@@ -1,6 +1,6 @@
 /** The catalogue's captcha routes in one function (lib/catalogue/captcha.ts lists them). */
 
 import { captchaEntries } from '../../lib/catalogue/captcha.js';
-import { catalogueFunction } from '../../lib/http/catalogue-function.js';
+import { catalogueRoutes } from '../../lib/http/catalogue-routes.js';
 
-export const handler = catalogueFunction('catalogueCaptcha', captchaEntries);
+export const handler = catalogueRoutes(captchaEntries);

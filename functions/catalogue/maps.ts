@@ -1,6 +1,6 @@
 /** The catalogue's maps routes in one function (lib/catalogue/maps.ts lists them). */
 
 import { mapsEntries } from '../../lib/catalogue/maps.js';
-import { catalogueFunction } from '../../lib/http/catalogue-function.js';
+import { catalogueRoutes } from '../../lib/http/catalogue-routes.js';
 
-export const handler = catalogueFunction('catalogueMaps', mapsEntries);
+export const handler = catalogueRoutes(mapsEntries);

@@ -1,6 +1,6 @@
 /** The catalogue's utility routes in one function (lib/catalogue/utility.ts lists them). */
 
 import { utilityEntries } from '../../lib/catalogue/utility.js';
-import { catalogueFunction } from '../../lib/http/catalogue-function.js';
+import { catalogueRoutes } from '../../lib/http/catalogue-routes.js';
 
-export const handler = catalogueFunction('catalogueUtility', utilityEntries);
+export const handler = catalogueRoutes(utilityEntries);

@@ -1,6 +1,6 @@
 /** GET /jobs/{instanceId}/report */
 
-import { platformFunction } from '../../lib/http/platform-function.js';
+import { callerRoute } from '../../lib/http/caller-route.js';
 import { passThrough } from '../../lib/http/responses.js';
 import { jobRoutes } from '../../lib/http/routes/jobs.js';
 import { getRuntime } from '../../lib/runtime.js';
@@ -8,6 +8,6 @@ import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
 
 const scanJobs = scanJobsClientOf(getRuntime());
 
-export const handler = platformFunction(jobRoutes.getJobReport, async (request) =>
-  passThrough(await scanJobs.report(request.path.instanceId, request.budget), 200),
+export const handler = callerRoute(jobRoutes.getJobReport, async (request) =>
+  passThrough(await scanJobs.report(request.path.instanceId, request.call), 200),
 );

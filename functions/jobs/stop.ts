@@ -1,6 +1,6 @@
 /** PATCH /jobs/{instanceId}/stop */
 
-import { platformFunction } from '../../lib/http/platform-function.js';
+import { callerRoute } from '../../lib/http/caller-route.js';
 import { passThrough } from '../../lib/http/responses.js';
 import { jobRoutes } from '../../lib/http/routes/jobs.js';
 import { getRuntime } from '../../lib/runtime.js';
@@ -8,6 +8,7 @@ import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
 
 const scanJobs = scanJobsClientOf(getRuntime());
 
-export const handler = platformFunction(jobRoutes.stopJob, async (request) =>
-  passThrough(await scanJobs.stop(request.path.instanceId, request.budget), 200),
-);
+export const handler = callerRoute(jobRoutes.stopJob, async (request) => {
+  request.target({ jobIds: [request.path.instanceId] });
+  return passThrough(await scanJobs.stop(request.path.instanceId, request.call), 200);
+});

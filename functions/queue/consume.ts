@@ -3,13 +3,13 @@
  * queued invocations and reports partial batch failures (ReportBatchItemFailures), so that
  * only the failed messages come back; after maxReceiveCount receives SQS moves a message to
  * the dead-letter queue. The rules per message are in lib/webhooks/consumer.ts, per batch in
- * lib/webhooks/batch.ts.
+ * lib/webhooks/batch.ts. Each batch has its own call context: its log lines carry its request
+ * id, and its metrics ride on its closing line.
  */
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { defaultSink } from '../../lib/core/log.js';
-import { flushMetrics } from '../../lib/core/metrics.js';
-import { timeBudgetOf } from '../../lib/core/time-budget.js';
+import { callContextOf } from '../../lib/core/call-context.js';
+import { logWithMetrics } from '../../lib/core/log.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { consumeBatch } from '../../lib/webhooks/batch.js';
 import { consumerDepsOf } from '../../lib/webhooks/setup.js';
@@ -20,12 +20,9 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
   // Each upstream call is bounded by the function's remaining time (lib/upstream/client.ts).
   timeoutEarlyInMillis: 0,
 }).handler(async (event, context) => {
-  const batchLog = deps.log.child({ requestId: context.awsRequestId });
-  const result = await consumeBatch(event, { ...deps, log: batchLog }, timeBudgetOf(context));
-  batchLog.info('batch', {
-    messages: event.Records.length,
-    failed: result.batchItemFailures.length,
-  });
-  flushMetrics('consumeInvocations', defaultSink);
+  const call = callContextOf(context, deps.log.child({ requestId: context.awsRequestId }));
+  const result = await consumeBatch(event, deps, call);
+  const fields = { messages: event.Records.length, failed: result.batchItemFailures.length };
+  logWithMetrics(call.log, 'info', 'batch', fields, call.metrics.take('consumeInvocations'));
   return result;
 });

@@ -2,14 +2,14 @@
  * The scheduled scan job watcher: every run reads the pages of the scan job list several at a
  * time and announces each change of a job's status; a run that cannot finish keeps a cursor
  * and the next goes on from it (lib/watcher/watcher.ts). Triggered by an EventBridge schedule; a failed
- * run throws, so that Lambda reports it, and the next run catches up.
+ * run throws, so that Lambda reports it, and the next run catches up. Each run has its own call
+ * context: its log lines carry its request id, and its metrics ride on its closing line.
  */
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { type CallContext, callContextOf } from '../../lib/core/call-context.js';
 import { WatchRunError } from '../../lib/core/errors.js';
-import { defaultSink, describeError } from '../../lib/core/log.js';
-import { flushMetrics } from '../../lib/core/metrics.js';
-import { timeBudgetOf } from '../../lib/core/time-budget.js';
+import { describeError, logWithMetrics } from '../../lib/core/log.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { scanJobWatcherOf } from '../../lib/watcher/setup.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
@@ -17,6 +17,8 @@ import type { WatchSummary } from '../../lib/watcher/watcher.js';
 // Built at cold start, so that a bad configuration fails the function's init.
 const runtime = getRuntime();
 const watcher = scanJobWatcherOf(runtime);
+
+const metricsOf = (call: CallContext) => call.metrics.take('watchScanJobs');
 
 export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
   // Upstream calls are already bounded by the remaining time (lib/upstream/client.ts).
@@ -27,14 +29,13 @@ export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
     requestId: context.awsRequestId,
     scheduledAt: event.time,
   });
+  const call = callContextOf(context, log);
   try {
-    const summary = await watcher.run(timeBudgetOf(context), log);
-    log.info('scan job watch done', { ...summary });
+    const summary = await watcher.run(call);
+    logWithMetrics(log, 'info', 'scan job watch done', { ...summary }, metricsOf(call));
     return summary;
   } catch (error) {
-    log.error('scan job watch failed', describeError(error));
+    logWithMetrics(log, 'error', 'scan job watch failed', describeError(error), metricsOf(call));
     throw new WatchRunError(`The scan job watch failed: ${(error as Error).message}`);
-  } finally {
-    flushMetrics('watchScanJobs', defaultSink);
   }
 });

@@ -3,10 +3,16 @@
  * runs: a verified delivery is run by the consumer's own code in this process, right after the
  * 202 (serverless.yml picks this handler locally; the deployed bundle carries none of it).
  */
+import { publicRoute } from '../../lib/http/public-route.js';
+import { functionRoutes } from '../../lib/http/routes/functions.js';
 import { webhookReceiver } from '../../lib/http/webhook-receiver.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { inProcessInvocationQueueOf } from '../../lib/webhooks/setup.js';
 
 const runtime = getRuntime();
 
-export const handler = webhookReceiver(runtime, inProcessInvocationQueueOf(runtime));
+export const handler = publicRoute(
+  functionRoutes.receiveWebhook,
+  webhookReceiver(runtime, inProcessInvocationQueueOf(runtime)),
+  { log: runtime.log },
+);

@@ -18,6 +18,7 @@ type CaptchaImageQuery = z.infer<typeof captchaImageQuerySchema>;
 const captchaVerifyBodySchema = strictInput({ key: token(64), value: text(1, 100) });
 type CaptchaVerifyBody = z.infer<typeof captchaVerifyBodySchema>;
 
+/** A kind of CAPTCHA the platform serves (image or audio), and its upstream paths. */
 interface CaptchaKind {
   readonly name: 'image' | 'audio';
   readonly keyPath: string;
@@ -25,7 +26,7 @@ interface CaptchaKind {
   readonly contentType: string;
 }
 
-const KINDS: readonly CaptchaKind[] = [
+const CAPTCHA_KINDS: readonly CaptchaKind[] = [
   {
     name: 'image',
     keyPath: '/captcha/v1/nkey',
@@ -42,7 +43,8 @@ const KINDS: readonly CaptchaKind[] = [
 
 const JSON_ANSWER = { kind: 'json', contentTypes: ['application/json'] } as const;
 
-function apisOf(kind: CaptchaKind): CatalogueEntry[] {
+/** The three catalogue entries of one kind: its key, its image or audio, its verification. */
+function entriesOfKind(kind: CaptchaKind): CatalogueEntry[] {
   const label = kind.name === 'image' ? 'Image' : 'Audio';
   return [
     defineEntry<undefined, Record<string, never>>({
@@ -99,4 +101,4 @@ function apisOf(kind: CaptchaKind): CatalogueEntry[] {
   ];
 }
 
-export const captchaEntries: CatalogueEntry[] = KINDS.flatMap(apisOf);
+export const captchaEntries: CatalogueEntry[] = CAPTCHA_KINDS.flatMap(entriesOfKind);

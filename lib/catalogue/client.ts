@@ -9,7 +9,7 @@
 import { requiredSetting } from '../core/config.js';
 import { UnexpectedError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { TimeBudget } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
 import type { Runtime } from '../runtime.js';
 import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';
@@ -80,13 +80,13 @@ export class CatalogueClient {
     entry: CatalogueEntry<B, Q, P>,
     input: CatalogueInput<B, Q, P>,
     caller: CallerHeaders,
-    budget: TimeBudget = {},
+    call: CallContext,
   ): Promise<UpstreamAnswer> {
     const request = this.wireRequest(entry, input);
     // The application's secret may have been rotated: repeated once with new credentials.
     const response = await sendRefreshingCredentials({
       credentials: this.options.credentials,
-      send: (app) => this.send(request, app, caller, budget),
+      send: (app) => this.send(request, app, caller, call),
     });
     if (response.status < 200 || response.status >= 300) {
       throw (entry.decodeError ?? decodeUpstreamError)(response);
@@ -140,7 +140,7 @@ export class CatalogueClient {
     request: WireRequest,
     app: AppCredentials,
     caller: CallerHeaders,
-    budget: TimeBudget,
+    call: CallContext,
   ): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = {
       [this.names.clientId]: app.clientId,
@@ -158,7 +158,7 @@ export class CatalogueClient {
         idempotent: request.idempotent,
         service: request.service,
       },
-      budget,
+      call,
     );
   }
 }

@@ -32,9 +32,12 @@ export interface Answer {
 
 /** The validated input of one call. */
 export interface CatalogueInput<B, Q, P> {
+  /** The JSON body, validated. */
   readonly body: B;
   readonly query: Q;
   readonly path: P;
+  /** The body's bytes as received (the `raw` sender's audio). */
+  readonly bytes: Uint8Array;
 }
 
 /** What a route sends: the upstream path (when it varies) and the parameters or body. */
@@ -75,8 +78,8 @@ export interface CatalogueEntry<B = unknown, Q = unknown, P = unknown> {
   readonly body?: Schema<B>;
   readonly query?: Schema<Q>;
   readonly pathParams?: Schema<P>;
-  /** Raw body media types (the `raw` sender). */
-  readonly rawBody?: readonly string[];
+  /** The media types of a body taken as bytes (the `raw` sender). */
+  readonly bytes?: readonly string[];
   readonly toUpstream: (input: CatalogueInput<B, Q, P>) => UpstreamPayload;
   /** A failure the platform reports inside a 200 body, as the error to answer with. */
   readonly failureIn200?: (response: UpstreamAnswer) => UpstreamError | undefined;
@@ -89,8 +92,4 @@ export function defineEntry<B = undefined, Q = Record<string, never>, P = Record
   entry: CatalogueEntry<B, Q, P>,
 ): CatalogueEntry {
   return entry as unknown as CatalogueEntry;
-}
-
-export function routeKeyOf(entry: Pick<CatalogueEntry, 'method' | 'path'>): string {
-  return `${entry.method} ${entry.path}`;
 }

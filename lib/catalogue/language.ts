@@ -127,7 +127,7 @@ export const languageEntries = [
       return { params };
     },
   }),
-  defineEntry<Buffer, SttQuery>({
+  defineEntry<undefined, SttQuery>({
     id: 'stt',
     api: 'stt',
     function: 'catalogueLanguage',
@@ -142,7 +142,7 @@ export const languageEntries = [
     answers: { kind: 'json', contentTypes: ['application/json'] },
     idempotent: false,
     query: sttQuerySchema,
-    rawBody: ['application/octet-stream'],
-    toUpstream: ({ body, query }) => ({ params: [['lang', query.lang]], raw: body }),
+    bytes: ['application/octet-stream'],
+    toUpstream: ({ bytes, query }) => ({ params: [['lang', query.lang]], raw: bytes }),
   }),
 ];

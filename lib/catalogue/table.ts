@@ -2,11 +2,11 @@
  * The open API catalogue, in one table: for every route its upstream
  * path, method, input schema, how the input is sent and what it answers. Each group lives in
  * its own module so that a function bundles only its own group (functions/catalogue/*.ts);
- * this module gathers them for the OpenAPI document, the route checks and the tests.
+ * this module gathers them for the route registry, the OpenAPI document and the tests.
  */
 
 import { captchaEntries } from './captcha.js';
-import { type CatalogueEntry, routeKeyOf } from './entry.js';
+import type { CatalogueEntry } from './entry.js';
 import { languageEntries } from './language.js';
 import { mapsEntries } from './maps.js';
 import { utilityEntries } from './utility.js';
@@ -17,8 +17,3 @@ export const catalogue: readonly CatalogueEntry[] = [
   ...captchaEntries,
   ...utilityEntries,
 ];
-
-/** The entry of a route key such as `GET /maps/geocode`. */
-export function catalogueEntry(routeKey: string): CatalogueEntry | undefined {
-  return catalogue.find((entry) => routeKeyOf(entry) === routeKey);
-}

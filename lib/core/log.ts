@@ -74,6 +74,24 @@ export function createLogger(
   return new JsonLogger(base, sink, level);
 }
 
+/**
+ * Writes an invocation's closing line with its metrics (lib/core/metrics.ts) riding on it;
+ * documents that cannot share the line go out on lines of their own from the same logger, so
+ * that every metric document carries its invocation's fields (its request id) and belongs to it
+ * alone.
+ */
+export function logWithMetrics(
+  log: Logger,
+  level: 'info' | 'warn' | 'error',
+  message: string,
+  fields: LogFields,
+  documents: readonly MetricDocument[],
+): void {
+  const [first, ...more] = documents;
+  log[level](message, fields, first);
+  for (const document of more) log.info('metrics', undefined, document);
+}
+
 /** console.log: Lambda ships it to CloudWatch Logs, and test runners can capture it. */
 export function defaultSink(line: string): void {
   console.log(line);

@@ -1,10 +1,13 @@
 /**
  * Metrics in CloudWatch's embedded metric format (EMF): JSON log lines with an `_aws` member,
- * which CloudWatch Logs turns into metrics, with no API call and no client. Counts are kept in
- * memory during an invocation and taken when it ends, so a call costs an array push. They are
- * packed into as few EMF documents as their values allow (`takeMetrics`); an HTTP function
- * writes the first in its request log line, so that a request usually costs one line, not two
- * (an EMF document may carry other members: CloudWatch reads only what `_aws` declares).
+ * which CloudWatch Logs turns into metrics, with no API call and no client. Each invocation
+ * counts on its own `Metrics` (made with its request state, passed to every call it makes in its
+ * call context), never in module scope: one process may serve many invocations at once (Lambda
+ * Managed Instances), and each line must carry its own invocation's counts. A count costs an
+ * array push. When the invocation ends they are packed into as few EMF documents as their values
+ * allow (`take`); an HTTP function writes the first in its request log line, so that a request
+ * usually costs one line, not two (an EMF document may carry other members: CloudWatch reads only
+ * what `_aws` declares).
  *
  * Powertools' Metrics does the same; it was weighed and left out: its bundle is 16 KB and it
  * adds about 7 ms to a cold start, for the handful of counters below.
@@ -39,13 +42,6 @@ interface Count {
   value: number;
 }
 
-const pending: Count[] = [];
-
-/** Adds to a counter of the current invocation. */
-export function countMetric(name: MetricName, dimensions: Dimensions, value = 1): void {
-  pending.push({ name, dimensions, value });
-}
-
 /** An EMF document: the `_aws` metadata, and the dimension and metric values at its root. */
 export type MetricDocument = Readonly<Record<string, unknown>>;
 
@@ -55,50 +51,58 @@ interface MetricDirective {
   readonly Metrics: { Name: string; Unit: 'Count' }[];
 }
 
-/**
- * Takes what the invocation counted, summed per metric and set of dimensions, and starts
- * afresh. `function` is added as a dimension to every metric. Groups share a document unless a
- * dimension would need two values or a metric two sums (two outcomes of the same call, say).
- */
-export function takeMetrics(functionName: string): MetricDocument[] {
-  if (pending.length === 0) return [];
-  // Runs on every invocation: plain objects and a string key, no JSON to group by.
-  const groups = new Map<string, { dimensions: Dimensions; values: Record<string, number> }>();
-  for (const count of pending) {
-    const key = dimensionKey(count.dimensions);
-    let group = groups.get(key);
-    if (!group) {
-      group = { dimensions: { Function: functionName, ...count.dimensions }, values: {} };
-      groups.set(key, group);
-    }
-    group.values[count.name] = (group.values[count.name] ?? 0) + count.value;
-  }
-  pending.length = 0;
-  const documents: { members: Record<string, string | number>; directives: MetricDirective[] }[] =
-    [];
-  for (const { dimensions, values } of groups.values()) {
-    let document = documents.find(({ members }) => fits(members, dimensions, values));
-    if (!document) {
-      document = { members: {}, directives: [] };
-      documents.push(document);
-    }
-    Object.assign(document.members, dimensions, values);
-    document.directives.push({
-      Namespace: METRIC_NAMESPACE,
-      Dimensions: [Object.keys(dimensions)],
-      Metrics: Object.keys(values).map((name) => ({ Name: name, Unit: 'Count' })),
-    });
-  }
-  const timestamp = Date.now();
-  return documents.map(({ members, directives }) => ({
-    _aws: { Timestamp: timestamp, CloudWatchMetrics: directives },
-    ...members,
-  }));
-}
+/** The counters of one invocation. */
+export class Metrics {
+  readonly #counts: Count[] = [];
 
-/** Writes what the invocation counted, one EMF document per line (`takeMetrics`). */
-export function flushMetrics(functionName: string, write: (line: string) => void): void {
-  for (const document of takeMetrics(functionName)) write(JSON.stringify(document));
+  /** Adds to a counter of this invocation. */
+  count(name: MetricName, dimensions: Dimensions, value = 1): void {
+    this.#counts.push({ name, dimensions, value });
+  }
+
+  /**
+   * Takes what the invocation counted, summed per metric and set of dimensions, and starts
+   * afresh. `function` is added as a dimension to every metric. Groups share a document unless a
+   * dimension would need two values or a metric two sums (two outcomes of the same call, say).
+   */
+  take(functionName: string): MetricDocument[] {
+    const counts = this.#counts;
+    if (counts.length === 0) return [];
+    // Runs on every invocation: plain objects and a string key, no JSON to group by.
+    const groups = new Map<string, { dimensions: Dimensions; values: Record<string, number> }>();
+    for (const count of counts) {
+      const key = dimensionKey(count.dimensions);
+      let group = groups.get(key);
+      if (!group) {
+        group = { dimensions: { Function: functionName, ...count.dimensions }, values: {} };
+        groups.set(key, group);
+      }
+      group.values[count.name] = (group.values[count.name] ?? 0) + count.value;
+    }
+    counts.length = 0;
+    const documents: {
+      members: Record<string, string | number>;
+      directives: MetricDirective[];
+    }[] = [];
+    for (const { dimensions, values } of groups.values()) {
+      let document = documents.find(({ members }) => fits(members, dimensions, values));
+      if (!document) {
+        document = { members: {}, directives: [] };
+        documents.push(document);
+      }
+      Object.assign(document.members, dimensions, values);
+      document.directives.push({
+        Namespace: METRIC_NAMESPACE,
+        Dimensions: [Object.keys(dimensions)],
+        Metrics: Object.keys(values).map((name) => ({ Name: name, Unit: 'Count' })),
+      });
+    }
+    const timestamp = Date.now();
+    return documents.map(({ members, directives }) => ({
+      _aws: { Timestamp: timestamp, CloudWatchMetrics: directives },
+      ...members,
+    }));
+  }
 }
 
 /** A group joins a document when its dimensions agree with it and its metrics are new to it. */
@@ -121,3 +125,4 @@ function dimensionKey(dimensions: Dimensions): string {
     key += `${name}\u0000${dimensions[name]}\u0001`;
   return key;
 }
+

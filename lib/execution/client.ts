@@ -9,7 +9,7 @@
  * becomes this service's envelope.
  */
 import { perRuntime } from '../core/per-runtime.js';
-import type { TimeBudget } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
 import type { Runtime } from '../runtime.js';
 import type { SecretStore } from '../secrets/store.js';
 import { identifyAnswer } from '../upstream/answer-origin.js';
@@ -91,7 +91,7 @@ export class ExecutionClient {
   async execute(
     target: ExecutionTarget,
     execution: Execution,
-    budget: TimeBudget = {},
+    call: CallContext,
   ): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = {};
     if (execution.body !== undefined) headers['content-type'] = 'application/json';
@@ -110,7 +110,7 @@ export class ExecutionClient {
         service: `${target.kind}s`,
         timeoutMs: execution.timeoutMs,
       },
-      budget,
+      call,
     );
     if (isGatewayAnswer(answer, this.options.vendor)) throw decodeUpstreamError(answer);
     return answer;

@@ -116,25 +116,19 @@ function requestBodyOf(route: Route) {
       content: { 'application/json': { schema: jsonSchemaOf(input.body) } },
     };
   }
-  if (input?.rawBody) {
-    // Bytes, unless the route says what they are (a webhook's JSON object).
-    const described = input.rawBodyAs;
+  const bytes = input?.bytes;
+  if (bytes) {
+    // Bytes, unless the route says what they are (a webhook's JSON object, an action's
+    // parameters).
     return {
-      required: true,
-      ...(described ? { description: described.description } : {}),
+      required: bytes.required,
+      ...(bytes.description ? { description: bytes.description } : {}),
       content: Object.fromEntries(
-        input.rawBody.map((type) => [
+        bytes.contentTypes.map((type) => [
           type,
-          { schema: described?.schema ?? { type: 'string', format: 'binary' } },
+          { schema: bytes.schema ?? { type: 'string', format: 'binary' } },
         ]),
       ),
-    };
-  }
-  if (input?.jsonBodyReadByHandler) {
-    return {
-      required: input.jsonBodyReadByHandler.required,
-      description: input.jsonBodyReadByHandler.description,
-      content: { 'application/json': { schema: {} } },
     };
   }
   return undefined;
@@ -142,22 +136,22 @@ function requestBodyOf(route: Route) {
 
 function responsesOf(route: Route) {
   const responses: Record<string, unknown> = {};
-  for (const answer of route.answers) {
-    const content = answer.contentTypes
+  for (const response of route.responses) {
+    const content = response.contentTypes
       ? Object.fromEntries(
-          answer.contentTypes.map((type) => [
+          response.contentTypes.map((type) => [
             type,
             {
-              schema: answer.binary
+              schema: response.binary
                 ? { type: 'string', format: 'binary' }
                 : type.endsWith('json')
-                  ? (answer.schema ?? {})
+                  ? (response.schema ?? {})
                   : { type: 'string' },
             },
           ]),
         )
       : undefined;
-    responses[String(answer.status)] = { description: answer.description, content };
+    responses[String(response.status)] = { description: response.description, content };
   }
   responses['400'] ??= { $ref: '#/components/responses/Error' };
   if (needsCaller(route)) responses['401'] ??= { $ref: '#/components/responses/Error' };

@@ -3,9 +3,9 @@
  * the job list (the watcher's) and the cancel-reserved workflow. Kept apart from the client so
  * that a function of single calls (list, search, cancel, stop, report) carries none of it.
  */
-import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { TimeBudget, WalkPlan } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
+import type { WalkPlan } from '../core/walk-plan.js';
 import type { Runtime } from '../runtime.js';
 import { type CancelReservedResult, cancelReserved } from './cancel-reserved.js';
 import { type ScanJobsClient, scanJobsClientOf } from './client.js';
@@ -19,7 +19,7 @@ export class BulkScanJobs {
   listWalk(plan: WalkPlan): PageWalk {
     const client = this.client;
     return new PageWalk({
-      fetch: (page, limit, onAttempt) => client.list({ page, limit }, plan.budget, onAttempt),
+      fetch: (page, limit, onAttempt) => client.list({ page, limit }, plan.call, onAttempt),
       plan,
       settings: client.bulk,
       acceptedSize: client.listPageSize,
@@ -30,23 +30,17 @@ export class BulkScanJobs {
    * Searches every page, then cancels each reserved job, several at a time; one failure does
    * not stop the rest, and what the time could not cover comes back as `remaining`.
    */
-  cancelReserved(
-    criteria: CancelReservedBody,
-    budget: TimeBudget,
-    log: Logger | undefined = this.client.log,
-  ): Promise<CancelReservedResult> {
+  cancelReserved(criteria: CancelReservedBody, call: CallContext): Promise<CancelReservedResult> {
     const client = this.client;
     return cancelReserved(
       {
-        search: (body, callBudget, onAttempt) => client.search(body, callBudget, onAttempt),
-        cancel: (instanceNo, callBudget, onAttempt) =>
-          client.cancel(instanceNo, callBudget, onAttempt),
+        search: (body, call, onAttempt) => client.search(body, call, onAttempt),
+        cancel: (instanceNo, call, onAttempt) => client.cancel(instanceNo, call, onAttempt),
         searchPageSize: client.searchPageSize,
       },
       criteria,
-      budget,
+      call,
       client.bulk,
-      log,
     );
   }
 }

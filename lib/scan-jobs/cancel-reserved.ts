@@ -7,9 +7,8 @@
  */
 import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
 import type { BulkSettings } from '../core/config.js';
-import type { Logger } from '../core/log.js';
-import type { TimeBudget } from '../core/time-budget.js';
-import { WalkPlan } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
+import { WalkPlan } from '../core/walk-plan.js';
 import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
 import { type CancelReservedBody, isJobId, type SearchBody } from './schemas.js';
 import {
@@ -50,10 +49,10 @@ export interface CancelReservedResult {
 
 /** The scan job calls the workflow makes (the client's, with an attempt observer). */
 export interface CancelReservedCalls {
-  search(body: SearchBody, budget: TimeBudget, onAttempt: AttemptObserver): Promise<UpstreamAnswer>;
+  search(body: SearchBody, call: CallContext, onAttempt: AttemptObserver): Promise<UpstreamAnswer>;
   cancel(
     instanceNo: string,
-    budget: TimeBudget,
+    call: CallContext,
     onAttempt: AttemptObserver,
   ): Promise<UpstreamAnswer>;
   /** The search page size the platform accepted last time in this container. */
@@ -63,16 +62,15 @@ export interface CancelReservedCalls {
 export async function cancelReserved(
   calls: CancelReservedCalls,
   criteria: CancelReservedBody,
-  budget: TimeBudget,
+  call: CallContext,
   settings: BulkSettings,
-  log?: Logger,
 ): Promise<CancelReservedResult> {
-  const plan = new WalkPlan(budget, { reserveMs: CANCEL_RESERVED_RESERVE_MS });
+  const plan = new WalkPlan(call, { reserveMs: CANCEL_RESERVED_RESERVE_MS });
   const walk = new PageWalk({
     // Every status, not the reserved ones only: a page then keeps its jobs while they are
     // cancelled, so the pages read cannot shift under the walk.
     fetch: (page, limit, onAttempt) =>
-      calls.search({ ...criteria, statusCode: null, limit, page }, plan.budget, onAttempt),
+      calls.search({ ...criteria, statusCode: null, limit, page }, plan.call, onAttempt),
     plan,
     settings,
     acceptedSize: calls.searchPageSize,
@@ -102,7 +100,7 @@ export async function cancelReserved(
       const outcome = await bulkAttempt(
         pool,
         plan,
-        (onAttempt) => calls.cancel(instanceNo, plan.budget, onAttempt),
+        (onAttempt) => calls.cancel(instanceNo, plan.call, onAttempt),
         false,
       );
       if ('value' in outcome) {
@@ -141,11 +139,11 @@ export async function cancelReserved(
     lowestCancelConcurrency: pool.lowest,
   };
   if (!result.complete) {
-    log?.warn('cancel-reserved stopped short; a second call goes on', {
+    call.log.warn('cancel-reserved stopped short; a second call goes on', {
       ...counts,
       pageErrors: [...new Set(others.errors.map((error) => error.code))].join(','),
     });
-  } else log?.info('cancel-reserved done', counts);
+  } else call.log.info('cancel-reserved done', counts);
   return result;
 }
 

@@ -9,7 +9,7 @@ import { requiredSetting } from '../core/config.js';
 import { UnexpectedError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { TimeBudget } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
 import type { Runtime } from '../runtime.js';
 import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';
@@ -59,7 +59,6 @@ export class ScanJobsClient {
   private readonly gateway: SignedGateway;
   /** How bulk work calls the platform (config BULK_*). */
   readonly bulk: BulkSettings;
-  readonly log: Logger | undefined;
   /** The page sizes the platform accepted, remembered by the container for each kind of walk. */
   readonly listPageSize = rememberedSize();
   readonly searchPageSize = rememberedSize();
@@ -67,46 +66,45 @@ export class ScanJobsClient {
   constructor(options: ScanJobsClientOptions) {
     this.gateway = new SignedGateway({ ...options, service: 'scan-jobs' });
     this.bulk = options.bulk ?? PLAIN_BULK;
-    this.log = options.log;
   }
 
-  list(query: ListQuery, budget: TimeBudget, onAttempt?: AttemptObserver): Promise<UpstreamAnswer> {
+  list(query: ListQuery, call: CallContext, onAttempt?: AttemptObserver): Promise<UpstreamAnswer> {
     const params: [string, string][] = [
       ['page', String(query.page)],
       ['limit', String(query.limit)],
     ];
-    return this.gateway.call({ method: 'GET', path: API, query: params, onAttempt }, budget);
+    return this.gateway.call({ method: 'GET', path: API, query: params, onAttempt }, call);
   }
 
   search(
     body: SearchBody,
-    budget: TimeBudget,
+    call: CallContext,
     onAttempt?: AttemptObserver,
   ): Promise<UpstreamAnswer> {
     // A search only reads, so it may be retried like a GET.
     return this.gateway.call(
       { method: 'POST', path: `${API}/search`, json: body, idempotent: true, onAttempt },
-      budget,
+      call,
     );
   }
 
   cancel(
     instanceId: string,
-    budget: TimeBudget,
+    call: CallContext,
     onAttempt?: AttemptObserver,
   ): Promise<UpstreamAnswer> {
     return this.gateway.call(
       { method: 'PATCH', path: jobPath(instanceId, 'cancel'), onAttempt },
-      budget,
+      call,
     );
   }
 
-  stop(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
-    return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'stop') }, budget);
+  stop(instanceId: string, call: CallContext): Promise<UpstreamAnswer> {
+    return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'stop') }, call);
   }
 
-  report(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
-    return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget);
+  report(instanceId: string, call: CallContext): Promise<UpstreamAnswer> {
+    return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, call);
   }
 }
 

@@ -8,7 +8,7 @@ import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
 import type { BulkSettings } from '../core/config.js';
 import { ServiceError, toServiceError, UnexpectedError } from '../core/errors.js';
 import { parseJsonOrUndefined } from '../core/json.js';
-import type { WalkPlan } from '../core/time-budget.js';
+import type { WalkPlan } from '../core/walk-plan.js';
 import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
 import { type AttemptOutcome, isThrottled, mayRetry } from '../upstream/retry-policy.js';
 import { DEFAULT_PAGE_SIZE, type ListedJob, listResultSchema } from './schemas.js';

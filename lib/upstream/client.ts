@@ -10,9 +10,8 @@
  */
 import { UpstreamTimeoutError } from '../core/errors.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
-import { countMetric } from '../core/metrics.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { TimeBudget } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
 import { identifyAnswer } from './answer-origin.js';
 import { Deadline, dispatchOnce } from './dispatch.js';
 import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
@@ -123,28 +122,32 @@ export class UpstreamClient {
     this.retryBudget = options.retryBudget ?? new RetryBudget();
   }
 
-  /** Sends the request, retrying as the table says; counts the call's outcome (lib/core/metrics.ts). */
-  async send(request: UpstreamRequest, budget: TimeBudget = {}): Promise<UpstreamAnswer> {
+  /**
+   * Sends the request, retrying as the table says, within the time the call context has left;
+   * counts the call's outcome on the context's metrics (lib/core/metrics.ts).
+   */
+  async send(request: UpstreamRequest, call: CallContext): Promise<UpstreamAnswer> {
     const service = { Service: request.service ?? 'unknown' };
+    const metrics = call.metrics;
     try {
-      const response = await this.exchange(request, budget);
+      const response = await this.exchange(request, call);
       const status = response.status;
-      countMetric('UpstreamCalls', {
+      metrics.count('UpstreamCalls', {
         ...service,
         Outcome: status < 400 ? 'success' : status < 500 ? 'client-error' : 'server-error',
       });
-      if (response.attempts > 1) countMetric('UpstreamRetries', service, response.attempts - 1);
+      if (response.attempts > 1) metrics.count('UpstreamRetries', service, response.attempts - 1);
       return response;
     } catch (error) {
       const outcome = callOutcomeOf(error);
-      countMetric('UpstreamCalls', { ...service, Outcome: outcome });
-      if (outcome === 'timeout') countMetric('UpstreamTimeouts', service);
+      metrics.count('UpstreamCalls', { ...service, Outcome: outcome });
+      if (outcome === 'timeout') metrics.count('UpstreamTimeouts', service);
       throw error;
     }
   }
 
-  private async exchange(request: UpstreamRequest, budget: TimeBudget): Promise<UpstreamAnswer> {
-    const allowedMs = this.allowedMs(budget, request.timeoutMs);
+  private async exchange(request: UpstreamRequest, call: CallContext): Promise<UpstreamAnswer> {
+    const allowedMs = this.allowedMs(call, request.timeoutMs);
     if (allowedMs <= 0) throw new UpstreamTimeoutError();
     const deadlineAt = this.now() + allowedMs;
     const idempotent = request.idempotent ?? IDEMPOTENT_METHODS.has(request.method.toUpperCase());
@@ -156,7 +159,7 @@ export class UpstreamClient {
     try {
       for (let attempt = 1; ; attempt++) {
         const result = await this.attempt(request, deadline, attempt, allowedMs);
-        this.tell(request.onAttempt, result);
+        this.reportAttempt(request.onAttempt, result);
         const delay =
           attempt < this.backoffSettings.maxAttempts && mayRetry(result.outcome, idempotent)
             ? this.backoff(attempt, result)
@@ -166,7 +169,7 @@ export class UpstreamClient {
             ? undefined
             : this.retryBudget.acquire(causeOf(result.outcome));
         if (delay !== undefined && cost === undefined && this.now() + delay < deadlineAt) {
-          countMetric('UpstreamRetriesRefused', { Service: request.service ?? 'unknown' });
+          call.metrics.count('UpstreamRetriesRefused', { Service: request.service ?? 'unknown' });
         }
         if (cost === undefined) {
           if ('response' in result) {
@@ -184,7 +187,7 @@ export class UpstreamClient {
   }
 
   /** An observer's mistake never changes the call. */
-  private tell(observer: AttemptObserver | undefined, result: Attempt): void {
+  private reportAttempt(observer: AttemptObserver | undefined, result: Attempt): void {
     if (!observer) return;
     try {
       const wait = 'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
@@ -194,8 +197,8 @@ export class UpstreamClient {
     }
   }
 
-  private allowedMs(budget: TimeBudget, callTimeoutMs = this.options.timeoutMs): number {
-    const remaining = budget.remainingMs?.();
+  private allowedMs(call: CallContext, callTimeoutMs = this.options.timeoutMs): number {
+    const remaining = call.remainingMs?.();
     const reserve = this.options.reserveMs ?? DEFAULT_RESERVE_MS;
     return remaining === undefined ? callTimeoutMs : Math.min(callTimeoutMs, remaining - reserve);
   }

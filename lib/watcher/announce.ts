@@ -59,7 +59,7 @@ export async function announceChunk(
   const details = claimed.map((change) => detailOf(change, observedAt));
   let failures: EmitFailure[];
   try {
-    failures = await emitter.emit(details);
+    failures = await emitter.emit(details, run.log);
   } catch (error) {
     await releaseQuietly(claimed, run);
     throw error;

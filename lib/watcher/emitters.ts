@@ -20,15 +20,18 @@ export interface EmitFailure {
 export interface ChangeEmitter {
   /** For log lines: where the changes go. */
   readonly description: string;
-  /** Announces the changes; returns those it could not announce (the rest went out). */
-  emit(details: readonly StatusChangeDetail[]): Promise<EmitFailure[]>;
+  /**
+   * Announces the changes; returns those it could not announce (the rest went out). `log` is
+   * the run's own logger.
+   */
+  emit(details: readonly StatusChangeDetail[], log: Logger): Promise<EmitFailure[]>;
 }
 
-/** One structured log line per change. */
-export function logEmitter(log: Logger): ChangeEmitter {
+/** One structured log line per change, on the run's log. */
+export function logEmitter(): ChangeEmitter {
   return {
     description: 'log',
-    async emit(details) {
+    async emit(details, log) {
       for (const detail of details) log.info('scan job status changed', { ...detail });
       return [];
     },

@@ -14,15 +14,14 @@ import type { WatcherStateStore } from './state-store.js';
 import { ScanJobWatcher } from './watcher.js';
 
 /** The container's watcher, built on first use from its runtime. */
-export const scanJobWatcherOf = perRuntime((runtime: Runtime): ScanJobWatcher => {
-  const log = runtime.log.child({ function: 'watchScanJobs' });
-  return new ScanJobWatcher({
-    scanJobs: bulkScanJobsOf(runtime),
-    store: stateStoreOf(runtime),
-    emitter: emitterOf(runtime, log),
-    log,
-  });
-});
+export const scanJobWatcherOf = perRuntime(
+  (runtime: Runtime): ScanJobWatcher =>
+    new ScanJobWatcher({
+      scanJobs: bulkScanJobsOf(runtime),
+      store: stateStoreOf(runtime),
+      emitter: emitterOf(runtime),
+    }),
+);
 
 function stateStoreOf({ config }: Runtime): WatcherStateStore {
   if (config.watcherStateTable) return dynamoDbStateStore({ tableName: config.watcherStateTable });
@@ -32,8 +31,6 @@ function stateStoreOf({ config }: Runtime): WatcherStateStore {
   );
 }
 
-function emitterOf({ config }: Runtime, log: Runtime['log']): ChangeEmitter {
-  return config.eventBusName
-    ? eventBridgeEmitter({ busName: config.eventBusName })
-    : logEmitter(log);
+function emitterOf({ config }: Runtime): ChangeEmitter {
+  return config.eventBusName ? eventBridgeEmitter({ busName: config.eventBusName }) : logEmitter();
 }

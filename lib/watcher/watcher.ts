@@ -18,7 +18,8 @@ import { randomUUID } from 'node:crypto';
 import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
 import { type ServiceError, WatchRunError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { type TimeBudget, WalkPlan } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
+import { WalkPlan } from '../core/walk-plan.js';
 import { isJobId, type ListedJob } from '../scan-jobs/schemas.js';
 import { pageRange, type WalkedPage } from '../scan-jobs/walk.js';
 import { announceChunk, newProgress, type Progress, recordOf } from './announce.js';
@@ -70,7 +71,6 @@ interface ScanJobWatcherOptions {
   readonly scanJobs: JobLister;
   readonly store: WatcherStateStore;
   readonly emitter: ChangeEmitter;
-  readonly log: Logger;
   /**
    * On the first runs, over an empty store, record every job without announcing it (default
    * true): the jobs that ended before the watcher existed are history, not news. Later runs
@@ -107,11 +107,13 @@ export class ScanJobWatcher {
     this.now = options.now ?? (() => Date.now());
   }
 
-  async run(budget: TimeBudget = {}, log: Logger = this.options.log): Promise<WatchSummary> {
+  /** One pass, within the invocation's call context (its time, metrics and log). */
+  async run(call: CallContext): Promise<WatchSummary> {
     const { store } = this.options;
+    const log = call.log;
     const callsBefore = { ...store.calls };
-    const plan = new WalkPlan(budget, { reserveMs: WATCH_RESERVE_MS });
-    const lease = this.leaseFor(budget);
+    const plan = new WalkPlan(call, { reserveMs: WATCH_RESERVE_MS });
+    const lease = this.leaseFor(call);
     const state = await store.load();
     const recorded = state.jobs;
     const baselining =
@@ -271,8 +273,8 @@ export class ScanJobWatcher {
   }
 
   /** A run's claims last until the invocation's deadline: after it, the run is surely over. */
-  private leaseFor(budget: TimeBudget): RunLease {
-    const remaining = budget.remainingMs?.() ?? this.options.defaultLeaseMs ?? DEFAULT_LEASE_MS;
+  private leaseFor(call: CallContext): RunLease {
+    const remaining = call.remainingMs?.() ?? this.options.defaultLeaseMs ?? DEFAULT_LEASE_MS;
     return { token: randomUUID(), expiresAt: this.now() + remaining };
   }
 }

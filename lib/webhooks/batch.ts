@@ -4,8 +4,7 @@
  * keeps failing never holds another back. Each message is handled by consumer.ts.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { countMetric } from '../core/metrics.js';
-import type { TimeBudget } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
 import { ACTION_WAIT_MS, type ConsumerDeps, handleMessage } from './consumer.js';
 import { PARKED_REASON_ATTRIBUTE, type QueuedMessage } from './settlement.js';
 
@@ -19,7 +18,7 @@ import { PARKED_REASON_ATTRIBUTE, type QueuedMessage } from './settlement.js';
 export async function consumeBatch(
   event: SQSEvent,
   deps: ConsumerDeps,
-  budget: TimeBudget = {},
+  call: CallContext,
 ): Promise<SQSBatchResponse> {
   const failed = new Set<string>();
   await Promise.all(
@@ -31,27 +30,27 @@ export async function consumeBatch(
         if (
           heldBack === undefined &&
           index > 0 &&
-          (budget.remainingMs?.() ?? Infinity) < ACTION_WAIT_MS
+          (call.remainingMs?.() ?? Infinity) < ACTION_WAIT_MS
         ) {
           heldBack = 0;
         }
         if (heldBack !== undefined) {
-          await deps.settlement.later(message, heldBack);
+          await deps.settlement.later(message, heldBack, call.log);
           failed.add(record.messageId);
           continue;
         }
-        const result = await handleMessage(message, deps, budget, {
+        const result = await handleMessage(message, deps, call, {
           receiveCount: message.receiveCount,
         });
         if (result.settled !== 'later') continue;
-        await deps.settlement.later(message, result.afterSeconds);
+        await deps.settlement.later(message, result.afterSeconds, call.log);
         failed.add(record.messageId);
         // The rest of its group comes back as soon as it can: a FIFO queue returns no message of
         // a group while one of it is out, so they follow it again, in order.
         heldBack = 0;
         if ((message.receiveCount ?? 0) >= (deps.maxReceives ?? Infinity)) {
           // Its last receive: SQS itself now moves it to the dead-letter queue.
-          countMetric('InvocationsToDeadLetterQueue', {});
+          call.metrics.count('InvocationsToDeadLetterQueue', {});
         }
       }
     }),

@@ -13,9 +13,9 @@
  * A batch of messages is run by batch.ts.
  */
 import { NotFoundError } from '../core/errors.js';
-import type { LogFields, Logger } from '../core/log.js';
-import { countMetric } from '../core/metrics.js';
-import type { TimeBudget } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
+import { type LogFields, type Logger, logWithMetrics } from '../core/log.js';
+import { Metrics } from '../core/metrics.js';
 import type { ExecutionClient } from '../execution/client.js';
 import type { SecretStore } from '../secrets/store.js';
 import type { BodyStore } from './body-store.js';
@@ -36,6 +36,7 @@ export interface ConsumerDeps {
   readonly settlement: Settlement;
   /** Where params too large for a message were put; absent locally. */
   readonly bodies?: BodyStore;
+  /** The container's logger; each message logs on its call context's, with its request id. */
   readonly log: Logger;
   readonly now?: () => number;
   /** How long a delivery's key is remembered (DELIVERY_MEMORY_DAYS). */
@@ -76,17 +77,17 @@ const later = (afterSeconds: number, detail: string): MessageResult => ({
   detail,
 });
 
-/** Runs one message: claim, run, settle. */
+/** Runs one message: claim, run, settle, within the invocation's call context. */
 export async function handleMessage(
   message: QueuedMessage,
   deps: ConsumerDeps,
-  budget: TimeBudget = {},
+  call: CallContext,
   fields: LogFields = {},
 ): Promise<MessageResult> {
-  const log = deps.log.child({ messageId: message.id, ...fields });
+  const log = call.log.child({ messageId: message.id, ...fields });
   const park = async (reason: string): Promise<MessageResult> => {
     try {
-      await deps.settlement.park(message, reason);
+      await deps.settlement.park(message, reason, log);
     } catch (error) {
       log.error('could not park the invocation; it comes again', {
         reason,
@@ -94,7 +95,7 @@ export async function handleMessage(
       });
       return later(deps.retrySeconds ?? RETRY_BASE_SECONDS, `parking failed: ${reason}`);
     }
-    countMetric('InvocationsParked', {});
+    call.metrics.count('InvocationsParked', {});
     return { settled: 'parked', detail: reason };
   };
 
@@ -119,7 +120,7 @@ export async function handleMessage(
     claim = await deps.ledger.claim({
       key,
       rememberUntilMs: keepUntil,
-      leaseUntilMs: at + (budget.remainingMs?.() ?? ACTION_WAIT_MS) + LEASE_MARGIN_MS,
+      leaseUntilMs: at + (call.remainingMs?.() ?? ACTION_WAIT_MS) + LEASE_MARGIN_MS,
       redrive: message.parkedReason !== undefined,
     });
   } catch (error) {
@@ -130,7 +131,7 @@ export async function handleMessage(
   if (claim.outcome === 'done' || claim.outcome === 'parked') {
     // A parked delivery whose dead-letter message could not be sent yet: send it now.
     if (claim.outcome === 'parked' && claim.messageId === message.id) return park(claim.reason);
-    countMetric('WebhookDuplicates', {});
+    call.metrics.count('WebhookDuplicates', {});
     log.info('invocation', { ...logFields, outcome: 'duplicate', of: claim.outcome });
     return { settled: 'duplicate', detail: claim.outcome };
   }
@@ -184,7 +185,7 @@ export async function handleMessage(
       // The run before this one stopped while it was running: it may have reached the action.
       outcome = { kind: 'unknown', reason: 'an earlier run stopped before its outcome was known' };
     } else {
-      outcome = await run(invocation, target, key, deps, budget);
+      outcome = await run(invocation, target, key, deps, call);
     }
     result = await settle(outcome, typeof target !== 'string' && target.idempotent);
   } catch (error) {
@@ -230,7 +231,7 @@ async function run(
   target: Awaited<ReturnType<ExecutionClient['target']>>,
   key: string,
   deps: ConsumerDeps,
-  budget: TimeBudget,
+  call: CallContext,
 ): Promise<RunOutcome> {
   try {
     const params = invocation.paramsRef
@@ -240,7 +241,7 @@ async function run(
     const answer = await deps.execution.execute(
       target,
       { method: 'POST', result: true, body: params, deliveryId: key, timeoutMs: ACTION_WAIT_MS },
-      budget,
+      call,
     );
     return outcomeOfAnswer(answer);
   } catch (error) {
@@ -261,7 +262,15 @@ function parseInvocation(body: string): ParsedInvocation | string {
   return parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 }
 
-/** One message handed over in process (local runs): as SQS would carry it. */
-export function processMessage(body: string, deps: ConsumerDeps): Promise<MessageResult> {
-  return handleMessage({ id: `local-${deps.now?.() ?? Date.now()}-${Math.random()}`, body }, deps);
+/**
+ * One message handed over in process (local runs), as SQS would carry it: a run of its own, with
+ * its own call context, whose metrics ride on a closing line of its own.
+ */
+export async function processMessage(body: string, deps: ConsumerDeps): Promise<MessageResult> {
+  const id = `local-${deps.now?.() ?? Date.now()}-${Math.random()}`;
+  const call = { metrics: new Metrics(), log: deps.log.child({ messageId: id }) };
+  const result = await handleMessage({ id, body }, deps, call);
+  const metrics = call.metrics.take('consumeInvocations');
+  if (metrics.length > 0) logWithMetrics(call.log, 'info', 'metrics', {}, metrics);
+  return result;
 }

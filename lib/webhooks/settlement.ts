@@ -23,17 +23,17 @@ export interface QueuedMessage {
 /** The message attribute that carries a parked message's reason (and marks a redrive). */
 export const PARKED_REASON_ATTRIBUTE = 'parkedReason';
 
+/** How messages are settled; `log` is the invocation's own logger (its request id). */
 export interface Settlement {
   /** The message comes again after `seconds` (it is also reported as a batch item failure). */
-  later(message: QueuedMessage, seconds: number): Promise<void>;
+  later(message: QueuedMessage, seconds: number, log: Logger): Promise<void>;
   /** The message goes to the dead-letter queue with its reason. Throws when it could not. */
-  park(message: QueuedMessage, reason: string): Promise<void>;
+  park(message: QueuedMessage, reason: string, log: Logger): Promise<void>;
 }
 
 interface SqsSettlementOptions {
   readonly queueUrl: string;
   readonly deadLetterQueueUrl: string;
-  readonly log: Logger;
   readonly client?: () => SQSClient;
 }
 
@@ -47,7 +47,7 @@ export function sqsSettlement(options: SqsSettlementOptions): Settlement {
     return client;
   };
   return {
-    async later(message, seconds) {
+    async later(message, seconds, log) {
       if (!message.receiptHandle) return;
       try {
         await sqs().send(
@@ -59,7 +59,7 @@ export function sqsSettlement(options: SqsSettlementOptions): Settlement {
         );
       } catch (error) {
         // It comes back anyway, after the queue's own visibility timeout.
-        options.log.warn('could not set when the message comes again', {
+        log.warn('could not set when the message comes again', {
           messageId: message.id,
           errorName: (error as Error).name,
         });
@@ -84,15 +84,15 @@ export function sqsSettlement(options: SqsSettlementOptions): Settlement {
 }
 
 /** Locally: nothing comes again and nothing is kept; both are said in the log. */
-export function logSettlement(log: Logger): Settlement {
+export function logSettlement(): Settlement {
   return {
-    async later(message, seconds) {
+    async later(message, seconds, log) {
       log.warn('invocation not run; locally there is no queue to retry it', {
         messageId: message.id,
         retryInSeconds: seconds,
       });
     },
-    async park(message, reason) {
+    async park(message, reason, log) {
       log.error('invocation parked; locally there is no dead-letter queue', {
         messageId: message.id,
         reason,

@@ -34,7 +34,7 @@ export const deliveryLedgerOf = perRuntime((runtime: Runtime): DeliveryLedger =>
   return memoryDeliveryLedger(runtime.now);
 });
 
-function settlementOf(runtime: Runtime, log: Runtime['log']): Settlement {
+function settlementOf(runtime: Runtime): Settlement {
   const { config } = runtime;
   const queueUrl = deployedSetting(config, config.invocationQueueUrl, 'INVOCATION_QUEUE_URL');
   const deadLetterQueueUrl = deployedSetting(
@@ -42,8 +42,8 @@ function settlementOf(runtime: Runtime, log: Runtime['log']): Settlement {
     config.invocationDeadLetterQueueUrl,
     'INVOCATION_DEAD_LETTER_QUEUE_URL',
   );
-  if (queueUrl && deadLetterQueueUrl) return sqsSettlement({ queueUrl, deadLetterQueueUrl, log });
-  return logSettlement(log);
+  if (queueUrl && deadLetterQueueUrl) return sqsSettlement({ queueUrl, deadLetterQueueUrl });
+  return logSettlement();
 }
 
 /** What the consumer's code needs, in the consumer function and in the in-process queue. */
@@ -56,7 +56,7 @@ export const consumerDepsOf = perRuntime((runtime: Runtime): ConsumerDeps => {
       ? runtime.secretsFor('webhooks')
       : undefined,
     ledger: deliveryLedgerOf(runtime),
-    settlement: settlementOf(runtime, log),
+    settlement: settlementOf(runtime),
     bodies: bodyStoreOf(runtime),
     log,
     now: runtime.now,

@@ -8,7 +8,7 @@
 //   and hand over `0`, `false` or `"text"` as a number, a boolean or a bare string;
 // - a body sent without Content-Type is not labelled JSON: serverless offline adds
 //   `application/json`, API Gateway adds nothing. It is labelled with a media type no route
-//   accepts, so JSON and raw-body routes refuse it with 400/`100` as they do deployed;
+//   accepts, so routes that take JSON or checked bytes refuse it with 400/`100` as they do deployed;
 // - what Node's HTTP parser refuses before hapi sees a request (a bad method token such as `get`
 //   or `FOO`, a malformed request line, headers over Node's 16 KB) is answered with the envelope
 //   too, on the raw socket: 400/`100`, or 431/`100` for oversized headers;

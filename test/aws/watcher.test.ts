@@ -17,6 +17,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../lib/core/log.js';
 import { EVENT_DETAIL_TYPE, EVENT_SOURCE, eventBridgeEmitter } from '../../lib/watcher/emitters.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
 import tables from '../../scripts/sls/tables.cjs';
@@ -135,7 +136,10 @@ describe('the scan job watcher on DynamoDB and EventBridge (moto)', () => {
       observedAt: '2026-11-21T05:35:00.000Z',
       reportPath: `/jobs/${i + 1}/report`,
     }));
-    const failures = await eventBridgeEmitter({ busName: bus }).emit(changes);
+    const failures = await eventBridgeEmitter({ busName: bus }).emit(
+      changes,
+      createLogger({}, () => {}),
+    );
     expect(failures).toEqual([]);
     const events = await received(queueUrl);
     expect(events.map((e) => e.detail.changeId).sort()).toEqual(

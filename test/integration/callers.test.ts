@@ -104,7 +104,9 @@ describe('named, scoped callers on every route', () => {
    * where the answer is the endpoint's own (an action's).
    */
   const successOf = (route: Route) =>
-    route.answers.map((answer) => (typeof answer.status === 'number' ? answer.status : 200));
+    route.responses.map((response) =>
+      typeof response.status === 'number' ? response.status : 200,
+    );
 
   it.each(scoped.map((route) => [`${route.method} ${route.path}`, route] as const))(
     '%s: 403/210 without its scope, nothing sent; its success with that scope alone',

@@ -6,17 +6,14 @@
  */
 import { PayloadTooLargeError } from '../../core/errors.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../core/lambda-limits.js';
-import { bodyByteLength } from '../request.js';
-import type { HttpMiddleware } from './request-state.js';
+import type { HttpMiddleware } from './middleware.js';
 
 export const MAX_BODY_BYTES = LAMBDA_PAYLOAD_LIMIT_BYTES;
 
 export function bodyLimit(): HttpMiddleware {
   return {
-    before: (request) => {
-      if (bodyByteLength(request.event) > MAX_BODY_BYTES) {
-        throw new PayloadTooLargeError(MAX_BODY_BYTES);
-      }
+    before: ({ event: state }) => {
+      if (state.body.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     },
   };
 }

@@ -3,15 +3,15 @@
  * a 5xx is logged with its cause (name, code and message, never a stack).
  */
 import { toServiceError } from '../../core/errors.js';
-import { describeError, type Logger } from '../../core/log.js';
+import { describeError } from '../../core/log.js';
 import { encodeError, negotiateErrorFormat } from '../envelope.js';
-import { type HttpMiddleware, stateOf } from './request-state.js';
+import type { HttpMiddleware } from './middleware.js';
 
-export function errorEnvelope(baseLog: Logger): HttpMiddleware {
+export function errorEnvelope(): HttpMiddleware {
   return {
     onError: (request) => {
+      const state = request.event;
       const error = toServiceError(request.error);
-      const state = stateOf(request, baseLog);
       if (error.status >= 500) state.log.error('error', describeError(request.error));
       request.response = { ...encodeError(error, negotiateErrorFormat(state.headers)) };
     },

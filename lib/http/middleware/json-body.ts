@@ -1,31 +1,31 @@
 /**
  * A JSON body: required, `Content-Type: application/json` (or a `+json` type), and a JSON
- * object; anything else is a 400/`100` naming the body or the header.
+ * object; anything else is a 400/`100` naming the body or the header. The body is parsed here,
+ * once (lib/http/request-body.ts), and validated with the others by validation.ts.
  */
 import { InputError } from '../../core/errors.js';
 import { mediaType } from '../../core/headers.js';
-import { callerJsonObject } from '../../core/json.js';
-import type { Logger } from '../../core/log.js';
-import { bodyBytes } from '../request.js';
-import { type HttpMiddleware, stateOf } from './request-state.js';
+import { isJsonObject } from '../../core/json.js';
+import type { HttpMiddleware } from './middleware.js';
 
 /** application/json, or a `+json` type; media types are case-insensitive. */
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/;
 
-export function jsonBody(baseLog: Logger): HttpMiddleware {
+export function jsonBody(): HttpMiddleware {
   return {
-    before: (request) => {
-      const headers = stateOf(request, baseLog).headers;
-      if (request.event.body === undefined || request.event.body === '') {
+    before: ({ event: state }) => {
+      if (state.body.empty) {
         throw new InputError([{ path: 'body', issue: 'a JSON body is required' }]);
       }
-      if (!JSON_MEDIA_TYPE.test(mediaType(headers['content-type'] ?? ''))) {
+      if (!JSON_MEDIA_TYPE.test(mediaType(state.headers['content-type'] ?? ''))) {
         throw new InputError([
           { path: 'headers.content-type', issue: 'expected application/json' },
         ]);
       }
       // Every JSON route takes an object.
-      (request.event as { body: unknown }).body = callerJsonObject(bodyBytes(request.event));
+      if (!isJsonObject(state.body.json())) {
+        throw new InputError([{ path: 'body', issue: 'expected a JSON object' }]);
+      }
     },
   };
 }

@@ -1,32 +1,26 @@
 /**
  * One log line per request, when it ends (answered or failed): method, route, status, duration,
- * and the request's metrics riding on the same line (lib/core/metrics.ts). Any metrics that cannot
- * share it go out on lines of their own.
+ * what it changed (its targets), and the request's own metrics riding on the same line
+ * (lib/core/metrics.ts). Any metrics that cannot share it go out on lines of their own, from the
+ * request's logger.
  */
-import { defaultSink, type Logger } from '../../core/log.js';
-import { takeMetrics } from '../../core/metrics.js';
-import { type HttpMiddleware, type HttpMiddyRequest, stateOf } from './request-state.js';
+import { logWithMetrics } from '../../core/log.js';
+import type { HttpMiddleware, HttpMiddyRequest } from './middleware.js';
 
-export function requestLog(baseLog: Logger, functionName: string): HttpMiddleware {
-  const done = (request: HttpMiddyRequest) => {
-    const state = stateOf(request, baseLog);
-    const status = request.response?.statusCode;
+export function requestLog(functionName: string): HttpMiddleware {
+  const done = ({ event: state, response }: HttpMiddyRequest) => {
+    const status = response?.statusCode;
     const fields = {
-      method: request.event.requestContext?.http?.method,
-      route: request.event.routeKey,
+      method: state.method,
+      route: state.event.routeKey,
       status,
       durationMs: Math.round(performance.now() - state.startedAt),
+      ...state.targetFields(),
     };
-    const [metrics, ...more] = takeMetrics(functionName);
-    if (status !== undefined && status >= 500) state.log.error('request failed', fields, metrics);
-    else state.log.info('request', fields, metrics);
-    for (const document of more) defaultSink(JSON.stringify(document));
+    const metrics = state.metrics.take(functionName);
+    if (status !== undefined && status >= 500) {
+      logWithMetrics(state.log, 'error', 'request failed', fields, metrics);
+    } else logWithMetrics(state.log, 'info', 'request', fields, metrics);
   };
-  return {
-    before: (request) => {
-      stateOf(request, baseLog);
-    },
-    after: done,
-    onError: done,
-  };
+  return { after: done, onError: done };
 }

@@ -6,7 +6,8 @@
 import type { CatalogueEntry } from '../../catalogue/entry.js';
 import type { Route } from './route.js';
 
-const SENT = {
+/** How an entry's input goes upstream, as the document says it. */
+const SENDS_AS_TEXT = {
   query: 'query parameters',
   form: 'an application/x-www-form-urlencoded UTF-8 body',
   json: 'a JSON body',
@@ -24,12 +25,17 @@ export function routeOfEntry(entry: CatalogueEntry): Route {
     path: entry.path,
     access: { scope: `catalogue:${entry.api}` },
     summary: entry.summary,
-    description: [entry.description, `Calls \`${upstream}\` with ${SENT[entry.sends]}.`]
+    description: [entry.description, `Calls \`${upstream}\` with ${SENDS_AS_TEXT[entry.sends]}.`]
       .filter(Boolean)
       .join(' '),
     tag: 'catalogue',
-    input: { body: entry.body, query: entry.query, path: entry.pathParams, rawBody: entry.rawBody },
-    answers: [
+    input: {
+      body: entry.body,
+      query: entry.query,
+      path: entry.pathParams,
+      bytes: entry.bytes && { contentTypes: entry.bytes, required: true, checkedBy: 'stack' },
+    },
+    responses: [
       {
         status: 200,
         description: binary

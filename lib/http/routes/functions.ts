@@ -13,7 +13,7 @@ export const executionQuerySchema = z.object({
 export type ExecutionQuery = z.infer<typeof executionQuerySchema>;
 
 /** An endpoint's answer comes back unchanged, whatever its status and type. */
-const endpointAnswer = (what: string): RouteResponse => ({
+const endpointResponse = (what: string): RouteResponse => ({
   status: 'default',
   description: `${what}, unchanged (status, Content-Type, body); only an error of the platform's gateway becomes the uniform envelope`,
 });
@@ -33,12 +33,17 @@ export const functionRoutes = {
     input: {
       path: namePathSchema,
       query: executionQuerySchema,
-      jsonBodyReadByHandler: {
+      // Checked against the action: a web action takes any JSON, or none; others an object.
+      bytes: {
+        contentTypes: ['application/json'],
         required: false,
-        description: 'The parameters: a JSON object, required unless the action is a web action',
+        checkedBy: 'handler',
+        schema: {},
+        description:
+          'The parameters: a JSON object, required unless the action is a web action (any JSON, or none)',
       },
     },
-    answers: [endpointAnswer("The action's answer")],
+    responses: [endpointResponse("The action's answer")],
   }),
   fireTrigger: defineRoute<undefined, ExecutionQuery, NamePath>({
     function: 'fireTrigger',
@@ -51,9 +56,15 @@ export const functionRoutes = {
     input: {
       path: namePathSchema,
       query: executionQuerySchema,
-      jsonBodyReadByHandler: { required: true, description: 'The parameters: a JSON object' },
+      bytes: {
+        contentTypes: ['application/json'],
+        required: true,
+        checkedBy: 'handler',
+        schema: { type: 'object' },
+        description: 'The parameters: a JSON object',
+      },
     },
-    answers: [
+    responses: [
       {
         status: 202,
         description: 'Fired: the activation id of the trigger',
@@ -61,7 +72,7 @@ export const functionRoutes = {
         schema: { type: 'object' },
       },
       { status: 204, description: 'Fired, with no rule to run' },
-      endpointAnswer("The platform's answer"),
+      endpointResponse("The platform's answer"),
     ],
   }),
   receiveWebhook: defineRoute<undefined, Record<string, never>, NamePath>({
@@ -78,8 +89,11 @@ export const functionRoutes = {
     tag: 'webhooks',
     input: {
       path: namePathSchema,
-      rawBody: ['application/json'],
-      rawBodyAs: {
+      // Verified over its bytes before anything parses them.
+      bytes: {
+        contentTypes: ['application/json'],
+        required: true,
+        checkedBy: 'handler',
         schema: { type: 'object' },
         description:
           'The delivery: a JSON object, handed to the action as its parameters. The signature ' +
@@ -91,7 +105,7 @@ export const functionRoutes = {
         'webhook-signature': z.string(),
       }),
     },
-    answers: [
+    responses: [
       {
         status: 202,
         description: 'Accepted: queued, to run once',

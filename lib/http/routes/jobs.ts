@@ -11,7 +11,7 @@ import {
 } from '../../scan-jobs/schemas.js';
 import { defineRoute, PLATFORM_JSON } from './route.js';
 
-const jobRoute = { tag: 'jobs', answers: [PLATFORM_JSON] } as const;
+const jobRoute = { tag: 'jobs', responses: [PLATFORM_JSON] } as const;
 
 export const jobRoutes = {
   listJobs: defineRoute<undefined, ListQuery>({
@@ -43,7 +43,7 @@ export const jobRoutes = {
     path: '/jobs/cancel-reserved',
     summary: 'Cancel every reserved job a search finds, across all pages, several at a time',
     input: { body: cancelReservedBodySchema },
-    answers: [
+    responses: [
       {
         status: 200,
         description:

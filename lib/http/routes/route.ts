@@ -1,6 +1,6 @@
 /**
  * The shape of one route of the registry: everything the service declares about it, as data.
- * The handler takes its entry (`platformFunction(jobRoutes.listJobs, ...)`), the serverless
+ * The handler is bound to its entry (`callerRoute(jobRoutes.listJobs, ...)`), the serverless
  * `httpApi` events are read from the registry (scripts/sls/routes.cjs), and the OpenAPI document
  * is built from it (lib/http/openapi.ts), so that a route is declared once.
  */
@@ -8,12 +8,12 @@ import type * as z from 'zod/mini';
 import type { ScopeTemplate } from '../../core/scopes.js';
 import { WEB_ACTION_METHODS } from '../../execution/targets.js';
 
-type Schema<T> = z.ZodMiniType<T>;
+export type Schema<T> = z.ZodMiniType<T>;
 export type JsonSchema = Record<string, unknown>;
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
-/** One success answer of a route. */
+/** One success response of a route, as the document describes it. */
 export interface RouteResponse {
   /** `default`: any other status (an endpoint's own answer, passed through). */
   readonly status: number | 'default';
@@ -26,24 +26,37 @@ export interface RouteResponse {
   readonly schema?: JsonSchema;
 }
 
+/**
+ * A body taken as bytes: the handler reads them as received (`request.bytes`). Who checks them:
+ * the stack (`stack`: one of the media types, and not empty when required; a 400 before the
+ * handler runs), or the handler itself (`handler`: a webhook verifies its signature over them
+ * first, an execution checks them against its target).
+ */
+export interface BytesInput {
+  /** The media types the body may have. */
+  readonly contentTypes: readonly string[];
+  /** Whether a body must be sent. */
+  readonly required: boolean;
+  readonly checkedBy: 'stack' | 'handler';
+  /** What the bytes are, for the document; absent, bytes (`format: binary`). */
+  readonly schema?: JsonSchema;
+  readonly description?: string;
+}
+
+/**
+ * A route's input, in one vocabulary: `body` is a JSON body, parsed once and validated (the
+ * handler's `request.body`); `bytes` is a body taken as bytes (`request.bytes`); `query` and
+ * `path` are validated (`request.query`, `request.path`). Every handler may read `request.bytes`.
+ */
 export interface RouteInput<B, Q, P> {
   /** A JSON body (Content-Type application/json) validated by this schema. */
   readonly body?: Schema<B>;
-  /** Whether a JSON body may be left out (an action's parameters). */
-  readonly bodyOptional?: boolean;
-  /** A raw body of one of these media types, read as bytes. Ignored when `body` is set. */
-  readonly rawBody?: readonly string[];
-  /**
-   * What the raw body is, for the document, when the handler parses it itself (a webhook's JSON
-   * object, verified on its bytes first); else it is documented as bytes.
-   */
-  readonly rawBodyAs?: { readonly schema: JsonSchema; readonly description: string };
+  /** A body taken as bytes; ignored when `body` is set. */
+  readonly bytes?: BytesInput;
   readonly query?: Schema<Q>;
   readonly path?: Schema<P>;
   /** Request headers the route reads (lower-case names), for the document. */
   readonly headers?: Schema<unknown>;
-  /** A JSON body the handler reads and checks itself (an action's parameters), for the document. */
-  readonly jsonBodyReadByHandler?: { readonly required: boolean; readonly description: string };
 }
 
 export type RouteAccess = { readonly scope: ScopeTemplate } | 'caller' | 'public';
@@ -72,7 +85,7 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   readonly description?: string;
   readonly tag: string;
   readonly input?: RouteInput<B, Q, P>;
-  readonly answers: readonly RouteResponse[];
+  readonly responses: readonly RouteResponse[];
 }
 
 /** API Gateway's route key of a route: `GET /jobs`, `ANY /actions/{name}`. */

@@ -7,7 +7,7 @@
  */
 
 import type { Logger } from '../../core/log.js';
-import type { TimeBudget } from '../../core/time-budget.js';
+import type { CallContext } from '../../core/call-context.js';
 import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../client.js';
 import { decodeUpstreamError } from '../error-decoding.js';
 import { type Pairs, type UpstreamTarget, upstreamUrl } from '../urls.js';
@@ -65,18 +65,18 @@ export class SignedGateway {
   }
 
   /** Sends the call; a non-2xx answer is thrown as the decoded UpstreamError. */
-  async call(call: SignedCall, budget: TimeBudget = {}): Promise<UpstreamAnswer> {
+  async call(call: SignedCall, context: CallContext): Promise<UpstreamAnswer> {
     // Signed again at most once for a drifting clock and once for rotated keys.
     const answer = await sendRefreshingCredentials({
       credentials: this.options.credentials,
-      send: (keys) => this.send(call, keys, budget),
+      send: (keys) => this.send(call, keys, context),
       retryWithSameCredentials: (refusal) => this.learnClockOffset(refusal),
     });
     if (answer.status < 200 || answer.status >= 300) throw decodeUpstreamError(answer);
     return answer;
   }
 
-  private send(call: SignedCall, keys: SigningKeys, budget: TimeBudget) {
+  private send(call: SignedCall, keys: SigningKeys, context: CallContext) {
     const url = this.urlFor(call);
     const signed = signV2({
       method: call.method,
@@ -107,7 +107,7 @@ export class SignedGateway {
         service: this.options.service,
         onAttempt: call.onAttempt,
       },
-      budget,
+      context,
     );
   }
 

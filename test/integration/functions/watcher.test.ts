@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Emulator } from '../../../emulator/index.js';
 import { loadConfig } from '../../../lib/core/config.js';
 import { createLogger } from '../../../lib/core/log.js';
-import type { WalkPlan } from '../../../lib/core/time-budget.js';
+import type { WalkPlan } from '../../../lib/core/walk-plan.js';
 import { createRuntime } from '../../../lib/runtime.js';
 import { bulkScanJobsOf } from '../../../lib/scan-jobs/bulk.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
@@ -33,6 +33,7 @@ import {
 import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
 import { demoSecret, emulatorEnv, loadHandlers } from '../../helpers/platform.js';
+import { testCall } from '../../helpers/call-context.js';
 
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 
@@ -267,10 +268,9 @@ describe('the watcher walking several pages of the real list', () => {
           return [];
         },
       },
-      log: runtime.log,
     });
 
-    expect(await watcher.run()).toMatchObject({ pages: 3, jobs: 25, baselined: 25 });
+    expect(await watcher.run(testCall())).toMatchObject({ pages: 3, jobs: 25, baselined: 25 });
     const lists = () =>
       emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs?')).map((r) => r.url);
     expect(lists()).toEqual([
@@ -281,7 +281,7 @@ describe('the watcher walking several pages of the real list', () => {
 
     emulator.scanJobs.advance(); // 14 changes: 2810012-25, newest first on pages 1 and 2
     failAfterPage1 = true;
-    await expect(watcher.run()).rejects.toThrow(/could not be read/);
+    await expect(watcher.run(testCall())).rejects.toThrow(/could not be read/);
     // Page 1 (2810025-16) was read: its changes went out, and only those.
     expect(changeIds(sent).sort()).toEqual(
       [...range(2810017, 2810025, 'Progress'), '2810016:Complete'].sort(),
@@ -289,7 +289,7 @@ describe('the watcher walking several pages of the real list', () => {
     emulator.faults.clear();
     failAfterPage1 = false;
     emulator.requests.length = 0;
-    expect(await watcher.run()).toMatchObject({ pages: 3, complete: true });
+    expect(await watcher.run(testCall())).toMatchObject({ pages: 3, complete: true });
     // From its cursor round the list: pages 2 and 3, then page 1.
     expect(lists()).toEqual([
       '/api/v1/jobs?page=2&limit=10',

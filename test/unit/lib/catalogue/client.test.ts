@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appCredentialsFrom, CatalogueClient } from '../../../../lib/catalogue/client.js';
 import { type CatalogueEntry, defineEntry } from '../../../../lib/catalogue/entry.js';
-import { catalogueEntry } from '../../../../lib/catalogue/table.js';
+import { catalogue } from '../../../../lib/catalogue/table.js';
 import { UpstreamError } from '../../../../lib/core/errors.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
 import { UpstreamClient } from '../../../../lib/upstream/client.js';
@@ -12,25 +12,27 @@ import {
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
 import { memorySecretSource } from '../../../helpers/secret-source.js';
+import { testCall } from '../../../helpers/call-context.js';
 
 const APP = { clientId: 'client-id-1', clientSecret: 'client-secret-1' };
 
 function api(routeKey: string): CatalogueEntry {
-  const found = catalogueEntry(routeKey);
+  const found = catalogue.find((entry) => `${entry.method} ${entry.path}` === routeKey);
   if (!found) throw new Error(`no catalogue entry for ${routeKey}`);
   return found;
 }
 
 function parsed(
   apiEntry: CatalogueEntry,
-  input: { body?: unknown; query?: unknown; path?: unknown },
+  input: { body?: unknown; query?: unknown; path?: unknown; bytes?: Uint8Array },
 ) {
   const parse = (schema: CatalogueEntry['query'], value: unknown, empty: unknown) =>
     schema ? schema.parse(value) : empty;
   return {
-    body: apiEntry.rawBody ? input.body : parse(apiEntry.body, input.body, undefined),
+    body: parse(apiEntry.body, input.body, undefined),
     query: parse(apiEntry.query, input.query ?? {}, {}),
     path: parse(apiEntry.pathParams, input.path ?? {}, {}),
+    bytes: input.bytes ?? new Uint8Array(),
   };
 }
 
@@ -84,9 +86,14 @@ describe('CatalogueClient', () => {
   describe('the request on the wire', () => {
     it('sends the two credential headers with the vendor word, and the caller Accept only', async () => {
       const entry = api('GET /maps/geocode');
-      await client.call(entry, parsed(entry, { query: { query: '불정로 6', count: '5' } }), {
-        accept: 'application/xml',
-      });
+      await client.call(
+        entry,
+        parsed(entry, { query: { query: '불정로 6', count: '5' } }),
+        {
+          accept: 'application/xml',
+        },
+        testCall(),
+      );
       const sent = server.received[0]!;
       expect(sent.method).toBe('GET');
       expect(sent.url).toBe('/map-geocode/v2/geocode?query=%EB%B6%88%EC%A0%95%EB%A1%9C+6&count=5');
@@ -99,7 +106,7 @@ describe('CatalogueClient', () => {
 
     it('sends no Accept when the caller sent none', async () => {
       const entry = api('GET /captcha/image/key');
-      await client.call(entry, parsed(entry, {}), {});
+      await client.call(entry, parsed(entry, {}), {}, testCall());
       expect(server.received[0]!.headers.accept).toBeUndefined();
       expect(server.received[0]!.url).toBe('/captcha/v1/nkey?code=0');
     });
@@ -112,6 +119,7 @@ describe('CatalogueClient', () => {
           body: { engine: 'smt', source: 'ko', target: 'en', text: '만나서 반갑습니다 & 1+1=2' },
         }),
         {},
+        testCall(),
       );
       const sent = server.received[0]!;
       expect(sent.method).toBe('POST');
@@ -133,6 +141,7 @@ describe('CatalogueClient', () => {
           body: { source: 'auto', target: 'ja', text: 'hi', honorific: true, glossaryKey: 'g-1' },
         }),
         {},
+        testCall(),
       );
       expect(server.received[0]!.url).toBe('/nmt/v1/translation');
       expect(server.received[0]!.body.toString()).toBe(
@@ -142,7 +151,12 @@ describe('CatalogueClient', () => {
 
     it('sends speech synthesis as a form with a speed, always', async () => {
       const entry = api('POST /tts');
-      await client.call(entry, parsed(entry, { body: { speaker: 'clara', text: 'Hello' } }), {});
+      await client.call(
+        entry,
+        parsed(entry, { body: { speaker: 'clara', text: 'Hello' } }),
+        {},
+        testCall(),
+      );
       expect(server.received[0]!.url).toBe('/voice/v1/tts');
       expect(server.received[0]!.body.toString()).toBe('speaker=clara&speed=0&text=Hello');
     });
@@ -150,7 +164,12 @@ describe('CatalogueClient', () => {
     it('sends the recognition audio as raw bytes with the language in the query', async () => {
       const entry = api('POST /stt');
       const audio = Buffer.from([0, 1, 2, 0xff, 0xfe, 0x80, 10, 13]);
-      await client.call(entry, parsed(entry, { body: audio, query: { lang: 'Eng' } }), {});
+      await client.call(
+        entry,
+        parsed(entry, { bytes: audio, query: { lang: 'Eng' } }),
+        {},
+        testCall(),
+      );
       const sent = server.received[0]!;
       expect(sent.url).toBe('/recog/v1/stt?lang=Eng');
       expect(sent.headers['content-type']).toBe('application/octet-stream');
@@ -166,7 +185,7 @@ describe('CatalogueClient', () => {
         keywordGroups: [{ groupName: '한글', keywords: ['한글', 'korean'] }],
         ages: ['1', '11'],
       };
-      await client.call(entry, parsed(entry, { body }), {});
+      await client.call(entry, parsed(entry, { body }), {}, testCall());
       const sent = server.received[0]!;
       expect(sent.url).toBe('/datalab/v1/search');
       expect(sent.headers['content-type']).toBe('application/json; charset=UTF-8');
@@ -175,7 +194,12 @@ describe('CatalogueClient', () => {
 
     it('sends CAPTCHA comparison as a GET with code=1 although the caller POSTs', async () => {
       const entry = api('POST /captcha/audio/verify');
-      await client.call(entry, parsed(entry, { body: { key: 'k3Y_1', value: '1234' } }), {});
+      await client.call(
+        entry,
+        parsed(entry, { body: { key: 'k3Y_1', value: '1234' } }),
+        {},
+        testCall(),
+      );
       expect(server.received[0]!.method).toBe('GET');
       expect(server.received[0]!.url).toBe('/scaptcha/v1/nkey?code=1&key=k3Y_1&value=1234');
     });
@@ -189,6 +213,7 @@ describe('CatalogueClient', () => {
           query: { mt: 'bg.ol.ts' },
         }),
         {},
+        testCall(),
       );
       expect(server.received[0]!.url).toBe(
         '/map-tile/v1/raster/styles/basic/3/5/2@2x.png?mt=bg.ol.ts',
@@ -207,6 +232,7 @@ describe('CatalogueClient', () => {
           },
         }),
         {},
+        testCall(),
       );
       expect(server.received[0]!.url).toBe(
         '/map-static/v2/raster?w=300&h=200&markers=type%3Ad%7Cpos%3A127.1+37.3&markers=type%3Ad%7Cpos%3A127.2+37.4',
@@ -222,11 +248,12 @@ describe('CatalogueClient', () => {
         translate,
         parsed(translate, { body: { source: 'ko', target: 'en', text: 'a' } }),
         {},
+        testCall(),
       );
       const smt = parsed(translate, {
         body: { engine: 'smt', source: 'ko', target: 'en', text: 'a' },
       });
-      await routed.call(translate, smt, {});
+      await routed.call(translate, smt, {}, testCall());
       expect(other.received.map((r) => r.url)).toEqual(['/papago/nmt/v1/translation']);
       expect(server.received.map((r) => r.url)).toEqual(['/smt/v1/translation']);
     });
@@ -234,7 +261,7 @@ describe('CatalogueClient', () => {
     it('keeps the base URL path prefix', async () => {
       const prefixed = makeClient(new Map(), new URL(`${server.url.origin}/openapi/`));
       const entry = api('GET /captcha/image/key');
-      await prefixed.call(entry, parsed(entry, {}), {});
+      await prefixed.call(entry, parsed(entry, {}), {}, testCall());
       expect(server.received[0]!.url).toBe('/openapi/captcha/v1/nkey?code=0');
     });
   });
@@ -247,7 +274,12 @@ describe('CatalogueClient', () => {
         res.end(bytes);
       };
       const entry = api('GET /captcha/image');
-      const response = await client.call(entry, parsed(entry, { query: { key: 'abc' } }), {});
+      const response = await client.call(
+        entry,
+        parsed(entry, { query: { key: 'abc' } }),
+        {},
+        testCall(),
+      );
       expect(response.body.equals(bytes)).toBe(true);
       expect(response.headers['content-type']).toBe('image/jpeg');
     });
@@ -307,7 +339,9 @@ describe('CatalogueClient', () => {
       async (route, input, status, body, code) => {
         server.script = json(status, body);
         const entry = api(route);
-        const error = await client.call(entry, parsed(entry, input), {}).catch((e: unknown) => e);
+        const error = await client
+          .call(entry, parsed(entry, input), {}, testCall())
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(UpstreamError);
         expect(error).toMatchObject({ status, code });
       },
@@ -320,7 +354,7 @@ describe('CatalogueClient', () => {
       };
       const entry = api('GET /maps/static');
       const error = await client
-        .call(entry, parsed(entry, { query: { w: '1', h: '1', center: '1,1' } }), {})
+        .call(entry, parsed(entry, { query: { w: '1', h: '1', center: '1,1' } }), {}, testCall())
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 403, code: '403', message: 'Forbidden' });
     });
@@ -359,7 +393,9 @@ describe('CatalogueClient', () => {
       async (route, input, body, code, message) => {
         server.script = json(200, body);
         const entry = api(route);
-        const error = await client.call(entry, parsed(entry, input), {}).catch((e: unknown) => e);
+        const error = await client
+          .call(entry, parsed(entry, input), {}, testCall())
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(UpstreamError);
         expect(error).toMatchObject({ status: 400, code, message });
       },
@@ -373,7 +409,7 @@ describe('CatalogueClient', () => {
       );
       const entry = api('GET /maps/reverse-geocode');
       const error = await client
-        .call(entry, parsed(entry, { query: { coords: '1,1', output: 'xml' } }), {})
+        .call(entry, parsed(entry, { query: { coords: '1,1', output: 'xml' } }), {}, testCall())
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 400, code: '100', message: 'bad coords' });
     });
@@ -402,7 +438,7 @@ describe('CatalogueClient', () => {
     ])('passes a success or an empty result of %s through', async (route, input, body) => {
       server.script = json(200, body);
       const entry = api(route);
-      const response = await client.call(entry, parsed(entry, input), {});
+      const response = await client.call(entry, parsed(entry, input), {}, testCall());
       expect(JSON.parse(response.body.toString())).toEqual(body);
     });
 
@@ -411,7 +447,12 @@ describe('CatalogueClient', () => {
         '<?xml version="1.0"?><response><status><code>0</code><name>ok</name></status><results/></response>';
       server.script = json(200, xml, 'application/xml');
       const entry = api('GET /maps/reverse-geocode');
-      const response = await client.call(entry, parsed(entry, { query: { coords: '1,1' } }), {});
+      const response = await client.call(
+        entry,
+        parsed(entry, { query: { coords: '1,1' } }),
+        {},
+        testCall(),
+      );
       expect(response.body.toString()).toBe(xml);
     });
   });
@@ -421,7 +462,7 @@ describe('CatalogueClient', () => {
       server.script = (_req, res) => gatewayError(res, 503, '500', 'Endpoint Error');
       const entry = api('POST /tts');
       const error = await client
-        .call(entry, parsed(entry, { body: { speaker: 'clara', text: 'a' } }), {})
+        .call(entry, parsed(entry, { body: { speaker: 'clara', text: 'a' } }), {}, testCall())
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 503, code: '500' });
       expect(server.received).toHaveLength(1);
@@ -431,7 +472,7 @@ describe('CatalogueClient', () => {
       server.script = (_req, res) => gatewayError(res, 504, '510', 'Endpoint Timeout');
       const entry = api('POST /captcha/image/verify');
       await client
-        .call(entry, parsed(entry, { body: { key: 'k', value: 'v' } }), {})
+        .call(entry, parsed(entry, { body: { key: 'k', value: 'v' } }), {}, testCall())
         .catch(() => {});
       expect(server.received).toHaveLength(1);
     });
@@ -440,7 +481,7 @@ describe('CatalogueClient', () => {
       server.script = (_req, res, index) =>
         index === 0 ? gatewayError(res, 503, '500') : json(200, { key: 'k' })(_req, res);
       const entry = api('GET /captcha/image/key');
-      const response = await client.call(entry, parsed(entry, {}), {});
+      const response = await client.call(entry, parsed(entry, {}), {}, testCall());
       expect(JSON.parse(response.body.toString())).toEqual({ key: 'k' });
       expect(server.received).toHaveLength(2);
     });
@@ -454,7 +495,7 @@ describe('CatalogueClient', () => {
         gatewayError(res, 401, '200', 'Authentication Failed');
       };
       const entry = api('GET /captcha/image/key');
-      const response = await client.call(entry, parsed(entry, {}), {});
+      const response = await client.call(entry, parsed(entry, {}), {}, testCall());
       expect(response.status).toBe(200);
       expect(server.received).toHaveLength(2);
     });
@@ -462,7 +503,9 @@ describe('CatalogueClient', () => {
     it('answers the authentication failure when the secret did not change', async () => {
       server.script = (_req, res) => gatewayError(res, 401, '200', 'Authentication Failed');
       const entry = api('GET /captcha/image/key');
-      const error = await client.call(entry, parsed(entry, {}), {}).catch((e: unknown) => e);
+      const error = await client
+        .call(entry, parsed(entry, {}), {}, testCall())
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 401, code: '200' });
       expect(server.received).toHaveLength(1);
     });
@@ -472,7 +515,7 @@ describe('CatalogueClient', () => {
     secret = memorySecretSource({ apiKey: 'gateway-api-key' });
     const entry = api('GET /captcha/image/key');
     const error = await makeClient()
-      .call(entry, parsed(entry, {}), {})
+      .call(entry, parsed(entry, {}), {}, testCall())
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 500, code: '900' });
     expect(server.received).toHaveLength(0);
@@ -492,7 +535,12 @@ describe('CatalogueClient', () => {
       idempotent: true,
       toUpstream: ({ query }) => ({ params: [['q', query.q]] }),
     });
-    const wire = client.wireRequest(custom, { body: undefined, query: { q: 'a b' }, path: {} });
+    const wire = client.wireRequest(custom, {
+      body: undefined,
+      query: { q: 'a b' },
+      path: {},
+      bytes: new Uint8Array(),
+    });
     expect(wire.url.pathname + wire.url.search).toBe('/svc/v1/x?q=a+b');
     expect(wire.body).toBeUndefined();
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { captchaEntries } from '../../../../lib/catalogue/captcha.js';
-import { routeKeyOf } from '../../../../lib/catalogue/entry.js';
+import { routeKeyOf } from '../../../../lib/http/routes/route.js';
 import { languageEntries } from '../../../../lib/catalogue/language.js';
 import { mapsEntries } from '../../../../lib/catalogue/maps.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
@@ -104,8 +104,8 @@ describe('the catalogue table', () => {
 
   it('sends raw bytes only where a raw body is accepted, and only POST routes take a body', () => {
     for (const api of catalogue) {
-      expect(api.sends === 'raw', api.id).toBe(api.rawBody !== undefined);
-      if (api.body || api.rawBody) expect(api.method, api.id).toBe('POST');
+      expect(api.sends === 'raw', api.id).toBe(api.bytes !== undefined);
+      if (api.body || api.bytes) expect(api.method, api.id).toBe('POST');
       else expect(api.method, api.id).toBe('GET');
     }
   });

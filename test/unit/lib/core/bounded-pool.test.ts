@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdaptiveLimit, runBounded } from '../../../../lib/core/bounded-pool.js';
-import { WalkPlan } from '../../../../lib/core/time-budget.js';
+import { WalkPlan } from '../../../../lib/core/walk-plan.js';
+import { testCall } from '../../../helpers/call-context.js';
 
 /** A call that ends when the test says so. */
 function gate() {
@@ -187,11 +188,13 @@ describe('WalkPlan', () => {
   it('gives its calls the invocation time less the reserve, and starts a call only when the time left covers it', async () => {
     let now = 0;
     let remaining = 10_000;
-    const plan = new WalkPlan(
-      { remainingMs: () => remaining },
-      { reserveMs: 1000, callReserveMs: 250, minCallMs: 50, now: () => now },
-    );
-    expect(plan.budget.remainingMs?.()).toBe(9000);
+    const plan = new WalkPlan(testCall({ remainingMs: () => remaining }), {
+      reserveMs: 1000,
+      callReserveMs: 250,
+      minCallMs: 50,
+      now: () => now,
+    });
+    expect(plan.call.remainingMs?.()).toBe(9000);
     expect(plan.expectedCallMs()).toBe(100);
     await plan.time(async () => {
       now += 400;
@@ -204,8 +207,8 @@ describe('WalkPlan', () => {
   });
 
   it('always starts when the invocation has no deadline', () => {
-    const plan = new WalkPlan({}, { reserveMs: 1000 });
-    expect(plan.budget).toEqual({});
+    const plan = new WalkPlan(testCall(), { reserveMs: 1000 });
+    expect(plan.call.remainingMs).toBeUndefined();
     expect(plan.remainingMs()).toBeUndefined();
     expect(plan.mayStart()).toBe(true);
   });

@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countMetric,
-  flushMetrics,
-  METRIC_NAMESPACE,
-  takeMetrics,
-} from '../../../../lib/core/metrics.js';
+import { METRIC_NAMESPACE, Metrics } from '../../../../lib/core/metrics.js';
 
 describe('metrics in CloudWatch embedded metric format', () => {
   it('sums each metric per set of dimensions, in as few documents as the values allow, then starts afresh', () => {
-    countMetric('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'success' });
-    countMetric('UpstreamCalls', { Outcome: 'success', Service: 'scan-jobs' });
-    countMetric('UpstreamRetries', { Service: 'scan-jobs' }, 3);
-    countMetric('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'timeout' });
-    const lines: string[] = [];
-    flushMetrics('listJobs', (line) => lines.push(line));
-    const documents = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const metrics = new Metrics();
+    metrics.count('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'success' });
+    metrics.count('UpstreamCalls', { Outcome: 'success', Service: 'scan-jobs' });
+    metrics.count('UpstreamRetries', { Service: 'scan-jobs' }, 3);
+    metrics.count('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'timeout' });
+    const documents = metrics.take('listJobs');
     // The retries share the successes' document (their dimensions agree); the timeouts cannot
     // (Outcome would need two values, UpstreamCalls two sums).
     expect(documents).toHaveLength(2);
@@ -43,17 +37,18 @@ describe('metrics in CloudWatch embedded metric format', () => {
     });
     expect(timeouts).toMatchObject({ Outcome: 'timeout', UpstreamCalls: 1 });
     expect(timeouts).not.toHaveProperty('UpstreamRetries');
-    expect(takeMetrics('listJobs')).toEqual([]);
+    expect(metrics.take('listJobs')).toEqual([]);
   });
 
   it('gives every metric the values its own dimensions declare', () => {
+    const metrics = new Metrics();
     // Whatever the packing, each directive's dimensions and metrics read back the counted sums.
-    countMetric('UpstreamCalls', { Service: 'nmt', Outcome: 'success' });
-    countMetric('UpstreamCalls', { Service: 'tts', Outcome: 'success' });
-    countMetric('UpstreamTimeouts', { Service: 'tts' });
-    countMetric('WebhookDuplicates', {});
+    metrics.count('UpstreamCalls', { Service: 'nmt', Outcome: 'success' });
+    metrics.count('UpstreamCalls', { Service: 'tts', Outcome: 'success' });
+    metrics.count('UpstreamTimeouts', { Service: 'tts' });
+    metrics.count('WebhookDuplicates', {});
     const sums = new Map<string, number>();
-    for (const document of takeMetrics('fn')) {
+    for (const document of metrics.take('fn')) {
       const aws = document._aws as {
         CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[];
       };
@@ -69,5 +64,20 @@ describe('metrics in CloudWatch embedded metric format', () => {
       'UpstreamTimeouts Function=fn,Service=tts': 1,
       'WebhookDuplicates Function=fn': 1,
     });
+  });
+
+  it("keeps each invocation's counts to itself", () => {
+    // Two invocations of one process, counting at once (Lambda Managed Instances).
+    const first = new Metrics();
+    const second = new Metrics();
+    first.count('CallerRequests', { Caller: 'a', Route: 'GET /jobs' });
+    second.count('CallerRequests', { Caller: 'b', Route: 'GET /jobs' }, 2);
+    first.count('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'success' });
+    const [ofSecond] = second.take('listJobs');
+    const [ofFirst] = first.take('listJobs');
+    expect(ofFirst).toMatchObject({ Caller: 'a', CallerRequests: 1, UpstreamCalls: 1 });
+    expect(ofSecond).toMatchObject({ Caller: 'b', CallerRequests: 2 });
+    expect(ofSecond).not.toHaveProperty('UpstreamCalls');
+    expect(first.take('listJobs')).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
+import { testCall } from '../../../helpers/call-context.js';
 
 function answer(status: number, body: string, headers: Record<string, string> = {}) {
   return { status, headers, body: Buffer.from(body), attempts: 1 } satisfies UpstreamAnswer;
@@ -94,7 +95,7 @@ describe('ExecutionClient over loopback', () => {
     server.script = (_req, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     const target = await functions.target('action', 'plain', 'POST');
-    await functions.execute(target, { method: 'POST', result: true, body: '{"a":1}' });
+    await functions.execute(target, { method: 'POST', result: true, body: '{"a":1}' }, testCall());
     const sent = server.received[0]!;
     expect(sent.url).toBe('/fx/dev/plain?x=1&blocking=true&result=true');
     expect(sent.headers['content-type']).toBe('application/json');
@@ -107,7 +108,7 @@ describe('ExecutionClient over loopback', () => {
     server.script = (_req, res) => gatewayError(res, 503, '500', 'Endpoint Error');
     const target = await functions.target('action', 'plain', 'POST');
     await expect(
-      functions.execute(target, { method: 'POST', result: true, body: '{}' }),
+      functions.execute(target, { method: 'POST', result: true, body: '{}' }, testCall()),
     ).rejects.toBeInstanceOf(UpstreamError);
     expect(server.received).toHaveLength(1);
   });
@@ -115,11 +116,13 @@ describe('ExecutionClient over loopback', () => {
   it('does not repeat a PUT to a web action either, but repeats a GET', async () => {
     server.script = (_req, res) => gatewayError(res, 503, '500', 'Endpoint Error');
     const target = await functions.target('action', 'page', 'PUT');
-    await expect(functions.execute(target, { method: 'PUT', result: true })).rejects.toThrow();
+    await expect(
+      functions.execute(target, { method: 'PUT', result: true }, testCall()),
+    ).rejects.toThrow();
     expect(server.received).toHaveLength(1);
     server.script = (_req, res, index) =>
       index === 1 ? gatewayError(res, 503, '500') : res.writeHead(200).end('ok');
-    const answer = await functions.execute(target, { method: 'GET', result: true });
+    const answer = await functions.execute(target, { method: 'GET', result: true }, testCall());
     expect(answer.status).toBe(200);
     expect(server.received).toHaveLength(3);
   });
@@ -128,7 +131,11 @@ describe('ExecutionClient over loopback', () => {
     server.script = (_req, res) =>
       res.writeHead(502, { 'content-type': 'application/json' }).end('{"error":"boom"}');
     const target = await functions.target('action', 'plain', 'POST');
-    const result = await functions.execute(target, { method: 'POST', result: true, body: '{}' });
+    const result = await functions.execute(
+      target,
+      { method: 'POST', result: true, body: '{}' },
+      testCall(),
+    );
     expect(result.status).toBe(502);
     expect(result.body.toString()).toBe('{"error":"boom"}');
   });

@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { routeKeyOf } from '../../../../lib/catalogue/entry.js';
+import { routeKeyOf } from '../../../../lib/http/routes/route.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
 import {
   buildOpenApiDocument,
@@ -175,8 +175,8 @@ describe('the OpenAPI document', () => {
       }
       if (api.body) {
         expect(op.requestBody?.content['application/json']?.schema).toEqual(jsonSchemaOf(api.body));
-      } else if (api.rawBody) {
-        expect(Object.keys(op.requestBody?.content ?? {})).toEqual([...api.rawBody]);
+      } else if (api.bytes) {
+        expect(Object.keys(op.requestBody?.content ?? {})).toEqual([...api.bytes]);
       } else {
         expect(op.requestBody).toBeUndefined();
       }
@@ -231,7 +231,7 @@ describe('buildOpenApiDocument with a given table', () => {
             'webhook-signature': z.optional(z.string()),
           }),
         },
-        answers: [{ status: 202, description: 'accepted' }],
+        responses: [{ status: 202, description: 'accepted' }],
       },
       {
         function: 'bare',
@@ -241,7 +241,7 @@ describe('buildOpenApiDocument with a given table', () => {
         access: 'caller',
         summary: 'bare',
         tag: 'bare',
-        answers: [{ status: 200, description: 'ok' }],
+        responses: [{ status: 200, description: 'ok' }],
       },
     ]);
     const hook = document.paths['/hooks/{name}']?.post as {

@@ -4,13 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UpstreamError, UpstreamTimeoutError } from '../../../../lib/core/errors.js';
-import type { TimeBudget } from '../../../../lib/core/time-budget.js';
+import type { CallContext } from '../../../../lib/core/call-context.js';
 import {
   type CancelReservedCalls,
   cancelReserved,
 } from '../../../../lib/scan-jobs/cancel-reserved.js';
 import type { SearchBody } from '../../../../lib/scan-jobs/schemas.js';
 import type { AttemptObserver, UpstreamAnswer } from '../../../../lib/upstream/client.js';
+import { testCall } from '../../../helpers/call-context.js';
 
 const CRITERIA = { searchType: 'url', searchKeyword: 'load' } as const;
 const SETTINGS = { pageSize: 100, pageConcurrency: 4, cancelConcurrency: 4 };
@@ -29,7 +30,7 @@ function fakePlatform(pages: number, perPage: number) {
     failPage?: (page: number) => Error | undefined;
     failCancel?: (id: string) => Error | undefined;
   } = {
-    async search(body: SearchBody, _budget: TimeBudget, _onAttempt: AttemptObserver) {
+    async search(body: SearchBody, _call: CallContext, _onAttempt: AttemptObserver) {
       const failure = calls.failPage?.(body.page);
       if (failure) throw failure;
       const record_data = Array.from({ length: perPage }, (_, n) => ({
@@ -54,7 +55,7 @@ describe('cancelReserved', () => {
     const { calls, cancels } = fakePlatform(4, 3);
     calls.failPage = (page) =>
       page === 3 ? new UpstreamError({ status: 500, code: '900', message: 'x' }) : undefined;
-    const result = await cancelReserved(calls, CRITERIA, {}, SETTINGS);
+    const result = await cancelReserved(calls, CRITERIA, testCall(), SETTINGS);
     expect(result.complete).toBe(false);
     expect(result.cancelled).toHaveLength(9);
     expect(result.cancelled.some((id) => id.startsWith('p3-'))).toBe(false);
@@ -64,7 +65,7 @@ describe('cancelReserved', () => {
   it('throws, having sent nothing, when the first page cannot be read', async () => {
     const { calls, cancels } = fakePlatform(2, 3);
     calls.failPage = (page) => (page === 1 ? new UpstreamTimeoutError() : undefined);
-    await expect(cancelReserved(calls, CRITERIA, {}, SETTINGS)).rejects.toThrow(
+    await expect(cancelReserved(calls, CRITERIA, testCall(), SETTINGS)).rejects.toThrow(
       UpstreamTimeoutError,
     );
     expect(cancels).toEqual([]);
@@ -80,7 +81,7 @@ describe('cancelReserved', () => {
           : id === 'p1-3'
             ? new UpstreamError({ status: 400, code: '901', message: 'API Call Fail' })
             : undefined;
-    const result = await cancelReserved(calls, CRITERIA, {}, SETTINGS);
+    const result = await cancelReserved(calls, CRITERIA, testCall(), SETTINGS);
     expect(result.complete).toBe(true);
     expect(result.cancelled.sort()).toEqual(['p1-0', 'p1-4', 'p1-5']);
     expect(result.failed).toEqual(
@@ -96,7 +97,12 @@ describe('cancelReserved', () => {
   it('sends nothing when the time left cannot cover a cancel, and hands every job back', async () => {
     const { calls, cancels } = fakePlatform(1, 5);
     // 1.2 s left: under the 1 s reserve plus a call's need.
-    const result = await cancelReserved(calls, CRITERIA, { remainingMs: () => 1200 }, SETTINGS);
+    const result = await cancelReserved(
+      calls,
+      CRITERIA,
+      testCall({ remainingMs: () => 1200 }),
+      SETTINGS,
+    );
     expect(cancels).toEqual([]);
     expect(result).toMatchObject({ cancelled: [], failed: [], complete: false });
     expect(result.remaining).toHaveLength(5);

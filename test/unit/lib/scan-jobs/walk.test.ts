@@ -1,9 +1,10 @@
 /** The page walk with the platform faked: page size fallback, throttled pages, time. */
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../../lib/core/errors.js';
-import { WalkPlan } from '../../../../lib/core/time-budget.js';
+import { WalkPlan } from '../../../../lib/core/walk-plan.js';
 import { PageWalk } from '../../../../lib/scan-jobs/walk.js';
 import type { AttemptObserver, UpstreamAnswer } from '../../../../lib/upstream/client.js';
+import { testCall } from '../../../helpers/call-context.js';
 
 const SETTINGS = { pageSize: 100, pageConcurrency: 4, cancelConcurrency: 4 };
 const THROTTLED = { kind: 'answer', status: 429, errorCode: '410', origin: 'gateway' } as const;
@@ -52,7 +53,7 @@ describe('PageWalk', () => {
     const acceptedSize = remembered();
     const walk = new PageWalk({
       fetch: list.fetch,
-      plan: new WalkPlan({}, { reserveMs: 0 }),
+      plan: new WalkPlan(testCall(), { reserveMs: 0 }),
       settings: SETTINGS,
       acceptedSize,
     });
@@ -69,7 +70,7 @@ describe('PageWalk', () => {
     expect(acceptedSize.get()).toBe(20);
     const again = new PageWalk({
       fetch: list.fetch,
-      plan: new WalkPlan({}, { reserveMs: 0 }),
+      plan: new WalkPlan(testCall(), { reserveMs: 0 }),
       settings: SETTINGS,
       acceptedSize,
     });
@@ -80,7 +81,7 @@ describe('PageWalk', () => {
     const list = fakeList(10, () => new UpstreamError({ status: 401, code: '200', message: 'x' }));
     const walk = new PageWalk({
       fetch: list.fetch,
-      plan: new WalkPlan({}, { reserveMs: 0 }),
+      plan: new WalkPlan(testCall(), { reserveMs: 0 }),
       settings: SETTINGS,
       acceptedSize: remembered(),
     });
@@ -100,7 +101,7 @@ describe('PageWalk', () => {
     });
     const walk = new PageWalk({
       fetch: list.fetch,
-      plan: new WalkPlan({}, { reserveMs: 0 }),
+      plan: new WalkPlan(testCall(), { reserveMs: 0 }),
       settings: SETTINGS,
       acceptedSize: remembered(),
     });
@@ -116,7 +117,7 @@ describe('PageWalk', () => {
   it('reads no page the time left cannot cover', async () => {
     const list = fakeList(500, () => undefined);
     let remaining = 60_000;
-    const plan = new WalkPlan({ remainingMs: () => remaining }, { reserveMs: 1000 });
+    const plan = new WalkPlan(testCall({ remainingMs: () => remaining }), { reserveMs: 1000 });
     const walk = new PageWalk({
       fetch: list.fetch,
       plan,

@@ -18,6 +18,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
+import { testCall } from '../../../helpers/call-context.js';
 
 describe('UpstreamClient', () => {
   let server: ScriptedServer;
@@ -44,7 +45,10 @@ describe('UpstreamClient', () => {
       res.writeHead(200, { 'content-type': 'application/json;charset=UTF-8', 'x-extra': 'yes' });
       res.end(Buffer.from('{"ok":"한"}'));
     };
-    const response = await client().send({ method: 'GET', url: url(), headers: { 'x-a': '1' } });
+    const response = await client().send(
+      { method: 'GET', url: url(), headers: { 'x-a': '1' } },
+      testCall(),
+    );
     expect(server.received[0]?.url).toBe('/api/v1/jobs?page=1&limit=10');
     expect(server.received[0]?.headers['x-a']).toBe('1');
     expect(response.status).toBe(200);
@@ -59,14 +63,14 @@ describe('UpstreamClient', () => {
       if (index === 1) return gatewayError(res, 504, '510');
       res.end('{}');
     };
-    const response = await client().send({ method: 'GET', url: url() });
+    const response = await client().send({ method: 'GET', url: url() }, testCall());
     expect(response.status).toBe(200);
     expect(response.attempts).toBe(3);
   });
 
   it('does not repeat a POST that reached the upstream', async () => {
     server.script = (_req, res) => gatewayError(res, 503, '500');
-    const response = await client().send({ method: 'POST', url: url(), body: '{}' });
+    const response = await client().send({ method: 'POST', url: url(), body: '{}' }, testCall());
     expect(response.status).toBe(503);
     expect(server.received).toHaveLength(1);
   });
@@ -74,12 +78,15 @@ describe('UpstreamClient', () => {
   it('repeats a POST declared idempotent (a search)', async () => {
     server.script = (_req, res, index) =>
       index === 0 ? gatewayError(res, 503, '500') : res.end('{}');
-    const response = await client().send({
-      method: 'POST',
-      url: url(),
-      body: '{}',
-      idempotent: true,
-    });
+    const response = await client().send(
+      {
+        method: 'POST',
+        url: url(),
+        body: '{}',
+        idempotent: true,
+      },
+      testCall(),
+    );
     expect(response.status).toBe(200);
     expect(server.received).toHaveLength(2);
   });
@@ -89,7 +96,7 @@ describe('UpstreamClient', () => {
     async (code) => {
       server.script = (_req, res, index) =>
         index < 2 ? gatewayError(res, 429, code, 'Throttled', 'APIGW') : res.end('{}');
-      const response = await client().send({ method: 'POST', url: url(), body: '{}' });
+      const response = await client().send({ method: 'POST', url: url(), body: '{}' }, testCall());
       expect(response.status).toBe(200);
       expect(server.received).toHaveLength(3);
     },
@@ -99,7 +106,7 @@ describe('UpstreamClient', () => {
     "never repeats a POST answered 429/%s by the endpoint: it is the endpoint's answer",
     async (code) => {
       server.script = (_req, res) => gatewayError(res, 429, code, 'Throttled', 'ENDPOINT');
-      const response = await client().send({ method: 'POST', url: url(), body: '{}' });
+      const response = await client().send({ method: 'POST', url: url(), body: '{}' }, testCall());
       expect(response.status).toBe(429);
       expect(server.received).toHaveLength(1);
     },
@@ -118,14 +125,17 @@ describe('UpstreamClient', () => {
       res.end('{}');
     };
     const seen: [unknown, number][] = [];
-    const response = await client().send({
-      method: 'PATCH',
-      url: url(),
-      onAttempt: (outcome, retryAfterMs) => {
-        seen.push([outcome, retryAfterMs]);
-        throw new Error('an observer that throws changes nothing');
+    const response = await client().send(
+      {
+        method: 'PATCH',
+        url: url(),
+        onAttempt: (outcome, retryAfterMs) => {
+          seen.push([outcome, retryAfterMs]);
+          throw new Error('an observer that throws changes nothing');
+        },
       },
-    });
+      testCall(),
+    );
     expect(response.status).toBe(200);
     expect(seen).toEqual([
       [{ kind: 'answer', status: 429, errorCode: '410', origin: 'gateway' }, 50],
@@ -135,30 +145,33 @@ describe('UpstreamClient', () => {
 
   it('repeats a POST throttled without an origin header only when it is idempotent', async () => {
     server.script = (_req, res) => gatewayError(res, 429, '410', 'Throttle Limited');
-    const post = await client().send({ method: 'POST', url: url(), body: '{}' });
+    const post = await client().send({ method: 'POST', url: url(), body: '{}' }, testCall());
     expect(post.status).toBe(429);
     expect(server.received).toHaveLength(1);
     server.received.length = 0;
-    const search = await client().send({
-      method: 'POST',
-      url: url(),
-      body: '{}',
-      idempotent: true,
-    });
+    const search = await client().send(
+      {
+        method: 'POST',
+        url: url(),
+        body: '{}',
+        idempotent: true,
+      },
+      testCall(),
+    );
     expect(search.status).toBe(429);
     expect(server.received).toHaveLength(4);
   });
 
   it('does not retry an exhausted quota (429/400)', async () => {
     server.script = (_req, res) => gatewayError(res, 429, '400', 'Quota Exceeded');
-    const response = await client().send({ method: 'GET', url: url() });
+    const response = await client().send({ method: 'GET', url: url() }, testCall());
     expect(response.status).toBe(429);
     expect(server.received).toHaveLength(1);
   });
 
   it('gives up after the maximum number of attempts', async () => {
     server.script = (_req, res) => gatewayError(res, 503, '500');
-    const response = await client().send({ method: 'GET', url: url() });
+    const response = await client().send({ method: 'GET', url: url() }, testCall());
     expect(response.status).toBe(503);
     expect(response.attempts).toBe(4);
     expect(server.received).toHaveLength(4);
@@ -169,21 +182,21 @@ describe('UpstreamClient', () => {
       res.writeHead(503, { 'retry-after': '30', 'content-type': 'application/json' });
       res.end('{"error":{"errorCode":"500","message":"Endpoint Error"}}');
     };
-    const response = await client(2000).send({ method: 'GET', url: url() });
+    const response = await client(2000).send({ method: 'GET', url: url() }, testCall());
     expect(response.status).toBe(503);
     expect(server.received).toHaveLength(1);
   });
 
   it('retries a GET whose connection was reset, and succeeds', async () => {
     server.script = (_req, res, index) => (index === 0 ? res.socket?.destroy() : res.end('{}'));
-    const response = await client().send({ method: 'GET', url: url() });
+    const response = await client().send({ method: 'GET', url: url() }, testCall());
     expect(response.status).toBe(200);
     expect(server.received).toHaveLength(2);
   });
 
   it('maps a reset POST to 503/500 without repeating it', async () => {
     server.script = (_req, res) => res.socket?.destroy();
-    const attempt = client().send({ method: 'POST', url: url(), body: '{}' });
+    const attempt = client().send({ method: 'POST', url: url(), body: '{}' }, testCall());
     await expect(attempt).rejects.toBeInstanceOf(UpstreamUnreachableError);
     await expect(attempt).rejects.toMatchObject({ status: 503, code: '500' });
     expect(server.received).toHaveLength(1);
@@ -193,7 +206,7 @@ describe('UpstreamClient', () => {
     const closed = await startScriptedServer();
     const target = new URL('/x', closed.url);
     await closed.close();
-    await expect(client().send({ method: 'GET', url: target })).rejects.toMatchObject({
+    await expect(client().send({ method: 'GET', url: target }, testCall())).rejects.toMatchObject({
       status: 503,
       code: '500',
     });
@@ -203,7 +216,7 @@ describe('UpstreamClient', () => {
     server.script = () => {
       // Never answers.
     };
-    const attempt = client(300).send({ method: 'GET', url: url() });
+    const attempt = client(300).send({ method: 'GET', url: url() }, testCall());
     await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
     expect(server.received).toHaveLength(1);
@@ -214,10 +227,13 @@ describe('UpstreamClient', () => {
     // connect timeout of undici's own to end it. Only the call's deadline can.
     const hanging = new Agent({ connect: () => {} });
     try {
-      const attempt = new UpstreamClient({ dispatcher: hanging, timeoutMs: 200 }).send({
-        method: 'GET',
-        url: url(),
-      });
+      const attempt = new UpstreamClient({ dispatcher: hanging, timeoutMs: 200 }).send(
+        {
+          method: 'GET',
+          url: url(),
+        },
+        testCall(),
+      );
       await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
       expect(server.received).toHaveLength(0);
     } finally {
@@ -227,12 +243,18 @@ describe('UpstreamClient', () => {
 
   it("never goes past the function's remaining time", async () => {
     server.script = () => {};
-    const attempt = client(60_000).send({ method: 'GET', url: url() }, { remainingMs: () => 600 });
+    const attempt = client(60_000).send(
+      { method: 'GET', url: url() },
+      testCall({ remainingMs: () => 600 }),
+    );
     await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
   });
 
   it('fails at once when no time is left', async () => {
-    const attempt = client(60_000).send({ method: 'GET', url: url() }, { remainingMs: () => 100 });
+    const attempt = client(60_000).send(
+      { method: 'GET', url: url() },
+      testCall({ remainingMs: () => 100 }),
+    );
     await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
     expect(server.received).toHaveLength(0);
   });
@@ -267,7 +289,7 @@ describe('UpstreamClient deadline: one deadline for the whole exchange', () => {
         () => socket.destroyed,
       );
     };
-    const attempt = client(800).send({ method: 'GET', url: url() });
+    const attempt = client(800).send({ method: 'GET', url: url() }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
     expect(server.received).toHaveLength(1);
   });
@@ -282,7 +304,7 @@ describe('UpstreamClient deadline: one deadline for the whole exchange', () => {
         () => res.destroyed,
       );
     };
-    const attempt = client(800).send({ method: 'PATCH', url: url() });
+    const attempt = client(800).send({ method: 'PATCH', url: url() }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
     // A PATCH is never repeated; the deadline is not a reason to try again anyway.
     expect(server.received).toHaveLength(1);
@@ -290,19 +312,19 @@ describe('UpstreamClient deadline: one deadline for the whole exchange', () => {
 
   it('answers in time when the upstream answers just before the deadline', async () => {
     server.script = (_req, res) => setTimeout(() => res.end('{"ok":true}'), 900);
-    const response = await client(1000).send({ method: 'GET', url: url() });
+    const response = await client(1000).send({ method: 'GET', url: url() }, testCall());
     expect(response.status).toBe(200);
   });
 
   it('gives up when the upstream answers just after the deadline', async () => {
     server.script = (_req, res) => setTimeout(() => res.end('{"ok":true}'), 1100);
-    const attempt = client(1000).send({ method: 'GET', url: url() });
+    const attempt = client(1000).send({ method: 'GET', url: url() }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
   });
 
   it('counts the whole call, retries included, against one deadline', async () => {
     server.script = (_req, res) => setTimeout(() => gatewayError(res, 503, '500'), 300);
-    const attempt = client(800).send({ method: 'GET', url: url() });
+    const attempt = client(800).send({ method: 'GET', url: url() }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
     // 300 ms per attempt in an 800 ms deadline: the third attempt is cut short.
     expect(server.received.length).toBeLessThanOrEqual(3);
@@ -314,18 +336,21 @@ describe('UpstreamClient deadline: one deadline for the whole exchange', () => {
       res.write('{"partial":');
       setTimeout(() => res.socket?.destroy(), 20);
     };
-    const patch = client(5000).send({ method: 'PATCH', url: url() });
+    const patch = client(5000).send({ method: 'PATCH', url: url() }, testCall());
     await expect(patch).rejects.toMatchObject({ status: 503, code: '500' });
     expect(server.received).toHaveLength(1);
     server.received.length = 0;
-    const get = client(5000).send({ method: 'GET', url: url() });
+    const get = client(5000).send({ method: 'GET', url: url() }, testCall());
     await expect(get).rejects.toMatchObject({ status: 503, code: '500' });
     expect(server.received).toHaveLength(4);
   });
 
   it("never goes past the function's remaining time, with a bigger timeout", async () => {
     server.script = () => {};
-    const attempt = client(60_000).send({ method: 'GET', url: url() }, { remainingMs: () => 600 });
+    const attempt = client(60_000).send(
+      { method: 'GET', url: url() },
+      testCall({ remainingMs: () => 600 }),
+    );
     await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
   });
 });
@@ -371,7 +396,7 @@ describe('UpstreamClient body limits', () => {
 
   it.each([7, 50])('refuses a %d MB success body with 502/520 and stops reading it', async (mb) => {
     server.script = (_req, res) => stream(res, 200, 'application/octet-stream', mb * 1024 * 1024);
-    const attempt = client().send({ method: 'GET', url: url() });
+    const attempt = client().send({ method: 'GET', url: url() }, testCall());
     await expect(attempt).rejects.toBeInstanceOf(UpstreamResponseTooLargeError);
     await expect(attempt).rejects.toMatchObject({ status: 502, code: '520' });
     expect(server.received).toHaveLength(1);
@@ -384,7 +409,7 @@ describe('UpstreamClient body limits', () => {
       res.writeHead(200, { 'content-length': String(MAX_UPSTREAM_BODY_BYTES + 1) });
       res.write('x');
     };
-    await expect(client().send({ method: 'GET', url: url() })).rejects.toMatchObject({
+    await expect(client().send({ method: 'GET', url: url() }, testCall())).rejects.toMatchObject({
       status: 502,
       code: '520',
     });
@@ -393,7 +418,7 @@ describe('UpstreamClient body limits', () => {
   it('passes a body just under the limit', async () => {
     const size = MAX_UPSTREAM_BODY_BYTES - 1024;
     server.script = (_req, res) => stream(res, 200, 'application/octet-stream', size);
-    const response = await client().send({ method: 'GET', url: url() });
+    const response = await client().send({ method: 'GET', url: url() }, testCall());
     expect(response.body.length).toBeGreaterThanOrEqual(size);
     expect(response.body.length).toBeLessThanOrEqual(MAX_UPSTREAM_BODY_BYTES);
   });
@@ -402,7 +427,7 @@ describe('UpstreamClient body limits', () => {
     const head =
       '<?xml version="1.0"?><Message><error><errorCode>900</errorCode><message>Broken</message></error>';
     server.script = (_req, res) => stream(res, 500, 'text/xml', 50 * 1024 * 1024, head);
-    const response = await client().send({ method: 'POST', url: url(), body: '{}' });
+    const response = await client().send({ method: 'POST', url: url(), body: '{}' }, testCall());
     expect(response.status).toBe(500);
     expect(response.body.length).toBe(MAX_ERROR_BODY_BYTES);
     expect(written).toBeLessThan(50 * 1024 * 1024);
@@ -413,12 +438,15 @@ describe('UpstreamClient body limits', () => {
 
   it('reads an error body whole when the caller passes errors through (an action)', async () => {
     server.script = (_req, res) => stream(res, 500, 'text/plain', 1024 * 1024);
-    const response = await client().send({
-      method: 'POST',
-      url: url(),
-      body: '{}',
-      passesErrors: true,
-    });
+    const response = await client().send(
+      {
+        method: 'POST',
+        url: url(),
+        body: '{}',
+        passesErrors: true,
+      },
+      testCall(),
+    );
     expect(response.body.length).toBeGreaterThanOrEqual(1024 * 1024);
   });
 });

@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { takeMetrics } from '../../../../lib/core/metrics.js';
+import { Metrics } from '../../../../lib/core/metrics.js';
 import { UpstreamClient } from '../../../../lib/upstream/client.js';
 import { RetryBudget } from '../../../../lib/upstream/retry-budget.js';
 import {
@@ -8,6 +8,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
+import { testCall } from '../../../helpers/call-context.js';
 
 describe('RetryBudget', () => {
   it('holds 500 tokens; a retry takes 5, a retry after a timeout 10', () => {
@@ -64,9 +65,13 @@ describe('the upstream client with one retry budget', () => {
       random: () => 0,
       retryBudget: budget,
     });
+    const metrics = new Metrics();
     const call = () =>
       client
-        .send({ method: 'GET', url: new URL('/api/v1/jobs', server.url), service: 'scan-jobs' })
+        .send(
+          { method: 'GET', url: new URL('/api/v1/jobs', server.url), service: 'scan-jobs' },
+          testCall({ metrics }),
+        )
         .then((answer) => answer.status);
     const statuses: number[] = [];
     for (let i = 0; i < 1000; i++) statuses.push(await call());
@@ -75,7 +80,8 @@ describe('the upstream client with one retry budget', () => {
     expect(server.received.length).toBeLessThanOrEqual(1100);
     expect(server.received.length).toBeGreaterThanOrEqual(1000);
     expect(budget.available).toBeLessThan(5);
-    const refused = takeMetrics('test')
+    const refused = metrics
+      .take('test')
       .map((document) => document.UpstreamRetriesRefused)
       .filter((value) => value !== undefined);
     expect(refused.reduce((sum: number, value) => sum + Number(value), 0)).toBeGreaterThan(0);

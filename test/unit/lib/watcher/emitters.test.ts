@@ -39,11 +39,14 @@ const accepted = (entries: Entry[]): Answer => ({
   Entries: entries.map((_e, i) => ({ EventId: `e${i}` })),
 });
 
+/** The run's logger, where a test does not read it. */
+const quiet = createLogger({}, () => {});
+
 describe('eventBridgeEmitter batching', () => {
   it('sends 23 changes as PutEvents of 10, 10 and 3, in order', async () => {
     const { client, calls } = fakeClient(accepted);
     const emitter = eventBridgeEmitter({ busName: 'bus', client, retryDelayMs: 0 });
-    expect(await emitter.emit(details(23))).toEqual([]);
+    expect(await emitter.emit(details(23), quiet)).toEqual([]);
     expect(calls.map((c) => c.length)).toEqual([10, 10, 3]);
     expect(calls.flat().map(idOf)).toEqual(details(23).map((d) => d.changeId));
   });
@@ -60,7 +63,7 @@ describe('eventBridgeEmitter batching', () => {
       }),
     }));
     const emitter = eventBridgeEmitter({ busName: 'bus', client, maxAttempts: 3, retryDelayMs: 0 });
-    const failures = await emitter.emit(details(5));
+    const failures = await emitter.emit(details(5), quiet);
     expect(calls.map((c) => c.map(idOf))).toEqual([
       ['1:Complete', '2:Complete', '3:Complete', '4:Complete', '5:Complete'],
       ['2:Complete', '4:Complete'],
@@ -75,7 +78,7 @@ describe('eventBridgeEmitter batching', () => {
       call === 1 ? failure : accepted(entries),
     );
     const emitter = eventBridgeEmitter({ busName: 'bus', client, maxAttempts: 1 });
-    const failures = await emitter.emit(details(12));
+    const failures = await emitter.emit(details(12), quiet);
     expect(failures.map((f) => [f.detail.instanceNo, f.reason])).toEqual(
       details(10).map((d) => [d.instanceNo, 'InternalException']),
     );
@@ -86,8 +89,9 @@ describe('eventBridgeEmitter batching', () => {
 describe('logEmitter', () => {
   it('writes one structured line per change', async () => {
     const lines: string[] = [];
-    const emitter = logEmitter(createLogger({ function: 'w' }, (line) => lines.push(line)));
-    expect(await emitter.emit(details(2))).toEqual([]);
+    const emitter = logEmitter();
+    const log = createLogger({ function: 'w' }, (line) => lines.push(line));
+    expect(await emitter.emit(details(2), log)).toEqual([]);
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       { level: 'info', message: 'scan job status changed', function: 'w', ...detail(1) },
       { level: 'info', message: 'scan job status changed', function: 'w', ...detail(2) },

@@ -14,6 +14,7 @@ import {
   startScriptedServer,
 } from '../../../../helpers/scripted-server.js';
 import { memorySecretSource } from '../../../../helpers/secret-source.js';
+import { testCall } from '../../../../helpers/call-context.js';
 
 const NOW = 1_700_000_000_000;
 
@@ -72,14 +73,17 @@ describe('SignedGateway', () => {
       iam: { accessKey: 'AK', secretKey: 'SK' },
       apiKey: 'APIKEY',
     });
-    await gateway(secret, `${server.url.href}prefix/`, 'NCP').call({
-      method: 'GET',
-      path: '/api/v1/jobs',
-      query: [
-        ['page', '2'],
-        ['limit', '5'],
-      ],
-    });
+    await gateway(secret, `${server.url.href}prefix/`, 'NCP').call(
+      {
+        method: 'GET',
+        path: '/api/v1/jobs',
+        query: [
+          ['page', '2'],
+          ['limit', '5'],
+        ],
+      },
+      testCall(),
+    );
     const request = server.received[0]!;
     expect(request.url).toBe('/prefix/api/v1/jobs?page=2&limit=5');
     expect(request.headers['x-ncp-apigw-timestamp']).toBe(String(NOW));
@@ -94,11 +98,14 @@ describe('SignedGateway', () => {
     server.received.length = 0;
     server.script = (_req, res) => res.end('{}');
     const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
-    await gateway(secret).call({
-      method: 'POST',
-      path: '/api/v1/jobs/search',
-      json: { searchType: '' },
-    });
+    await gateway(secret).call(
+      {
+        method: 'POST',
+        path: '/api/v1/jobs/search',
+        json: { searchType: '' },
+      },
+      testCall(),
+    );
     const request = server.received[0]!;
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.body.toString()).toBe('{"searchType":""}');
@@ -108,7 +115,7 @@ describe('SignedGateway', () => {
   it('throws the decoded upstream error', async () => {
     server.script = (_req, res) => gatewayError(res, 404, '300', 'Not Found Exception');
     const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
-    const attempt = gateway(secret).call({ method: 'GET', path: '/nope' });
+    const attempt = gateway(secret).call({ method: 'GET', path: '/nope' }, testCall());
     await expect(attempt).rejects.toBeInstanceOf(UpstreamError);
     await expect(attempt).rejects.toMatchObject({ status: 404, code: '300' });
   });
@@ -124,7 +131,7 @@ describe('SignedGateway', () => {
       secret.state.text = JSON.stringify({ iam: { accessKey: 'NEW', secretKey: 'SK2' } });
       gatewayError(res, 401, '200', 'Authentication Failed');
     };
-    const response = await gw.call({ method: 'PATCH', path: '/api/v1/jobs/1/cancel' });
+    const response = await gw.call({ method: 'PATCH', path: '/api/v1/jobs/1/cancel' }, testCall());
     expect(response.status).toBe(200);
     expect(server.received.map((r) => r.headers['x-platform-iam-access-key'])).toEqual([
       'OLD',
@@ -144,7 +151,7 @@ describe('SignedGateway', () => {
       gatewayError(res, 401, '200', 'Authentication Failed');
     };
     const secret = memorySecretSource({ iam: { accessKey: 'SAME', secretKey: 'SK' } });
-    const attempt = gateway(secret).call({ method: 'GET', path: '/api/v1/jobs' });
+    const attempt = gateway(secret).call({ method: 'GET', path: '/api/v1/jobs' }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 401, code: '200' });
     expect(server.received).toHaveLength(1);
     expect(secret.state.fetches).toBe(2);
@@ -153,7 +160,9 @@ describe('SignedGateway', () => {
   it('does not refresh for a permission failure (210)', async () => {
     server.script = (_req, res) => gatewayError(res, 401, '210', 'Permission Denied');
     const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
-    await expect(gateway(secret).call({ method: 'GET', path: '/x' })).rejects.toMatchObject({
+    await expect(
+      gateway(secret).call({ method: 'GET', path: '/x' }, testCall()),
+    ).rejects.toMatchObject({
       code: '210',
     });
     expect(secret.state.fetches).toBe(1);
@@ -200,13 +209,15 @@ describe('SignedGateway', () => {
       skewedGateway(6 * MINUTE);
       const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
       const { gw, lines } = loggedGateway(secret);
-      expect((await gw.call({ method: 'PATCH', path: '/api/v1/jobs/1/cancel' })).status).toBe(200);
+      expect(
+        (await gw.call({ method: 'PATCH', path: '/api/v1/jobs/1/cancel' }, testCall())).status,
+      ).toBe(200);
       expect(server.received).toHaveLength(2);
       expect(server.received[1]?.headers['x-platform-apigw-timestamp']).toBe(
         String(NOW + 6 * MINUTE),
       );
       // Signed right the first time from now on; no secret fetch was needed.
-      expect((await gw.call({ method: 'GET', path: '/api/v1/jobs' })).status).toBe(200);
+      expect((await gw.call({ method: 'GET', path: '/api/v1/jobs' }, testCall())).status).toBe(200);
       expect(server.received).toHaveLength(3);
       expect(secret.state.fetches).toBe(1);
       expect(lines).toHaveLength(1);
@@ -218,7 +229,7 @@ describe('SignedGateway', () => {
       const { gw } = loggedGateway(
         memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } }),
       );
-      expect((await gw.call({ method: 'GET', path: '/api/v1/jobs' })).status).toBe(200);
+      expect((await gw.call({ method: 'GET', path: '/api/v1/jobs' }, testCall())).status).toBe(200);
       expect(server.received).toHaveLength(2);
     });
 
@@ -230,7 +241,9 @@ describe('SignedGateway', () => {
       };
       const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
       const { gw, lines } = loggedGateway(secret);
-      await expect(gw.call({ method: 'GET', path: '/api/v1/jobs' })).rejects.toMatchObject({
+      await expect(
+        gw.call({ method: 'GET', path: '/api/v1/jobs' }, testCall()),
+      ).rejects.toMatchObject({
         status: 401,
       });
       expect(server.received).toHaveLength(1);

@@ -2,11 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { ServiceError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
-import { countMetric } from '../../../../lib/core/metrics.js';
+import type { Logger } from '../../../../lib/core/log.js';
 import { secretCallers } from '../../../../lib/http/callers.js';
-import { httpFunction } from '../../../../lib/http/http-function.js';
 import { MAX_BODY_BYTES } from '../../../../lib/http/middleware/body-limit.js';
 import { json } from '../../../../lib/http/responses.js';
+import { type RouteHandler, routeStack } from '../../../../lib/http/route-stack.js';
+import { defineRoute, type RouteAccess } from '../../../../lib/http/routes/route.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
 
 function capturedLog() {
@@ -35,24 +36,41 @@ const testCallers = secretCallers({
   now: Date.now,
 });
 
+const echoInput = {
+  body: z.strictObject({ n: z.int().check(z.positive()), s: z.optional(z.string()) }),
+  query: z.object({ mode: z.optional(z.enum(['a', 'b'])) }),
+  path: z.object({ id: z.string().check(z.regex(/^[0-9]+$/)) }),
+};
+
+/** A route of the test's own, bound over the one stack. */
+function testRoute(id: string, access: RouteAccess = 'public') {
+  return defineRoute<unknown, unknown, unknown>({
+    function: id,
+    id,
+    method: 'POST',
+    path: '/echo/{id}',
+    access,
+    summary: id,
+    tag: 'test',
+    responses: [],
+  });
+}
+
+/** A public route's stack with the test's logger. */
+function publicStack(id: string, log: Logger, handler: RouteHandler<unknown, unknown, unknown>) {
+  return routeStack(testRoute(id), { log }, handler);
+}
+
 function echoFunction(options: { onCall?: () => void } = {}) {
   const { lines, log } = capturedLog();
-  const handler = httpFunction(
-    {
-      name: 'echo',
-      log,
-      access: { scope: 'jobs:cancel' },
-      route: 'POST /echo/{id}',
-      callers: testCallers,
-      body: z.strictObject({ n: z.int().check(z.positive()), s: z.optional(z.string()) }),
-      query: z.object({ mode: z.optional(z.enum(['a', 'b'])) }),
-      path: z.object({ id: z.string().check(z.regex(/^[0-9]+$/)) }),
-    },
-    async (request) => {
-      options.onCall?.();
-      return json(200, { body: request.body, query: request.query, path: request.path });
-    },
-  );
+  const route = defineRoute({
+    ...testRoute('echo', { scope: 'jobs:cancel' }),
+    input: echoInput,
+  });
+  const handler = routeStack(route, { log, identify: testCallers }, async (request) => {
+    options.onCall?.();
+    return json(200, { body: request.body, query: request.query, path: request.path });
+  });
   return { handler, lines };
 }
 
@@ -65,7 +83,7 @@ const validEvent = (changes: Parameters<typeof httpEvent>[1] = {}) =>
     headers: { authorization: `Bearer ${GOOD}`, ...changes.headers },
   });
 
-describe('httpFunction (the shared middy stack)', () => {
+describe('routeStack (the one middy stack)', () => {
   it('hands validated body, query and path to the handler', async () => {
     const { handler } = echoFunction();
     const result = await handler(validEvent(), lambdaContext());
@@ -149,8 +167,8 @@ describe('httpFunction (the shared middy stack)', () => {
 
   it('will not build a route that needs a caller without a way to find it', () => {
     expect(() =>
-      httpFunction({ name: 'open', access: 'caller' }, async () => json(200, {})),
-    ).toThrow('open needs callers to check');
+      routeStack(testRoute('open', 'caller'), capturedLog(), async () => json(200, {})),
+    ).toThrow('open needs a caller check');
   });
 
   it.each([
@@ -252,7 +270,7 @@ describe('httpFunction (the shared middy stack)', () => {
 
   it('turns an unexpected failure into 500/900 with no stack, and logs it without one', async () => {
     const { lines, log } = capturedLog();
-    const handler = httpFunction({ name: 'boom', log }, async () => {
+    const handler = publicStack('boom', log, async () => {
       throw new TypeError('secret detail at /var/task/index.mjs:1:2');
     });
     const result = await handler(validEvent(), lambdaContext());
@@ -264,7 +282,7 @@ describe('httpFunction (the shared middy stack)', () => {
   });
 
   it('passes a ServiceError through with its own status and code', async () => {
-    const handler = httpFunction({ name: 'upstream', log: capturedLog().log }, async () => {
+    const handler = publicStack('upstream', capturedLog().log, async () => {
       throw new ServiceError({
         status: 429,
         code: '420',
@@ -294,11 +312,12 @@ describe('httpFunction (the shared middy stack)', () => {
   });
 });
 
-describe('httpFunction answers before the function times out', () => {
+describe('routeStack answers before the function times out', () => {
   it('answers 504/510 when the caller check hangs (a slow secret fetch)', async () => {
     const { log, lines } = capturedLog();
-    const handler = httpFunction(
-      { name: 'stuck', log, access: 'caller', callers: () => new Promise(() => {}) },
+    const handler = routeStack(
+      testRoute('stuck', 'caller'),
+      { log, identify: () => new Promise(() => {}) },
       async () => json(200, {}),
     );
     const result = await handler(
@@ -311,24 +330,26 @@ describe('httpFunction answers before the function times out', () => {
   });
 
   it('answers 504/510 when the handler hangs', async () => {
-    const handler = httpFunction({ name: 'stuck' }, () => new Promise(() => {}));
+    const handler = publicStack('stuck', capturedLog().log, () => new Promise(() => {}));
     const result = await handler(validEvent(), lambdaContext(300));
     expect(result.statusCode).toBe(504);
     expect(jsonBody(result)).toMatchObject({ error: { errorCode: '510' } });
   });
 });
 
-describe('httpFunction log lines', () => {
+describe('routeStack log lines', () => {
   it('carry the level, cold start, trace id and API Gateway request id, and the metrics follow', async () => {
     const lines: string[] = [];
-    const handler = httpFunction(
-      { name: 'logged', log: createLogger({ function: 'logged' }, (line) => lines.push(line)) },
+    const handler = publicStack(
+      'logged',
+      createLogger({ function: 'logged' }, (line) => lines.push(line)),
       async () => json(200, {}),
     );
+    const header = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1';
     process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1';
     try {
-      await handler(validEvent(), lambdaContext());
-      await handler(validEvent(), lambdaContext());
+      await handler(validEvent({ headers: { 'x-amzn-trace-id': undefined } }), lambdaContext());
+      await handler(validEvent({ headers: { 'x-amzn-trace-id': header } }), lambdaContext());
     } finally {
       delete process.env._X_AMZN_TRACE_ID;
     }
@@ -341,45 +362,44 @@ describe('httpFunction log lines', () => {
       status: 200,
     });
     expect(typeof first?.coldStart).toBe('boolean');
-    expect(second?.coldStart).toBe(false);
+    // The request's own trace header, where API Gateway passes one, not the process's variable.
+    expect(second).toMatchObject({ traceId: header, coldStart: false });
   });
 
-  it("write the invocation's metrics in its request line, and those that cannot share it on lines of their own", async () => {
+  it("write the request's metrics in its request line, and those that cannot share it on lines of their own", async () => {
     const lines: string[] = [];
-    const handler = httpFunction(
-      { name: 'counted', log: createLogger({ function: 'counted' }, (line) => lines.push(line)) },
-      async () => {
-        countMetric('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'success' });
-        countMetric('UpstreamRetries', { Service: 'scan-jobs' }, 2);
+    const handler = publicStack(
+      'counted',
+      createLogger({ function: 'counted' }, (line) => lines.push(line)),
+      async ({ call: { metrics } }) => {
+        metrics.count('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'success' });
+        metrics.count('UpstreamRetries', { Service: 'scan-jobs' }, 2);
         // A second outcome of the same metric needs a document of its own.
-        countMetric('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'timeout' });
+        metrics.count('UpstreamCalls', { Service: 'scan-jobs', Outcome: 'timeout' });
         return json(200, {});
       },
     );
-    const console = vi.spyOn(globalThis.console, 'log').mockImplementation(() => {});
-    try {
-      await handler(validEvent(), lambdaContext());
-      const [request] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines).toHaveLength(1);
-      expect(request).toMatchObject({
-        message: 'request',
-        status: 200,
-        Function: 'counted',
-        Service: 'scan-jobs',
-        Outcome: 'success',
-        UpstreamCalls: 1,
-        UpstreamRetries: 2,
-        _aws: {
-          CloudWatchMetrics: [{ Namespace: 'PlatformGateway' }, { Namespace: 'PlatformGateway' }],
-        },
-      });
-      const own = console.mock.calls.map(
-        ([line]) => JSON.parse(String(line)) as Record<string, unknown>,
-      );
-      expect(own).toEqual([expect.objectContaining({ Outcome: 'timeout', UpstreamCalls: 1 })]);
-      expect(own[0]).not.toHaveProperty('message');
-    } finally {
-      console.mockRestore();
-    }
+    await handler(validEvent(), lambdaContext());
+    const [request, own] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(request).toMatchObject({
+      message: 'request',
+      status: 200,
+      Function: 'counted',
+      Service: 'scan-jobs',
+      Outcome: 'success',
+      UpstreamCalls: 1,
+      UpstreamRetries: 2,
+      _aws: {
+        CloudWatchMetrics: [{ Namespace: 'PlatformGateway' }, { Namespace: 'PlatformGateway' }],
+      },
+    });
+    // The document that cannot share the line goes on its own, with the request's fields.
+    expect(own).toMatchObject({
+      message: 'metrics',
+      requestId: request?.requestId,
+      Outcome: 'timeout',
+      UpstreamCalls: 1,
+    });
   });
 });

@@ -1,11 +1,12 @@
 /**
- * A caller's execution, as the action and trigger routes receive it: the name, method and
- * body are checked before anything is sent, then the action's answer comes back whole.
+ * An execution request: an execution as a caller asks for it over HTTP (the action and trigger
+ * routes). The name, method and body are checked before anything is sent, then the action's
+ * answer comes back whole.
  */
 import { InputError } from '../core/errors.js';
 import { mediaType } from '../core/headers.js';
 import { callerJson, callerJsonObject } from '../core/json.js';
-import type { TimeBudget } from '../core/time-budget.js';
+import type { CallContext } from '../core/call-context.js';
 import type { UpstreamAnswer } from '../upstream/client.js';
 import type { ExecutionClient } from './client.js';
 import type { ExecutionKind, ExecutionTarget } from './targets.js';
@@ -13,8 +14,8 @@ import type { ExecutionKind, ExecutionTarget } from './targets.js';
 /** OpenWhisk names the activation of an answer in this header; callers need it for support. */
 export const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';
 
-/** What the caller sent. */
-export interface CallerExecution {
+/** What the caller asked to run. */
+export interface ExecutionRequest {
   readonly kind: ExecutionKind;
   readonly name: string;
   /** The caller's method, upper case. */
@@ -54,12 +55,12 @@ export function executionBody(
 }
 
 /** Checks name, method and body (nothing is sent before), then runs the execution. */
-export async function executeForCaller(
+export async function runExecutionRequest(
   client: ExecutionClient,
-  request: CallerExecution,
-  budget: TimeBudget,
+  request: ExecutionRequest,
+  call: CallContext,
 ): Promise<UpstreamAnswer> {
   const target = await client.target(request.kind, request.name, request.method);
   const body = executionBody(target, request.method, request.body, request.contentType);
-  return client.execute(target, { method: request.method, result: request.result, body }, budget);
+  return client.execute(target, { method: request.method, result: request.result, body }, call);
 }

@@ -1,20 +1,8 @@
 /**
- * The time an upstream call may take: what is left of the invocation. Kept apart from the
- * client so that a function that never calls upstream (health) does not bundle undici for it.
+ * The time plan of a bulk walk: many upstream calls in one invocation, each started only when
+ * the time left covers it.
  */
-import type { Context } from 'aws-lambda';
-
-export interface TimeBudget {
-  /** Milliseconds the function has left (Lambda's `getRemainingTimeInMillis`). */
-  readonly remainingMs?: () => number;
-}
-
-/** The budget of an invocation: its Lambda context's remaining time, when it has one. */
-export function timeBudgetOf(context: Pick<Context, 'getRemainingTimeInMillis'>): TimeBudget {
-  return typeof context.getRemainingTimeInMillis === 'function'
-    ? { remainingMs: () => context.getRemainingTimeInMillis() }
-    : {};
-}
+import { type CallContext, withReserve } from './call-context.js';
 
 interface WalkPlanOptions {
   /** Kept back from the invocation's remaining time, to build and send the answer. */
@@ -34,30 +22,29 @@ const RECENT_CALLS = 16;
 
 /**
  * The time plan of a bulk walk, many upstream calls in one invocation. Every call keeps its own
- * deadline (the upstream client's, inside `budget`); the walk as a whole uses the invocation's
+ * deadline (the upstream client's, inside `call`); the walk as a whole uses the invocation's
  * time less a reserve to answer; and no new call starts unless the time left covers it, taken
  * as twice the slowest of the recent calls. So the walk stops sending in time to answer with
  * what it did, rather than running into the function's timeout with calls half done.
  */
 export class WalkPlan {
-  /** The budget of each call of the walk: the invocation's time less the reserve. */
-  readonly budget: TimeBudget;
+  /** The context of each call of the walk: the invocation's, with its time less the reserve. */
+  readonly call: CallContext;
   readonly #now: () => number;
   readonly #callReserveMs: number;
   readonly #minCallMs: number;
   readonly #recent: number[] = [];
 
-  constructor(invocation: TimeBudget, options: WalkPlanOptions) {
+  constructor(invocation: CallContext, options: WalkPlanOptions) {
     this.#now = options.now ?? (() => Date.now());
     this.#callReserveMs = options.callReserveMs ?? 250;
     this.#minCallMs = options.minCallMs ?? 50;
-    const remaining = invocation.remainingMs;
-    this.budget = remaining ? { remainingMs: () => remaining() - options.reserveMs } : {};
+    this.call = withReserve(invocation, options.reserveMs);
   }
 
   /** Milliseconds the walk's calls have left; undefined when the invocation has no deadline. */
   remainingMs(): number | undefined {
-    return this.budget.remainingMs?.();
+    return this.call.remainingMs?.();
   }
 
   /** What one more call is expected to need: twice the slowest recent call, at least minCallMs. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { executionBody } from '../../../../lib/execution/caller.js';
+import { executionBody } from '../../../../lib/execution/request.js';
 import type { ExecutionTarget } from '../../../../lib/execution/targets.js';
 import { thrownServiceError } from '../../../helpers/service-error.js';
 

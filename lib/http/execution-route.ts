@@ -1,38 +1,36 @@
 /**
- * The function of an execution route (ANY /actions/{name}, POST /triggers/{name}): the caller's
- * request run through the target's execution URL (lib/execution/caller.ts checks it first), and
- * the answer passed through with its activation id.
+ * The handler of an execution route (ANY /actions/{name}, POST /triggers/{name}): the caller's
+ * request run through the target's execution URL (lib/execution/request.ts checks it first),
+ * and the answer passed through with its activation id. The request line names the target.
  */
 import type { NamePath } from '../core/schemas.js';
-import { ACTIVATION_ID_HEADER, executeForCaller } from '../execution/caller.js';
 import { executionClientOf } from '../execution/client.js';
+import { ACTIVATION_ID_HEADER, runExecutionRequest } from '../execution/request.js';
 import type { ExecutionKind } from '../execution/targets.js';
 import { getRuntime } from '../runtime.js';
-import { platformFunction } from './platform-function.js';
-import { bodyBytes } from './request.js';
+import type { CallerRouteHandler } from './caller-route.js';
 import { passThrough } from './responses.js';
 import type { ExecutionQuery } from './routes/functions.js';
-import type { Route } from './routes/route.js';
 
-export function executionFunction(
-  route: Route<undefined, ExecutionQuery, NamePath>,
+export function executionHandler(
   kind: ExecutionKind,
-) {
+): CallerRouteHandler<undefined, ExecutionQuery, NamePath> {
   // Built now, at cold start, so that a bad configuration fails the function's init.
   const client = executionClientOf(getRuntime());
-  return platformFunction(route, async (request) => {
-    const answer = await executeForCaller(
+  return async (request) => {
+    request.target({ [kind]: request.path.name });
+    const answer = await runExecutionRequest(
       client,
       {
         kind,
         name: request.path.name,
         method: request.method,
         result: request.query.result,
-        body: bodyBytes(request.event),
+        body: request.bytes,
         contentType: request.headers['content-type'],
       },
-      request.budget,
+      request.call,
     );
     return passThrough(answer, answer.status, [ACTIVATION_ID_HEADER]);
-  });
+  };
 }

@@ -1,0 +1,32 @@
+/**
+ * The second of the two ways a route is bound to its handler: a route that needs a caller. The
+ * container's runtime is built when the module loads (cold start), so that a bad configuration
+ * fails the function's init; callers are the secret's, or JWT claims when deployed with an
+ * issuer. The handler gets the validated request and the runtime.
+ */
+import type { Runtime } from '../runtime.js';
+import { getRuntime } from '../runtime.js';
+import { callersOf } from './callers.js';
+import type { RouteRequest } from './request-state.js';
+import type { HttpResponse } from './responses.js';
+import { type BoundRoute, routeStack } from './route-stack.js';
+import type { Route } from './routes/route.js';
+
+/** A caller route's handler: the validated request, and the container's runtime. */
+export type CallerRouteHandler<B, Q, P> = (
+  request: RouteRequest<B, Q, P>,
+  runtime: Runtime,
+) => Promise<HttpResponse>;
+
+export function callerRoute<B, Q, P>(
+  route: Route<B, Q, P>,
+  handler: CallerRouteHandler<B, Q, P>,
+): BoundRoute {
+  if (route.access === 'public') throw new Error(`${route.id} needs no caller: use publicRoute`);
+  const runtime = getRuntime();
+  return routeStack(
+    route,
+    { log: runtime.log.child({ function: route.function }), identify: callersOf(runtime) },
+    (request) => handler(request, runtime),
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * Who the caller is, before anything is parsed or sent: 401/`200` when unknown, expired or
+ * malformed. The caller goes on the request's state, its id on the request's logger (never its
+ * token), and the request counts in `CallerRequests` by caller and route, so that an operator
+ * sees who spends the platform's quota.
+ */
+import type { IdentifyCaller } from '../callers.js';
+import type { HttpMiddleware } from './middleware.js';
+
+export function authenticate(identify: IdentifyCaller, routeKey: string): HttpMiddleware {
+  return {
+    before: async ({ event: state }) => {
+      const caller = await identify(state.event, state.headers);
+      state.caller = caller;
+      state.log = state.log.child({ caller: caller.id });
+      state.metrics.count('CallerRequests', { Caller: caller.id, Route: routeKey });
+    },
+  };
+}

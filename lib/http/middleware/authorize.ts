@@ -1,0 +1,17 @@
+/**
+ * Whether the caller holds the route's scope (403/`210` when not), before the body is read: a
+ * scope built from the path (`actions:{name}`) takes the validated parameter.
+ */
+import { CallerScopeError } from '../../core/errors.js';
+import { grants, type ScopeTemplate, scopeFor } from '../../core/scopes.js';
+import type { HttpMiddleware } from './middleware.js';
+
+export function authorize(template: ScopeTemplate): HttpMiddleware {
+  return {
+    before: ({ event: state }) => {
+      const name = (state.path as { name?: unknown }).name;
+      const scope = scopeFor(template, typeof name === 'string' ? name : undefined);
+      if (!grants(state.caller?.scopes ?? [], scope)) throw new CallerScopeError(scope);
+    },
+  };
+}

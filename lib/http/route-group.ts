@@ -1,0 +1,25 @@
+/**
+ * Several routes served by one Lambda function (a catalogue group): API Gateway names the route
+ * in `event.routeKey`, and each route keeps its own stack, bound the one way every route is.
+ */
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { NotFoundError } from '../core/errors.js';
+import { publicRoute } from './public-route.js';
+import type { HttpResponse } from './responses.js';
+import type { BoundRoute } from './route-stack.js';
+import { routeKeyOf } from './routes/route.js';
+import { notServedRoute } from './routes/service.js';
+
+export function routeGroup(
+  bound: readonly BoundRoute[],
+): (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse> {
+  const byKey = new Map(bound.map((route) => [routeKeyOf(route.route), route] as const));
+  // Only reachable when serverless.yml sends a route this group does not serve.
+  const notServed = publicRoute(
+    notServedRoute(bound[0]?.route.function ?? 'routeGroup'),
+    async () => {
+      throw new NotFoundError('URL not found.');
+    },
+  );
+  return (event, context) => (byKey.get(event.routeKey) ?? notServed)(event, context);
+}

@@ -1,0 +1,80 @@
+/**
+ * The one middy stack of every HTTP route, built from its registry entry (lib/http/routes/): the
+ * request log, the error envelope (JSON or XML by content negotiation), the body limit, then,
+ * for a route that needs a caller, who the caller is, the path parameters and the caller's scope
+ * (before anything else is parsed), then the body (JSON, or bytes of the route's media types) and
+ * the validation of the query and the JSON body. One middleware per file, in middleware/.
+ *
+ * The request's state is made once, when the function is invoked, from API Gateway's event, and
+ * is the event the middy stack handles: every middleware reads it, and the handler gets it as a
+ * `RouteRequest`. The whole invocation
+ * is guarded to answer before the function's timeout. Routes are bound to their handlers by
+ * `publicRoute` (no caller) or `callerRoute` (a caller, and the container's runtime), both over
+ * this stack.
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Logger } from '../core/log.js';
+import type { IdentifyCaller } from './callers.js';
+import { answerInTime } from './middleware/answer-in-time.js';
+import { authenticate } from './middleware/authenticate.js';
+import { authorize } from './middleware/authorize.js';
+import { bodyLimit } from './middleware/body-limit.js';
+import { bytesBody } from './middleware/bytes-body.js';
+import { errorEnvelope } from './middleware/error-envelope.js';
+import { jsonBody } from './middleware/json-body.js';
+import { pathParams } from './middleware/path-params.js';
+import { requestLog } from './middleware/request-log.js';
+import { validation } from './middleware/validation.js';
+import { RequestState, RouteRequest } from './request-state.js';
+import type { HttpResponse } from './responses.js';
+import { type Route, routeKeyOf } from './routes/route.js';
+
+/** What a route's handler does with its validated request. */
+export type RouteHandler<B, Q, P> = (request: RouteRequest<B, Q, P>) => Promise<HttpResponse>;
+
+/** A route bound to its handler: the Lambda handler, and the route it serves. */
+export interface BoundRoute {
+  (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse>;
+  readonly route: Route;
+}
+
+interface StackParts {
+  /** The function's logger; each request's is a child of it. */
+  readonly log: Logger;
+  /** How the caller is found: required when the route needs a caller. */
+  readonly identify?: IdentifyCaller;
+}
+
+export function routeStack<B, Q, P>(
+  route: Route<B, Q, P>,
+  parts: StackParts,
+  handler: RouteHandler<B, Q, P>,
+): BoundRoute {
+  const input = route.input;
+  const stack = middy<RequestState, HttpResponse, Error, Context>({
+    // Off: answerInTime guards the whole invocation (middleware/answer-in-time.ts).
+    timeoutEarlyInMillis: 0,
+  })
+    .use(requestLog(route.id))
+    .use(errorEnvelope())
+    .use(bodyLimit());
+  if (route.access !== 'public') {
+    // A route that needs a caller never runs without the check.
+    if (!parts.identify) throw new Error(`${route.id} needs a caller check`);
+    stack.use(authenticate(parts.identify, routeKeyOf(route)));
+  }
+  if (input?.path) stack.use(pathParams(input.path));
+  if (typeof route.access === 'object') stack.use(authorize(route.access.scope));
+  if (input?.body) stack.use(jsonBody());
+  else if (input?.bytes?.checkedBy === 'stack') {
+    stack.use(bytesBody(input.bytes.contentTypes, input.bytes.required));
+  }
+  stack.use(validation({ body: input?.body, query: input?.query }));
+  const handle = stack.handler((state) => handler(new RouteRequest<B, Q, P>(state)));
+  const bound = (event: APIGatewayProxyEventV2, context: Context) => {
+    const state = new RequestState(event, context, parts.log);
+    return answerInTime(handle(state, context), state);
+  };
+  return Object.assign(bound, { route: route as Route });
+}

@@ -142,7 +142,12 @@ class UpdateBuilder {
  * The conditional write of a demand, in the forms the last known item calls for. Its condition
  * holds exactly when the demand fits the item and the item is in the forms' shape.
  */
-function admissionWrite(known: UsageState | undefined, demand: Demand): UpdateBuilder {
+function admissionWrite(
+  known: UsageState | undefined,
+  demand: Demand,
+  /** Whether to write the running bucket's form though the item seen last had it full. */
+  likelyRunning: boolean,
+): UpdateBuilder {
   const write = new UpdateBuilder();
   const { rules, counts, windows } = demand;
   write.set(
@@ -153,7 +158,7 @@ function admissionWrite(known: UsageState | undefined, demand: Demand): UpdateBu
     const nowUs = demand.nowMs * 1000;
     const tat = write.name('tat');
     const now = write.value('nowUs', number(nowUs));
-    if (known && known.tat > nowUs) {
+    if (known && (known.tat > nowUs || (likelyRunning && known.tat > 0))) {
       write.set(`${tat} = ${tat} + ${write.value('interval', number(rate.intervalUs))}`);
       write.when(
         `${tat} > ${now} AND ${tat} <= ${write.value('latest', number(nowUs + rate.toleranceUs))}`,
@@ -194,19 +199,51 @@ function admissionWrite(known: UsageState | undefined, demand: Demand): UpdateBu
   return write;
 }
 
+interface Sighting {
+  readonly state: UsageState;
+  readonly at: number;
+  /** The subject's requests per ms, every container's together; 0 while unknown. */
+  readonly perMs: number;
+}
+
+/**
+ * Whether the bucket is more likely running than full, though the item seen last had it full:
+ * other containers' requests run it too. With requests arriving independently at λ a second,
+ * one came in the last interval T (so the bucket runs) with the chance 1 - e^(-λT): more
+ * likely than not once λT > ln 2, a caller at 70 % of its rate or more.
+ */
+function likelyRunning(last: Sighting | undefined, demand: Demand): boolean {
+  const rate = demand.rules.rate;
+  if (!last || !rate) return false;
+  return last.perMs * (rate.intervalUs / 1000) > Math.LN2;
+}
+
 /** The usage store in a DynamoDB table (partition key `usageKey`, TTL on `expiresAt`). */
 export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageStore {
   const { tableName } = options;
   const refusalCacheMs = options.refusalCacheMs ?? 1000;
   const connect = lazyDynamoDb(options.client, ADMISSION_BOUNDS);
-  /** The last item each key was seen with, and when: this container's guess of the forms. */
-  const seen = new Map<string, { readonly state: UsageState; readonly at: number }>();
+  /**
+   * The last item each key was seen with, and when: this container's guess of the forms; and
+   * the rate at which the subject's requests arrive, from every container together (its day
+   * counter between two sightings, smoothed).
+   */
+  const seen = new Map<string, Sighting>();
 
   const remember = (key: string, state: UsageState | undefined, at: number) => {
+    const last = seen.get(key);
     seen.delete(key);
     if (!state) return;
     if (seen.size >= MAX_CACHED) seen.delete(seen.keys().next().value as string);
-    seen.set(key, { state, at });
+    let perMs = last?.perMs ?? 0;
+    if (last && last.state.day === state.day && at > last.at) {
+      const arrived = state.dayCounts.requests - last.state.dayCounts.requests;
+      perMs =
+        last.perMs === 0
+          ? arrived / (at - last.at)
+          : 0.7 * last.perMs + (0.3 * arrived) / (at - last.at);
+    }
+    seen.set(key, { state, at, perMs });
   };
   const keyOf = (key: string): Item => ({ usageKey: { S: key } });
 
@@ -256,7 +293,10 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
       if (!alone.ok) return { taken: false, state: last?.state, refusal: alone.refusal };
       let known = last?.state;
       for (let written = 0; written < MAX_WRITES; written++) {
-        const result = await update(key, admissionWrite(known, demand));
+        const result = await update(
+          key,
+          admissionWrite(known, demand, likelyRunning(written === 0 ? last : undefined, demand)),
+        );
         const state = stateOfItem(result.item);
         remember(key, state, demand.nowMs);
         if (result.ok && state) return { taken: true, state };

@@ -34,7 +34,7 @@
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDbBounds, lazyDynamoDb } from '../core/dynamo-db.js';
-import { type Demand, judge, type UsageState } from './limits.js';
+import { type Demand, givenBack, judge, type UsageState } from './limits.js';
 import { COUNTERS, type Counter, type Counts, NO_COUNTS } from './plan.js';
 import type { GiveBack, LeaseResult, TakeResult, UsageStore } from './store.js';
 
@@ -343,7 +343,14 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
           throw error;
         }
       };
-      seen.delete(key);
+      // What this container saw, less the units: its guess of the forms holds, and a refusal
+      // it would read from it no longer stands.
+      const last = seen.get(key);
+      if (last)
+        seen.set(key, {
+          ...last,
+          state: givenBack(last.state, back.counts, back, back.intervalUs),
+        });
       // The windows rarely roll between taking and giving back: one call, two or three then.
       if (await attempt(['day', 'month'])) return;
       if (await attempt(['month'])) return;

@@ -12,9 +12,9 @@
  *   values the draft's registry lists: `requests`, `content-bytes`, `concurrent-requests`.
  *   Characters are none of them, so a character quota says so in a parameter prefixed with a
  *   vendor identifier, as the draft asks of implementation-specific parameters:
- *   `pgw-qu="characters"` (a client that does not know it reads the quota in the draft's default
- *   unit, requests; a registered `qu` it does not list would make the whole field malformed,
- *   which the draft has clients ignore);
+ *   `pgw-qu="characters"`. A client that does not know it reads the quota in the draft's
+ *   default unit, requests; a `qu` outside the registry could make a strict client drop the
+ *   whole field as malformed, the request policies with it;
  * - a service limit (RateLimit) carries the quota left `r` and `t`, the seconds within which
  *   the client can use no more than `r`: for a quota, until its UTC day or month ends; for the
  *   token bucket, until its next token (0 when it is full), the moment a refused request's

@@ -229,6 +229,8 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
    * counter between two sightings, smoothed).
    */
   const seen = new Map<string, Sighting>();
+  /** The first write of a key this container has not seen, while it runs. */
+  const firstSightings = new Map<string, Promise<void>>();
 
   const remember = (key: string, state: UsageState | undefined, at: number) => {
     const last = seen.get(key);
@@ -279,32 +281,52 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
     }
   }
 
+  /** One admission's writes, from what this container saw of the item. */
+  async function takeSeen(key: string, demand: Demand): Promise<TakeResult> {
+    const last = seen.get(key);
+    if (last && demand.nowMs - last.at <= refusalCacheMs) {
+      const verdict = judge(last.state, demand);
+      if (!verdict.ok) return { taken: false, state: last.state, refusal: verdict.refusal };
+    }
+    // A request larger than a quota fits no item: refused without a call.
+    const alone = judge(undefined, demand);
+    if (!alone.ok) return { taken: false, state: last?.state, refusal: alone.refusal };
+    let known = last?.state;
+    for (let written = 0; written < MAX_WRITES; written++) {
+      const result = await update(
+        key,
+        admissionWrite(known, demand, likelyRunning(written === 0 ? last : undefined, demand)),
+      );
+      const state = stateOfItem(result.item);
+      remember(key, state, demand.nowMs);
+      if (result.ok && state) return { taken: true, state };
+      const verdict = judge(state, demand);
+      if (!verdict.ok) return { taken: false, state, refusal: verdict.refusal };
+      known = state;
+    }
+    throw new Error(`usage item ${key} changed under ${MAX_WRITES} writes in a row`);
+  }
+
   return {
     description: `DynamoDB table ${tableName}`,
 
     async take(key, demand): Promise<TakeResult> {
-      const last = seen.get(key);
-      if (last && demand.nowMs - last.at <= refusalCacheMs) {
-        const verdict = judge(last.state, demand);
-        if (!verdict.ok) return { taken: false, state: last.state, refusal: verdict.refusal };
-      }
-      // A request larger than a quota fits no item: refused without a call.
-      const alone = judge(undefined, demand);
-      if (!alone.ok) return { taken: false, state: last?.state, refusal: alone.refusal };
-      let known = last?.state;
-      for (let written = 0; written < MAX_WRITES; written++) {
-        const result = await update(
-          key,
-          admissionWrite(known, demand, likelyRunning(written === 0 ? last : undefined, demand)),
+      // A container that has not seen the item yet learns it from its first write; requests
+      // of the same container meanwhile (local runs, tests: a Lambda container serves one at a
+      // time) wait for it rather than all guessing blind.
+      const learning = firstSightings.get(key);
+      if (learning && !seen.has(key)) await learning;
+      if (!seen.has(key) && !firstSightings.has(key)) {
+        const first = takeSeen(key, demand);
+        const settled = first.then(
+          () => undefined,
+          () => undefined,
         );
-        const state = stateOfItem(result.item);
-        remember(key, state, demand.nowMs);
-        if (result.ok && state) return { taken: true, state };
-        const verdict = judge(state, demand);
-        if (!verdict.ok) return { taken: false, state, refusal: verdict.refusal };
-        known = state;
+        firstSightings.set(key, settled);
+        void settled.then(() => firstSightings.delete(key));
+        return first;
       }
-      throw new Error(`usage item ${key} changed under ${MAX_WRITES} writes in a row`);
+      return takeSeen(key, demand);
     },
 
     async giveBack(key, back: GiveBack): Promise<void> {

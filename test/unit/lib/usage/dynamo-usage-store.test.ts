@@ -88,7 +88,12 @@ async function containers(count: number, onStoreFailure: 'open' | 'closed' = 'cl
   });
 }
 
-describe('the DynamoDB usage store under concurrency', () => {
+/**
+ * What counts under concurrency: hundreds of conditional writes through one dynalite, whose time
+ * is this machine's (on two busy cores, a call can take tens of milliseconds). The limit is
+ * there to catch a hang, not to time anything.
+ */
+describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () => {
   it('admits exactly 50 of 200 requests at once against a day quota of 50, across 8 containers', async () => {
     clock.now = T0;
     const gates = await containers(8);
@@ -106,12 +111,12 @@ describe('the DynamoDB usage store under concurrency', () => {
     expect(usage.caller.day).toMatchObject({ requests: 50, remaining: { requests: 0 } });
   });
 
-  it('admits exactly 50 against an account quota of 50, callers of several containers together', async () => {
+  it('admits exactly 50 of 120 against an account quota of 50, callers of several containers together', async () => {
     clock.now = T0;
     const gates = await containers(4);
     const accountPlan = { dayQuotaRequest: 50 };
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
+      Array.from({ length: 120 }, (_, i) =>
         gates[i % gates.length]!.gate.admit({
           callerId: `caller-${i % 7}`,
           plans: { plan: i % 2 === 0 ? { monthQuotaRequest: 1000 } : undefined, accountPlan },
@@ -133,7 +138,7 @@ describe('the DynamoDB usage store under concurrency', () => {
     expect(counted).toBe(admittedWithPlan);
   });
 
-  it('holds a token bucket exactly: 100 requests at one instant admit the burst, then one per interval', async () => {
+  it('holds a token bucket exactly: 60 requests at one instant admit the burst, then one per interval', async () => {
     clock.now = T0;
     const gates = await containers(5);
     const plans = { plan: { rateRps: 10, burst: 20 }, accountPlan: undefined };
@@ -145,13 +150,13 @@ describe('the DynamoDB usage store under concurrency', () => {
       );
       return results.filter((r) => r.admitted).length;
     };
-    expect(await wave(100)).toBe(20);
-    clock.now = T0 + 350; // three and a half intervals of 100 ms
-    expect(await wave(50)).toBe(3);
-    clock.now = T0 + 400;
-    expect(await wave(50)).toBe(1);
-    clock.now = T0 + 10_000; // full again, never above the burst
     expect(await wave(60)).toBe(20);
+    clock.now = T0 + 350; // three and a half intervals of 100 ms
+    expect(await wave(20)).toBe(3);
+    clock.now = T0 + 400;
+    expect(await wave(20)).toBe(1);
+    clock.now = T0 + 10_000; // full again, never above the burst
+    expect(await wave(40)).toBe(20);
   });
 
   it('starts the day afresh once, however many containers open it at once', async () => {

@@ -23,7 +23,7 @@ function refusalOf(secret: unknown): string {
 }
 
 describe('a usage plan in the secret', () => {
-  it('takes every field of the contract, on a caller and beside the callers', () => {
+  it('takes every field of a plan, on a caller and beside the callers', () => {
     const secret = parseSecret(
       JSON.stringify({
         callers: [

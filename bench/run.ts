@@ -6,9 +6,11 @@
  *     answer comes;
  *  4. every function's first answer as deployed (first-answer.ts);
  *  5. the floor (floor.ts): the package beside a hand-written GET /jobs, every cold start
- *     figure and target in one table.
+ *     figure and target in one table;
+ *  7. the usage plans (usage.ts): store calls per admission, the time one adds, one caller's
+ *     admissions a second and over-admission, against dynalite on loopback.
  *
- * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer|floor|scale
+ * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer|floor|scale|usage
  * (scale, bench/scale.ts, only when named: it takes minutes),
  * --runs=N (cold imports, first answers),
  * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
@@ -69,4 +71,5 @@ if (!only || only === 'floor') {
   );
 }
 if (only === 'scale') await (await import('./scale.js')).benchScale(args);
+if (!only || only === 'usage') await (await import('./usage.js')).benchUsage(args);
 process.exit(0);

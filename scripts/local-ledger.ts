@@ -1,7 +1,8 @@
 /**
- * The webhook delivery ledger for local runs: dynalite (DynamoDB on an in-memory LevelDB) on a
- * free loopback port, with the ledger's table, so that every serverless-offline worker claims
- * deliveries in one shared store through the same DynamoDB code as deployed.
+ * The local DynamoDB of `npm start`: dynalite (DynamoDB on an in-memory LevelDB) on a free
+ * loopback port, with the webhook delivery ledger's table and the usage plans' table, so that
+ * every serverless-offline worker claims deliveries and counts usage in one shared store
+ * through the same DynamoDB code as deployed.
  */
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -14,6 +15,7 @@ type Dynalite = (options: { createTableMs?: number; deleteTableMs?: number }) =>
 const dynalite = createRequire(import.meta.url)('dynalite') as Dynalite;
 
 export const LOCAL_LEDGER_TABLE = 'platform-gateway-local-deliveries';
+export const LOCAL_USAGE_TABLE = 'platform-gateway-local-usage';
 
 /** dynalite on a free loopback port; tables are ACTIVE at once. */
 export async function startDynalite(): Promise<Server> {
@@ -37,9 +39,13 @@ export async function startLocalLedger(): Promise<LocalLedger> {
   await client.send(
     new CreateTableCommand(tables.createTableInput(tables.deliveryLedger, LOCAL_LEDGER_TABLE)),
   );
+  await client.send(
+    new CreateTableCommand(tables.createTableInput(tables.usage, LOCAL_USAGE_TABLE)),
+  );
   client.destroy();
   const env: Record<string, string> = {
     DELIVERY_LEDGER_TABLE: LOCAL_LEDGER_TABLE,
+    USAGE_TABLE: LOCAL_USAGE_TABLE,
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     AWS_REGION: process.env.AWS_REGION || 'us-east-1',
   };

@@ -101,7 +101,8 @@ async function main(): Promise<void> {
       env.SCAN_BASE_URL = given('SCAN_BASE_URL') ?? emulator.url;
       env.OPENAPI_BASE_URL = given('OPENAPI_BASE_URL') ?? emulator.url;
     }
-    // Webhook deliveries are claimed in one store shared by every worker, as deployed.
+    // Webhook deliveries are claimed, and usage plans counted, in one store shared by every
+    // worker (dynalite), as deployed.
     const ledger = await startLocalLedger();
     cleanups.push(() => ledger.close());
     Object.assign(env, ledger.env);

@@ -83,6 +83,16 @@ export interface Config {
   readonly deliveryBodyBucket: string | undefined;
   /** DynamoDB table of queued invocations and their outcomes; unset = this process's memory. */
   readonly deliveryLedgerTable: string | undefined;
+  /**
+   * DynamoDB table of the callers' and the account's usage (plans, lib/usage/); unset = this
+   * process's memory (local runs only: required when deployed by the functions that admit).
+   */
+  readonly usageTable: string | undefined;
+  /**
+   * When the usage table cannot answer: `open` admits the request uncounted (a metric and a
+   * warning), `closed` refuses it with 503.
+   */
+  readonly usageStoreFailure: 'open' | 'closed';
   /** How long a delivery's key is remembered after its last copy can arrive. */
   readonly deliveryMemoryMs: number;
   /** Receives of a queued invocation before SQS itself moves it to the dead-letter queue. */
@@ -217,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invocationDeadLetterQueueUrl: vars.INVOCATION_DEAD_LETTER_QUEUE_URL,
     deliveryBodyBucket: vars.DELIVERY_BODY_BUCKET,
     deliveryLedgerTable: vars.DELIVERY_LEDGER_TABLE,
+    usageTable: vars.USAGE_TABLE,
+    usageStoreFailure: vars.USAGE_STORE_FAILURE ?? 'open',
     deliveryMemoryMs: (vars.DELIVERY_MEMORY_DAYS ?? 4) * 24 * 60 * 60 * 1000,
     invocationMaxReceives: vars.INVOCATION_MAX_RECEIVES ?? 10,
     invocationMaxAttempts: vars.INVOCATION_MAX_ATTEMPTS ?? 5,

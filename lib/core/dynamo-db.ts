@@ -7,17 +7,35 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 export type DynamoDbSdk = typeof import('@aws-sdk/client-dynamodb');
 
+/** How long a call may take: each attempt's timeouts, and the attempts in all. */
+export interface DynamoDbBounds {
+  readonly connectionTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxAttempts: number;
+}
+
+/** The stores' default: 1 s to connect, 3 s an attempt, 3 attempts. */
+const DEFAULT_BOUNDS: DynamoDbBounds = {
+  connectionTimeoutMs: 1000,
+  requestTimeoutMs: 3000,
+  maxAttempts: 3,
+};
+
 /** The SDK and a client (the given one, for tests), both made once, on first use. */
 export function lazyDynamoDb(
   given?: DynamoDBClient,
+  bounds: DynamoDbBounds = DEFAULT_BOUNDS,
 ): () => Promise<{ sdk: DynamoDbSdk; client: DynamoDBClient }> {
   let client = given;
   let sdk: DynamoDbSdk | undefined;
   return async () => {
     sdk ??= await import('@aws-sdk/client-dynamodb');
     client ??= new sdk.DynamoDBClient({
-      requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 },
-      maxAttempts: 3,
+      requestHandler: {
+        connectionTimeout: bounds.connectionTimeoutMs,
+        requestTimeout: bounds.requestTimeoutMs,
+      },
+      maxAttempts: bounds.maxAttempts,
     });
     return { sdk, client };
   };

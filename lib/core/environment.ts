@@ -123,6 +123,10 @@ export const environmentSchema = z.object({
   DELIVERY_LEDGER_TABLE: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
   ),
+  USAGE_TABLE: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
+  ),
+  USAGE_STORE_FAILURE: z.optional(z.enum(['open', 'closed'], 'expected open or closed')),
 });
 
 /** The variables as parsed: each absent unless set to a non-empty value. */

@@ -126,6 +126,94 @@ export class PayloadTooLargeError extends ServiceError {
   }
 }
 
+/** Which plan refused a request: the caller's own, or the account's (every caller's together). */
+export type PlanHolder = 'caller' | 'account';
+
+/** Seconds for a Retry-After header: whole, at least 1. */
+function retryAfterOf(seconds: number): string {
+  return String(Math.max(1, Math.ceil(seconds)));
+}
+
+/**
+ * Over a plan's rate (its token bucket, `rateRps` with `burst`): 429 / `420`, the platform's
+ * "Rate Limited". `headers` carries the RateLimit fields of the plans that apply; Retry-After is
+ * the time until the bucket holds one request again.
+ */
+export class RateLimitedError extends ServiceError {
+  override name = 'RateLimitedError';
+  constructor(
+    readonly plan: PlanHolder,
+    retryAfterSeconds: number,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    super({
+      status: 429,
+      code: '420',
+      message: 'Rate Limited',
+      details: `Over the ${plan} plan's rateRps; retry after the Retry-After seconds.`,
+      headers: { ...headers, 'Retry-After': retryAfterOf(retryAfterSeconds) },
+    });
+  }
+}
+
+/**
+ * Over one of a plan's quotas (`dayQuotaRequest`, `monthQuotaCharacters.translate`, ...): 429 /
+ * `400`, the platform's "Quota Exceeded". Retry-After runs until the window resets (the next UTC
+ * day or month). `details` names the plan and the limit; never another caller.
+ */
+export class QuotaExceededError extends ServiceError {
+  override name = 'QuotaExceededError';
+  constructor(
+    readonly plan: PlanHolder,
+    readonly limit: string,
+    retryAfterSeconds: number,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    super({
+      status: 429,
+      code: '400',
+      message: 'Quota Exceeded',
+      details: `Over the ${plan} plan's ${limit}; it resets with the window (Retry-After).`,
+      headers: { ...headers, 'Retry-After': retryAfterOf(retryAfterSeconds) },
+    });
+  }
+}
+
+/**
+ * A second long-running request of one caller while its first still runs (a second
+ * `cancel-reserved` at once): 429 / `410`, the platform's "Throttle Limited".
+ */
+export class ThrottleLimitedError extends ServiceError {
+  override name = 'ThrottleLimitedError';
+  constructor(what: string, retryAfterSeconds: number) {
+    super({
+      status: 429,
+      code: '410',
+      message: 'Throttle Limited',
+      details: `A ${what} of this caller is running; one at a time.`,
+      headers: { 'Retry-After': retryAfterOf(retryAfterSeconds) },
+    });
+  }
+}
+
+/**
+ * The usage counters could not be read or written, and the stage holds plans closed
+ * (`USAGE_STORE_FAILURE=closed`): 503 / `500`, nothing sent upstream.
+ */
+export class UsageStoreUnavailableError extends ServiceError {
+  override name = 'UsageStoreUnavailableError';
+  constructor(cause?: unknown) {
+    super({
+      status: 503,
+      code: '500',
+      message: 'Service Unavailable',
+      details: 'The usage counters could not be reached; try again later.',
+      headers: { 'Retry-After': '1' },
+      cause,
+    });
+  }
+}
+
 /** The upstream could not be reached: refused, reset, DNS failure. */
 export class UpstreamUnreachableError extends ServiceError {
   override name = 'UpstreamUnreachableError';

@@ -44,6 +44,47 @@ const token = z
     z.minLength(MIN_TOKEN_LENGTH, `expected a token of at least ${MIN_TOKEN_LENGTH} characters`),
   );
 
+/** A count of a plan: a whole number above 0 (the message names the field, never the value). */
+const planCount = z
+  .int('expected a whole number')
+  .check(z.gte(1, 'expected a whole number of at least 1'));
+
+/** An object of a plan that refuses unknown members: a misspelt limit is an error, not no limit. */
+function planObject<S extends z.core.$ZodLooseShape>(shape: S) {
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown member(s): ${issue.keys.join(', ')}`
+        : 'expected an object',
+  });
+}
+
+/** Characters of `text` a window may carry, per API (translate: both engines). */
+const characterQuotaSchema = planObject({
+  translate: z.optional(planCount),
+  tts: z.optional(planCount),
+});
+
+/**
+ * A usage plan, in the platform's own vocabulary (lib/usage/, docs/callers.md): a token bucket
+ * (`rateRps` requests a second, `burst` at once; whole numbers, as the platform's usage plans
+ * take them), requests per UTC day and month, and characters of text per UTC day and month.
+ * Every field is optional; `burst` needs `rateRps`.
+ */
+export const planSchema = planObject({
+  rateRps: z.optional(planCount),
+  burst: z.optional(planCount),
+  dayQuotaRequest: z.optional(planCount),
+  monthQuotaRequest: z.optional(planCount),
+  dayQuotaCharacters: z.optional(characterQuotaSchema),
+  monthQuotaCharacters: z.optional(characterQuotaSchema),
+}).check(
+  z.refine((plan) => plan.burst === undefined || plan.rateRps !== undefined, {
+    message: 'burst needs rateRps',
+    path: ['burst'],
+  }),
+);
+
 /** A named caller: who it is (in log lines and metrics), its token, what it may call, until when. */
 export const callerSchema = z.object({
   id: z
@@ -66,6 +107,8 @@ export const callerSchema = z.object({
     .check(z.minLength(1, 'expected at least one scope')),
   /** The token is refused from this instant on (ISO 8601 with an offset, such as ...Z). */
   notAfter: z.optional(z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' })),
+  /** The caller's share of the platform account (lib/usage/); none: only the account's plan. */
+  plan: z.optional(planSchema),
 });
 
 /** Ids and tokens are each unique: an id names one caller, a token identifies one. */
@@ -94,6 +137,8 @@ export const platformSecretSchema = z.object({
   triggers: z.optional(z.record(name, triggerSchema)),
   webhooks: z.optional(z.record(name, webhookSchema)),
   callers: z.optional(callersSchema),
+  /** The plan every caller is held to together (beside each caller's own). */
+  accountPlan: z.optional(planSchema),
   /** Deprecated: each token is a caller with scope `*` (logged once per container). */
   callerTokens: z.optional(z.array(token)),
 });
@@ -101,6 +146,7 @@ export const platformSecretSchema = z.object({
 export type PlatformSecret = z.infer<typeof platformSecretSchema>;
 export type WebhookEntry = z.infer<typeof webhookSchema>;
 export type CallerEntry = z.infer<typeof callerSchema>;
+export type PlanEntry = z.infer<typeof planSchema>;
 
 /** The document's fields each capability holds (a capability's own secret holds only these). */
 export const CAPABILITY_FIELDS: Readonly<
@@ -110,5 +156,5 @@ export const CAPABILITY_FIELDS: Readonly<
   catalogue: ['openapi'],
   execution: ['actions', 'triggers'],
   webhooks: ['webhooks'],
-  callers: ['callers', 'callerTokens'],
+  callers: ['callers', 'callerTokens', 'accountPlan'],
 };

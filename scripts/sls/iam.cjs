@@ -15,21 +15,24 @@ const { layoutOf } = require('./secrets.cjs');
 const FUNCTIONS = {
   health: {},
   fallback: {},
-  listJobs: { reads: ['signing', 'callers'] },
-  searchJobs: { reads: ['signing', 'callers'] },
-  cancelReservedJobs: { reads: ['signing', 'callers'] },
-  cancelJob: { reads: ['signing', 'callers'] },
-  stopJob: { reads: ['signing', 'callers'] },
-  getJobReport: { reads: ['signing', 'callers'] },
-  invokeAction: { reads: ['execution', 'callers'] },
-  fireTrigger: { reads: ['execution', 'callers'] },
-  catalogueLanguage: { reads: ['catalogue', 'callers'] },
-  catalogueMaps: { reads: ['catalogue', 'callers'] },
-  catalogueCaptcha: { reads: ['catalogue', 'callers'] },
-  catalogueUtility: { reads: ['catalogue', 'callers'] },
+  listJobs: { reads: ['signing', 'callers'], may: ['keepUsage'] },
+  searchJobs: { reads: ['signing', 'callers'], may: ['keepUsage'] },
+  cancelReservedJobs: { reads: ['signing', 'callers'], may: ['keepUsage'] },
+  cancelJob: { reads: ['signing', 'callers'], may: ['keepUsage'] },
+  stopJob: { reads: ['signing', 'callers'], may: ['keepUsage'] },
+  getJobReport: { reads: ['signing', 'callers'], may: ['keepUsage'] },
+  invokeAction: { reads: ['execution', 'callers'], may: ['keepUsage'] },
+  fireTrigger: { reads: ['execution', 'callers'], may: ['keepUsage'] },
+  catalogueLanguage: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
+  catalogueMaps: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
+  catalogueCaptcha: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
+  catalogueUtility: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
   openapi: { reads: ['callers'] },
   receiveWebhook: { reads: ['webhooks'], may: ['sendInvocations'] },
-  consumeInvocations: { reads: ['execution'], may: ['consumeInvocations', 'claimDeliveries'] },
+  consumeInvocations: {
+    reads: ['execution'],
+    may: ['consumeInvocations', 'claimDeliveries', 'countAccountUsage'],
+  },
   watchScanJobs: { reads: ['signing'], may: ['keepWatcherState'] },
 };
 
@@ -79,6 +82,24 @@ const PERMISSIONS = {
       Effect: 'Allow',
       Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
       Resource: getAtt('DeliveryLedgerTable'),
+    },
+  ],
+  // The usage plans (lib/usage/dynamo-usage-store.ts): one conditional write an admission (its
+  // item read back only where a write was refused and DynamoDB did not return it), a caller's
+  // lease of cancel-reserved taken and deleted, GET /usage's reads.
+  keepUsage: [
+    {
+      Effect: 'Allow',
+      Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'],
+      Resource: getAtt('UsageTable'),
+    },
+  ],
+  // The consumer counts the webhook deliveries it runs in the account's usage (never held).
+  countAccountUsage: [
+    {
+      Effect: 'Allow',
+      Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+      Resource: getAtt('UsageTable'),
     },
   ],
   // The watcher's last view (lib/watcher/dynamo-state-store.ts): a Scan of the view, two

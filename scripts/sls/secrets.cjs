@@ -6,7 +6,8 @@
 //   catalogue  openapi              the catalogue functions
 //   execution  actions, triggers    invokeAction, fireTrigger and the queue's consumer
 //   webhooks   webhooks             the webhook receiver only
-//   callers    callers, callerTokens every function behind a caller token (none with a JWT issuer)
+//   callers    callers, callerTokens, accountPlan  every function behind a caller token (none
+//              with a JWT issuer)
 // One secret (SECRET_ID, by default <service>/<stage>/platform) holds them all for a quick start
 // (params: secretLayout single). With secretLayout split, each is a secret of its own,
 // <service>/<stage>/<capability>, so that each function's role may read only what it uses; any

@@ -19,6 +19,18 @@ const watcherState = {
   KeySchema: [{ AttributeName: 'instanceNo', KeyType: 'HASH' }],
 };
 
+/**
+ * The callers' and the account's usage under their plans (lib/usage/dynamo-usage-store.ts): one
+ * item per caller with a plan and one for the account (token bucket, day and month counters),
+ * and a caller's lease of a long-running route; TTL'd a month after their month ends.
+ */
+const usage = {
+  BillingMode: 'PAY_PER_REQUEST',
+  AttributeDefinitions: [{ AttributeName: 'usageKey', AttributeType: 'S' }],
+  KeySchema: [{ AttributeName: 'usageKey', KeyType: 'HASH' }],
+  TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+};
+
 /** CreateTable's input for one of these tables under a name (its TTL is a call of its own). */
 const createTableInput = (table, TableName) => ({
   TableName,
@@ -27,4 +39,4 @@ const createTableInput = (table, TableName) => ({
   KeySchema: table.KeySchema,
 });
 
-module.exports = { deliveryLedger, watcherState, createTableInput };
+module.exports = { deliveryLedger, watcherState, usage, createTableInput };

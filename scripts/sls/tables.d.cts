@@ -17,6 +17,9 @@ declare const tables: {
     readonly TimeToLiveSpecification: tables.TimeToLive;
   };
   readonly watcherState: tables.TableDefinition;
+  readonly usage: tables.TableDefinition & {
+    readonly TimeToLiveSpecification: tables.TimeToLive;
+  };
   createTableInput(
     table: tables.TableDefinition,
     TableName: string,

@@ -29,10 +29,26 @@ type Policy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } }
 
 const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 const SECRET = 'secretsmanager:GetSecretValue';
+/** A function that admits requests under the usage plans keeps usage in the usage table. */
+const USAGE = ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'];
+const ADMITS = [SECRET, ...USAGE];
 /** What each function's own role may do besides its logs (and X-Ray). */
 const FUNCTION_ACTIONS: Record<string, string[]> = {
   health: [],
   fallback: [],
+  openapi: [SECRET],
+  listJobs: ADMITS,
+  searchJobs: ADMITS,
+  cancelReservedJobs: ADMITS,
+  cancelJob: ADMITS,
+  stopJob: ADMITS,
+  getJobReport: ADMITS,
+  invokeAction: ADMITS,
+  fireTrigger: ADMITS,
+  catalogueLanguage: ADMITS,
+  catalogueMaps: ADMITS,
+  catalogueCaptcha: ADMITS,
+  catalogueUtility: ADMITS,
   receiveWebhook: [SECRET, 'sqs:SendMessage', 's3:PutObject'],
   consumeInvocations: [
     SECRET,
@@ -420,6 +436,56 @@ describe('serverless package and its CloudFormation template', () => {
     });
     // Deployed, the receiver only enqueues: the consumer claims.
     expect(envOf('ReceiveWebhook').DELIVERY_LEDGER_TABLE).toBe('');
+  });
+
+  it('keeps usage in a table of its own: TTL, kept and recovered in prod, named to every function', () => {
+    const table = (of: Record<string, Resource>) =>
+      of.UsageTable as Resource & { DeletionPolicy: string; UpdateReplacePolicy: string };
+    expect(table(resources).Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'usageKey', KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+      SSESpecification: { SSEEnabled: true },
+    });
+    expect(table(resources).DeletionPolicy).toBe('Delete');
+    expect(table(prod.resources).DeletionPolicy).toBe('Retain');
+    expect(table(prod.resources).UpdateReplacePolicy).toBe('Retain');
+    expect(propertiesOf(prod.resources, 'UsageTable').PointInTimeRecoverySpecification).toEqual({
+      PointInTimeRecoveryEnabled: true,
+    });
+    for (const [logicalId, resource] of functions()) {
+      const env = (resource.Properties.Environment as { Variables: Record<string, unknown> })
+        .Variables;
+      expect(env.USAGE_TABLE, logicalId).toEqual({ Ref: 'UsageTable' });
+      expect(env.USAGE_STORE_FAILURE, logicalId).toBe('');
+    }
+    expect(JSON.stringify(resources.ListJobsRole?.Properties.Policies)).toContain(
+      '{"Fn::GetAtt":["UsageTable","Arn"]}',
+    );
+  });
+
+  it('caps the concurrency of cancel-reserved and of the webhook receiver', () => {
+    const reserved = (of: Record<string, Resource>, fn: string) =>
+      propertiesOf(of, `${fn}LambdaFunction`).ReservedConcurrentExecutions;
+    expect(reserved(resources, 'CancelReservedJobs')).toBe(10);
+    expect(reserved(resources, 'ReceiveWebhook')).toBe(50);
+    expect(reserved(resources, 'ListJobs')).toBeUndefined();
+  });
+
+  it("alarms when the usage table fails and at 80 % of the account plan's monthly quotas", () => {
+    const failures = propertiesOf(resources, 'UsageStoreFailuresAlarm');
+    expect(failures).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(JSON.stringify(failures.Metrics)).toContain('SUM(UsageStoreFailures)');
+    const quota = propertiesOf(resources, 'AccountMonthQuotaAlarm');
+    expect(quota).toMatchObject({
+      Threshold: 80,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(JSON.stringify(quota.Metrics)).toContain('MAX(AccountMonthQuotaUsedPercent)');
+    expect(propertiesOf(prod.resources, 'AccountMonthQuotaAlarm').AlarmActions).toEqual([
+      ALARM_TOPIC,
+    ]);
   });
 
   it('has a high-throughput FIFO invocation queue with a FIFO dead-letter queue', () => {

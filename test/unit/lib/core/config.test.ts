@@ -37,6 +37,24 @@ describe('loadConfig', () => {
     expect(config.upstreamTimeoutMs).toBe(1500);
   });
 
+  it('reads the usage table and what to do when it fails, open by default', () => {
+    const defaults = loadConfig({});
+    expect(defaults.usageTable).toBeUndefined();
+    expect(defaults.usageStoreFailure).toBe('open');
+    const set = loadConfig({
+      USAGE_TABLE: 'platform-gateway-dev-usage',
+      USAGE_STORE_FAILURE: 'closed',
+    });
+    expect(set.usageTable).toBe('platform-gateway-dev-usage');
+    expect(set.usageStoreFailure).toBe('closed');
+    expect(() => loadConfig({ USAGE_STORE_FAILURE: 'ajar' })).toThrow(
+      'USAGE_STORE_FAILURE: expected open or closed',
+    );
+    expect(() => loadConfig({ USAGE_TABLE: 'a b' })).toThrow(
+      'USAGE_TABLE: expected a DynamoDB table name',
+    );
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ SCAN_BASE_URL: '', UPSTREAM_TIMEOUT_MS: '' }).upstreamTimeoutMs).toBe(8000);
   });

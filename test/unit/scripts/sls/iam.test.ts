@@ -104,4 +104,49 @@ describe('who reads which secret', () => {
     expect(logs).not.toContain('-dev-*');
     expect(Object.keys(Resources)).toHaveLength(18);
   });
+
+  it('lets the functions that admit keep usage in the usage table, and no other', async () => {
+    const { Resources } = (await iam.roles({ resolveVariable })) as {
+      Resources: Record<
+        string,
+        { Properties: { Policies: { PolicyName: string; PolicyDocument: unknown }[] } }
+      >;
+    };
+    const usageActions = (role: string) =>
+      Resources[role]!.Properties.Policies.filter((policy) =>
+        JSON.stringify(policy.PolicyDocument).includes('"UsageTable"'),
+      ).flatMap(
+        (policy) =>
+          (policy.PolicyDocument as { Statement: { Action: string[] }[] }).Statement[0]!.Action,
+      );
+    const admitting = [
+      'ListJobs',
+      'SearchJobs',
+      'CancelReservedJobs',
+      'CancelJob',
+      'StopJob',
+      'GetJobReport',
+      'InvokeAction',
+      'FireTrigger',
+      'CatalogueLanguage',
+      'CatalogueMaps',
+      'CatalogueCaptcha',
+      'CatalogueUtility',
+    ];
+    for (const fn of admitting) {
+      expect(usageActions(`${fn}Role`), fn).toEqual([
+        'dynamodb:UpdateItem',
+        'dynamodb:GetItem',
+        'dynamodb:DeleteItem',
+      ]);
+    }
+    // The consumer counts deliveries in the account's usage: no lease to delete.
+    expect(usageActions('ConsumeInvocationsRole')).toEqual([
+      'dynamodb:UpdateItem',
+      'dynamodb:GetItem',
+    ]);
+    for (const fn of ['Health', 'Fallback', 'Openapi', 'ReceiveWebhook', 'WatchScanJobs']) {
+      expect(usageActions(`${fn}Role`), fn).toEqual([]);
+    }
+  });
 });

@@ -1,0 +1,25 @@
+/**
+ * The container's usage gate: the DynamoDB table when USAGE_TABLE is set (deployed, and under
+ * `npm start`, which keeps it in its local dynalite), else this process's memory (unit tests,
+ * `serverless invoke local`). Deployed, the table is required of the functions that admit.
+ */
+import { deployedSetting } from '../core/config.js';
+import { perRuntime } from '../core/per-runtime.js';
+import type { Runtime } from '../runtime.js';
+import { dynamoDbUsageStore } from './dynamo-usage-store.js';
+import { UsageGate } from './gate.js';
+import { memoryUsageStore } from './store.js';
+
+export const usageGateOf = perRuntime((runtime: Runtime): UsageGate => {
+  const { config } = runtime;
+  const table = deployedSetting(config, config.usageTable, 'USAGE_TABLE');
+  if (!table) {
+    runtime.log.warn('no USAGE_TABLE: usage plans are counted in this process only');
+  }
+  return new UsageGate({
+    store: table ? dynamoDbUsageStore({ tableName: table }) : memoryUsageStore(),
+    onStoreFailure: config.usageStoreFailure,
+    log: runtime.log,
+    now: runtime.now,
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Where usage is counted: one record per subject (a caller, or the account), holding its token
+ * bucket and its day and month counters, and short leases (one cancel-reserved at a time per
+ * caller). Every implementation admits exactly what `judge` (limits.ts) admits, atomically per
+ * record: the DynamoDB store (dynamo-usage-store.ts) with one conditional write, the memory store
+ * below for unit tests and local runs without a table.
+ */
+import {
+  type Demand,
+  EMPTY_STATE,
+  givenBack,
+  judge,
+  type Refusal,
+  type UsageState,
+} from './limits.js';
+import type { Counts } from './plan.js';
+
+export type TakeResult =
+  | { readonly taken: true; readonly state: UsageState }
+  /** Refused: the state that refused it (undefined when known only from the request alone). */
+  | { readonly taken: false; readonly state: UsageState | undefined; readonly refusal: Refusal };
+
+/** Units to take back from a record: the windows they were taken in, and the bucket's step. */
+export interface GiveBack {
+  readonly counts: Counts;
+  readonly day: string;
+  readonly month: string;
+  /** The bucket's interval, or 0 when the plan has no rate. */
+  readonly intervalUs: number;
+}
+
+export type LeaseResult =
+  | { readonly acquired: true }
+  | { readonly acquired: false; readonly untilMs: number };
+
+export interface UsageStore {
+  /** Where usage is kept, for log lines. */
+  readonly description: string;
+  /** Takes the demand from the subject's record if it fits; else says what refused it. */
+  take(key: string, demand: Demand): Promise<TakeResult>;
+  /** Takes a request's units back (its call could not have reached the platform). */
+  giveBack(key: string, back: GiveBack): Promise<void>;
+  /** The subject's record as it is now (a consistent read). */
+  read(key: string): Promise<UsageState | undefined>;
+  /** Takes the lease `key` until `untilMs` unless another holder's lease runs past `nowMs`. */
+  acquireLease(key: string, token: string, untilMs: number, nowMs: number): Promise<LeaseResult>;
+  /** Gives the lease up, if it is still this token's. */
+  releaseLease(key: string, token: string): Promise<void>;
+}
+
+/** The record of a caller's usage, and of the account's. */
+export const callerKey = (callerId: string) => `caller#${callerId}`;
+export const ACCOUNT_KEY = 'account';
+/** The lease of a caller's long-running route (`cancel-reserved`). */
+export const leaseKey = (what: string, callerId: string) => `lease#${what}#${callerId}`;
+
+/**
+ * Usage in this process's memory: unit tests, and local runs without USAGE_TABLE. It does not
+ * reach other processes (serverless offline runs each function in a worker of its own).
+ */
+export function memoryUsageStore(): UsageStore {
+  const records = new Map<string, UsageState>();
+  const leases = new Map<string, { token: string; untilMs: number }>();
+  return {
+    description: 'memory (this process only)',
+    async take(key, demand) {
+      const state = records.get(key);
+      const verdict = judge(state, demand);
+      if (!verdict.ok) return { taken: false, state, refusal: verdict.refusal };
+      records.set(key, verdict.next);
+      return { taken: true, state: verdict.next };
+    },
+    async giveBack(key, back) {
+      const state = records.get(key) ?? EMPTY_STATE;
+      records.set(key, givenBack(state, back.counts, back, back.intervalUs));
+    },
+    async read(key) {
+      return records.get(key);
+    },
+    async acquireLease(key, token, untilMs, nowMs) {
+      const held = leases.get(key);
+      if (held && held.untilMs > nowMs) return { acquired: false, untilMs: held.untilMs };
+      leases.set(key, { token, untilMs });
+      return { acquired: true };
+    },
+    async releaseLease(key, token) {
+      if (leases.get(key)?.token === token) leases.delete(key);
+    },
+  };
+}

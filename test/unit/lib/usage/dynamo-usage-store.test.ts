@@ -1,0 +1,304 @@
+/**
+ * The DynamoDB usage store with the real client against dynalite, whose conditional writes are
+ * atomic per item as DynamoDB's are: the rules every store keeps, then what counts under
+ * concurrency across containers (several store instances over one table), the store calls an
+ * admission costs, and the failure policy with the store down.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageStoreUnavailableError } from '../../../../lib/core/errors.js';
+import { createLogger } from '../../../../lib/core/log.js';
+import { dynamoDbUsageStore } from '../../../../lib/usage/dynamo-usage-store.js';
+import { type MetricRecorder, UsageGate } from '../../../../lib/usage/gate.js';
+import type { UsageStore } from '../../../../lib/usage/store.js';
+import { ONE_REQUEST } from '../../../../lib/usage/units.js';
+import { startDynalite } from '../../../../scripts/local-ledger.js';
+import tables from '../../../../scripts/sls/tables.cjs';
+import {
+  admitted,
+  describeUsageStoreRules,
+  refusal,
+  T0,
+  type UsageClock,
+} from '../../../helpers/usage-store-rules.js';
+
+let dynalite: Server;
+let endpoint = '';
+const credentials = { accessKeyId: 'AKIDLOOPBACKTEST', secretAccessKey: 'loopback' };
+const clients: DynamoDBClient[] = [];
+const clock: UsageClock = { now: 0 };
+const silent = createLogger({}, () => {});
+
+/** A client of its own, as each container has; `calls` counts what it sends. */
+function newClient(): DynamoDBClient & { calls: string[] } {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials,
+  }) as DynamoDBClient & {
+    calls: string[];
+  };
+  client.calls = [];
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      client.calls.push(context.commandName ?? '?');
+      return next(args);
+    },
+    { step: 'initialize', name: 'countCalls' },
+  );
+  clients.push(client);
+  return client;
+}
+
+async function newTable(): Promise<string> {
+  const tableName = `usage-${randomUUID()}`;
+  const client = newClient();
+  await client.send(new CreateTableCommand(tables.createTableInput(tables.usage, tableName)));
+  return tableName;
+}
+
+beforeAll(async () => {
+  dynalite = await startDynalite();
+  endpoint = `http://127.0.0.1:${(dynalite.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const client of clients) client.destroy();
+  await new Promise((resolve) => dynalite.close(resolve));
+});
+
+describeUsageStoreRules('in DynamoDB (dynalite)', clock, async () => {
+  const tableName = await newTable();
+  return () => dynamoDbUsageStore({ tableName, client: newClient() });
+});
+
+/** `count` gates over one table, each with a store and a client of its own (a container each). */
+async function containers(count: number, onStoreFailure: 'open' | 'closed' = 'closed') {
+  const tableName = await newTable();
+  return Array.from({ length: count }, () => {
+    const client = newClient();
+    const store = dynamoDbUsageStore({ tableName, client });
+    return {
+      client,
+      store,
+      gate: new UsageGate({ store, onStoreFailure, log: silent, now: () => clock.now }),
+    };
+  });
+}
+
+/**
+ * What counts under concurrency: hundreds of conditional writes through one dynalite, whose time
+ * is this machine's (on two busy cores, a call can take tens of milliseconds). The limit is
+ * there to catch a hang, not to time anything.
+ */
+describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () => {
+  it('admits exactly 50 of 200 requests at once against a day quota of 50, across 8 containers', async () => {
+    clock.now = T0;
+    const gates = await containers(8);
+    const plans = { plan: { dayQuotaRequest: 50 }, accountPlan: undefined };
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        gates[i % gates.length]!.gate.admit({ callerId: 'reporting', plans, units: ONE_REQUEST }),
+      ),
+    );
+    expect(results.filter((r) => r.admitted)).toHaveLength(50);
+    expect(results.filter((r) => !r.admitted).map((r) => refusal(r).code)).toEqual(
+      Array(150).fill('400'),
+    );
+    const usage = await gates[0]!.gate.usage('reporting', plans);
+    expect(usage.caller.day).toMatchObject({ requests: 50, remaining: { requests: 0 } });
+  });
+
+  it('admits exactly 50 of 120 against an account quota of 50, callers of several containers together', async () => {
+    clock.now = T0;
+    const gates = await containers(4);
+    const accountPlan = { dayQuotaRequest: 50 };
+    const results = await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        gates[i % gates.length]!.gate.admit({
+          callerId: `caller-${i % 7}`,
+          plans: { plan: i % 2 === 0 ? { monthQuotaRequest: 1000 } : undefined, accountPlan },
+          units: ONE_REQUEST,
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.admitted)).toHaveLength(50);
+    // The callers' own counts hold only what the account admitted too.
+    let counted = 0;
+    for (let caller = 0; caller < 7; caller++) {
+      const usage = await gates[0]!.gate.usage(`caller-${caller}`, {
+        plan: { monthQuotaRequest: 1000 },
+        accountPlan,
+      });
+      counted += usage.caller.month.requests;
+    }
+    const admittedWithPlan = results.filter((r, i) => r.admitted && i % 2 === 0).length;
+    expect(counted).toBe(admittedWithPlan);
+  });
+
+  it('holds a token bucket exactly: 60 requests at one instant admit the burst, then one per interval', async () => {
+    clock.now = T0;
+    const gates = await containers(5);
+    const plans = { plan: { rateRps: 10, burst: 20 }, accountPlan: undefined };
+    const wave = async (size: number) => {
+      const results = await Promise.all(
+        Array.from({ length: size }, (_, i) =>
+          gates[i % gates.length]!.gate.admit({ callerId: 'bot', plans, units: ONE_REQUEST }),
+        ),
+      );
+      return results.filter((r) => r.admitted).length;
+    };
+    expect(await wave(60)).toBe(20);
+    clock.now = T0 + 350; // three and a half intervals of 100 ms
+    expect(await wave(20)).toBe(3);
+    clock.now = T0 + 400;
+    expect(await wave(20)).toBe(1);
+    clock.now = T0 + 10_000; // full again, never above the burst
+    expect(await wave(40)).toBe(20);
+  });
+
+  it('starts the day afresh once, however many containers open it at once', async () => {
+    clock.now = T0;
+    const gates = await containers(6);
+    const plans = { plan: { dayQuotaRequest: 10 }, accountPlan: undefined };
+    const wave = async () =>
+      (
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            gates[i % gates.length]!.gate.admit({ callerId: 'r', plans, units: ONE_REQUEST }),
+          ),
+        )
+      ).filter((r) => r.admitted).length;
+    expect(await wave()).toBe(10);
+    clock.now = T0 + 14 * 3_600_000; // 2026-11-26T00:00Z
+    expect(await wave()).toBe(10);
+  });
+
+  it('grants one lease of 30 asked for at once across containers', async () => {
+    clock.now = T0;
+    const gates = await containers(6);
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => gates[i % gates.length]!.gate.acquire('bulk', 25_000)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(
+      results
+        .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+        .every((r) => (r.reason as { code?: string }).code === '410'),
+    ).toBe(true);
+  });
+});
+
+async function oneContainer() {
+  const [container] = await containers(1);
+  if (!container) throw new Error('no container');
+  return container;
+}
+
+describe('what an admission costs the store', () => {
+  it('costs one call in the steady state for rate, day and month together', async () => {
+    clock.now = T0;
+    const { gate, client } = await oneContainer();
+    const plans = {
+      plan: { rateRps: 100, burst: 100, dayQuotaRequest: 10_000, monthQuotaRequest: 100_000 },
+      accountPlan: undefined,
+    };
+    admitted(await gate.admit({ callerId: 'steady', plans, units: ONE_REQUEST }));
+    client.calls.length = 0;
+    for (let i = 0; i < 50; i++) {
+      clock.now += 7; // a request every 7 ms: the bucket runs, the windows stay
+      admitted(await gate.admit({ callerId: 'steady', plans, units: ONE_REQUEST }));
+    }
+    expect(client.calls).toEqual(Array(50).fill('UpdateItemCommand'));
+  });
+
+  it('costs no call for a caller without a plan while there is no account plan', async () => {
+    const { gate, client } = await oneContainer();
+    client.calls.length = 0;
+    const metrics: { name: string }[] = [];
+    const recorder: MetricRecorder = { count: (name) => metrics.push({ name }) };
+    for (let i = 0; i < 20; i++) {
+      const admission = admitted(
+        await gate.admit({
+          callerId: 'free',
+          plans: { plan: undefined, accountPlan: undefined },
+          units: ONE_REQUEST,
+          metrics: recorder,
+        }),
+      );
+      expect(admission.headers).toEqual({});
+    }
+    expect(client.calls).toEqual([]);
+    expect(metrics).toEqual([]);
+  });
+
+  it('refuses a caller over its quota from what it last saw, without a call, for a second', async () => {
+    clock.now = T0;
+    const { gate, client } = await oneContainer();
+    const plans = { plan: { dayQuotaRequest: 1 }, accountPlan: undefined };
+    admitted(await gate.admit({ callerId: 'x', plans, units: ONE_REQUEST }));
+    client.calls.length = 0;
+    for (let i = 0; i < 10; i++)
+      refusal(await gate.admit({ callerId: 'x', plans, units: ONE_REQUEST }));
+    expect(client.calls).toEqual([]);
+    clock.now += 1001;
+    refusal(await gate.admit({ callerId: 'x', plans, units: ONE_REQUEST }));
+    expect(client.calls[0]).toBe('UpdateItemCommand');
+  });
+});
+
+describe('the DynamoDB usage store down', () => {
+  /** A store whose DynamoDB is a closed port: every call fails to connect. */
+  function downStore(): UsageStore {
+    const client = new DynamoDBClient({
+      endpoint: 'http://127.0.0.1:9', // discard: nothing listens, the connection is refused
+      region: 'us-east-1',
+      credentials,
+      maxAttempts: 1,
+    });
+    clients.push(client);
+    return dynamoDbUsageStore({ tableName: 'usage-down', client });
+  }
+
+  it('admits uncounted when open, with a metric, a warning and the policy stated', async () => {
+    const warnings: string[] = [];
+    const log = createLogger({}, (line) => warnings.push(line));
+    const gate = new UsageGate({ store: downStore(), onStoreFailure: 'open', log, now: () => T0 });
+    const metrics: [string, Record<string, string>][] = [];
+    const admission = admitted(
+      await gate.admit({
+        callerId: 'reporting',
+        plans: { plan: { dayQuotaRequest: 5 }, accountPlan: undefined },
+        units: ONE_REQUEST,
+        metrics: { count: (name, dimensions) => metrics.push([name, { ...dimensions }]) },
+      }),
+    );
+    expect(admission.headers).toEqual({ 'RateLimit-Policy': '"caller-day";q=5;w=86400' });
+    expect(metrics).toEqual([['UsageStoreFailures', { Policy: 'open' }]]);
+    expect(warnings.join('\n')).toContain('admitted without counting');
+    await admission.giveBack(); // nothing was counted: nothing to give back
+  });
+
+  it('refuses with 503 / 500 when closed', async () => {
+    const gate = new UsageGate({
+      store: downStore(),
+      onStoreFailure: 'closed',
+      log: silent,
+      now: () => T0,
+    });
+    const error = refusal(
+      await gate.admit({
+        callerId: 'reporting',
+        plans: { plan: undefined, accountPlan: { monthQuotaRequest: 5 } },
+        units: ONE_REQUEST,
+      }),
+    );
+    expect(error).toBeInstanceOf(UsageStoreUnavailableError);
+    expect(error).toMatchObject({ status: 503, code: '500', message: 'Service Unavailable' });
+    await expect(gate.acquire('reporting', 1000)).rejects.toBeInstanceOf(
+      UsageStoreUnavailableError,
+    );
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../../lib/core/config.js';
+import { createLogger } from '../../../../lib/core/log.js';
+import { createRuntime } from '../../../../lib/runtime.js';
+import { usageGateOf } from '../../../../lib/usage/setup.js';
+
+const DEPLOYED = {
+  AWS_LAMBDA_FUNCTION_NAME: 'platform-gateway-dev-listJobs',
+  SECRETS_SOURCE: 'file',
+  SECRETS_FILE: 'emulator/demo-secret.json',
+};
+
+describe('usageGateOf', () => {
+  it('needs the usage table when deployed, naming the variable', () => {
+    const runtime = createRuntime(loadConfig(DEPLOYED), { log: createLogger({}, () => {}) });
+    expect(() => usageGateOf(runtime)).toThrow(
+      'Invalid configuration: USAGE_TABLE: required when deployed',
+    );
+    const withTable = createRuntime(loadConfig({ ...DEPLOYED, USAGE_TABLE: 'usage' }));
+    expect(usageGateOf(withTable)).toBe(usageGateOf(withTable));
+  });
+
+  it('counts in memory locally without a table, and says so once', () => {
+    const lines: string[] = [];
+    const runtime = createRuntime(loadConfig({}), { log: createLogger({}, (l) => lines.push(l)) });
+    usageGateOf(runtime);
+    usageGateOf(runtime);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('no USAGE_TABLE: usage plans are counted in this process only');
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * npm start's local DynamoDB: the delivery ledger's table and the usage table in one dynalite,
+ * named to the functions, and the usage gate counting in it as deployed.
+ */
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../lib/core/log.js';
+import { dynamoDbUsageStore } from '../../../lib/usage/dynamo-usage-store.js';
+import { UsageGate } from '../../../lib/usage/gate.js';
+import { ONE_REQUEST } from '../../../lib/usage/units.js';
+import {
+  LOCAL_LEDGER_TABLE,
+  LOCAL_USAGE_TABLE,
+  startLocalLedger,
+} from '../../../scripts/local-ledger.js';
+
+describe('startLocalLedger', () => {
+  it('creates the ledger and usage tables in one dynalite and names them to the functions', async () => {
+    const local = await startLocalLedger();
+    const client = new DynamoDBClient({
+      endpoint: local.env.AWS_ENDPOINT_URL_DYNAMODB,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      expect(local.env).toMatchObject({
+        DELIVERY_LEDGER_TABLE: LOCAL_LEDGER_TABLE,
+        USAGE_TABLE: LOCAL_USAGE_TABLE,
+      });
+      const usage = await client.send(new DescribeTableCommand({ TableName: LOCAL_USAGE_TABLE }));
+      expect(usage.Table?.KeySchema).toEqual([{ AttributeName: 'usageKey', KeyType: 'HASH' }]);
+      const gate = new UsageGate({
+        store: dynamoDbUsageStore({ tableName: LOCAL_USAGE_TABLE, client }),
+        onStoreFailure: 'closed',
+        log: createLogger({}, () => {}),
+      });
+      const plans = { plan: { dayQuotaRequest: 1 }, accountPlan: undefined };
+      expect((await gate.admit({ callerId: 'demo', plans, units: ONE_REQUEST })).admitted).toBe(
+        true,
+      );
+      expect((await gate.admit({ callerId: 'demo', plans, units: ONE_REQUEST })).admitted).toBe(
+        false,
+      );
+    } finally {
+      client.destroy();
+      await local.close();
+    }
+  });
+});

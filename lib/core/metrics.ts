@@ -125,4 +125,3 @@ function dimensionKey(dimensions: Dimensions): string {
     key += `${name}\u0000${dimensions[name]}\u0001`;
   return key;
 }
-

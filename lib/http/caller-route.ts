@@ -2,10 +2,12 @@
  * The second of the two ways a route is bound to its handler: a route that needs a caller. The
  * container's runtime is built when the module loads (cold start), so that a bad configuration
  * fails the function's init; callers are the secret's, or JWT claims when deployed with an
- * issuer. The handler gets the validated request and the runtime.
+ * issuer; a route that reaches the platform is admitted against its caller's usage plans by the
+ * container's usage gate. The handler gets the validated request and the runtime.
  */
 import type { Runtime } from '../runtime.js';
 import { getRuntime } from '../runtime.js';
+import { usageGateOf } from '../usage/setup.js';
 import { callersOf } from './callers.js';
 import type { RouteRequest } from './request-state.js';
 import type { HttpResponse } from './responses.js';
@@ -26,7 +28,11 @@ export function callerRoute<B, Q, P>(
   const runtime = getRuntime();
   return routeStack(
     route,
-    { log: runtime.log.child({ function: route.function }), identify: callersOf(runtime) },
+    {
+      log: runtime.log.child({ function: route.function }),
+      identify: callersOf(runtime),
+      gate: route.spends ? usageGateOf(runtime) : undefined,
+    },
     (request) => handler(request, runtime),
   );
 }

@@ -19,11 +19,17 @@ import { ALL_SCOPES } from '../core/scopes.js';
 import type { Runtime } from '../runtime.js';
 import type { PlatformSecret } from '../secrets/schema.js';
 import type { FetchedSecret } from '../secrets/store.js';
+import { type Plans, plansOf } from '../usage/plan.js';
 
-/** A known caller: its id (on log lines and metrics) and the scopes it holds. */
+/**
+ * A known caller: its id (on log lines and metrics), the scopes it holds, and the usage plans
+ * its requests are held to (its own and the account's, from the secret that lists it; none for
+ * a JWT caller).
+ */
 export interface Caller {
   readonly id: string;
   readonly scopes: readonly string[];
+  readonly plans?: Plans;
 }
 
 /** Finds the caller of a request, or throws: 401/`200` unknown, 503/`500` no list to check. */
@@ -118,7 +124,7 @@ export function secretCallers(options: SecretCallersOptions): IdentifyCaller {
     if (!caller || (caller.notAfter !== undefined && now >= caller.notAfter)) {
       throw new CallerAuthError();
     }
-    return { id: caller.id, scopes: caller.scopes };
+    return { id: caller.id, scopes: caller.scopes, plans: plansOf(value, caller.id) };
   };
 }
 

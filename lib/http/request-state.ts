@@ -69,6 +69,13 @@ export class RequestState {
   path: unknown = {};
   /** The validated input, once the last check has passed. */
   input: RequestInput | undefined;
+  /**
+   * Headers every answer to this request carries, an error's too: the usage plans' RateLimit
+   * fields, once the request is admitted.
+   */
+  readonly responseHeaders: Record<string, string> = {};
+  /** Gives the request's units back to its plans (its call never reached the platform). */
+  giveBack: (() => Promise<void>) | undefined;
   #targets: Record<string, string | readonly string[] | undefined> | undefined;
 
   constructor(event: APIGatewayProxyEventV2, lambda: Context, functionLog: Logger) {

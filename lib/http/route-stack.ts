@@ -2,8 +2,9 @@
  * The one middy stack of every HTTP route, built from its registry entry (lib/http/routes/): the
  * request log, the error envelope (JSON or XML by content negotiation), the body limit, then,
  * for a route that needs a caller, who the caller is, the path parameters and the caller's scope
- * (before anything else is parsed), then the body (JSON, or bytes of the route's media types) and
- * the validation of the query and the JSON body. One middleware per file, in middleware/.
+ * (before anything else is parsed), then the body (JSON, or bytes of the route's media types),
+ * the validation of the query and the JSON body, and, for a route that reaches the platform, its
+ * admission against the caller's usage plans. One middleware per file, in middleware/.
  *
  * The request's state is made once, when the function is invoked, from API Gateway's event, and
  * is the event the middy stack handles: every middleware reads it, and the handler gets it as a
@@ -16,6 +17,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Logger } from '../core/log.js';
 import type { IdentifyCaller } from './callers.js';
+import type { UsageGate } from '../usage/gate.js';
+import { admission } from './middleware/admission.js';
 import { answerInTime } from './middleware/answer-in-time.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
@@ -44,6 +47,8 @@ interface StackParts {
   readonly log: Logger;
   /** How the caller is found: required when the route needs a caller. */
   readonly identify?: IdentifyCaller;
+  /** The usage plans' gate: required when the route spends of them (`route.spends`). */
+  readonly gate?: UsageGate;
 }
 
 export function routeStack<B, Q, P>(
@@ -71,6 +76,12 @@ export function routeStack<B, Q, P>(
     stack.use(bytesBody(input.bytes.contentTypes, input.bytes.required));
   }
   stack.use(validation({ body: input?.body, query: input?.query }));
+  if (route.spends) {
+    // A route that reaches the platform never runs without its admission.
+    if (!parts.gate || route.access === 'public')
+      throw new Error(`${route.id} needs its caller's plans`);
+    stack.use(admission(parts.gate, route.spends));
+  }
   const handle = stack.handler((state) => handler(new RouteRequest<B, Q, P>(state)));
   const bound = (event: APIGatewayProxyEventV2, context: Context) => {
     const state = new RequestState(event, context, parts.log);

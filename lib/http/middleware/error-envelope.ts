@@ -1,6 +1,7 @@
 /**
  * Whatever was thrown becomes the uniform error envelope (JSON or XML, by content negotiation);
- * a 5xx is logged with its cause (name, code and message, never a stack).
+ * a 5xx is logged with its cause (name, code and message, never a stack). The answer carries the
+ * request's own response headers too (its usage plans' RateLimit fields).
  */
 import { toServiceError } from '../../core/errors.js';
 import { describeError } from '../../core/log.js';
@@ -13,7 +14,9 @@ export function errorEnvelope(): HttpMiddleware {
       const state = request.event;
       const error = toServiceError(request.error);
       if (error.status >= 500) state.log.error('error', describeError(request.error));
-      request.response = { ...encodeError(error, negotiateErrorFormat(state.headers)) };
+      const encoded = encodeError(error, negotiateErrorFormat(state.headers));
+      // The request's own headers (its RateLimit fields), under the error's own.
+      request.response = { ...encoded, headers: { ...state.responseHeaders, ...encoded.headers } };
     },
   };
 }

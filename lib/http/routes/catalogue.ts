@@ -4,6 +4,7 @@
  * its own group's APIs.
  */
 import type { CatalogueEntry } from '../../catalogue/entry.js';
+import { catalogueUnits } from '../../usage/units.js';
 import type { Route } from './route.js';
 
 /** How an entry's input goes upstream, as the document says it. */
@@ -24,6 +25,8 @@ export function routeOfEntry(entry: CatalogueEntry): Route {
     method: entry.method,
     path: entry.path,
     access: { scope: `catalogue:${entry.api}` },
+    // Translation and speech are billed by the characters of `text`; every other API by request.
+    spends: ({ body }) => catalogueUnits(entry.api, body),
     summary: entry.summary,
     description: [entry.description, `Calls \`${upstream}\` with ${SENDS_AS_TEXT[entry.sends]}.`]
       .filter(Boolean)

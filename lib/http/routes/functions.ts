@@ -1,6 +1,7 @@
 /** Function execution: actions and triggers through their gateway URLs, and webhooks. */
 import * as z from 'zod/mini';
 import { type NamePath, namePathSchema } from '../../core/schemas.js';
+import { ONE_REQUEST } from '../../usage/units.js';
 import { defineRoute, type RouteResponse } from './route.js';
 
 /** `result` of an action or trigger route: `true` (the default) returns the action's result only. */
@@ -25,6 +26,7 @@ export const functionRoutes = {
     method: 'ANY',
     path: '/actions/{name}',
     access: { scope: 'actions:{name}' },
+    spends: () => ONE_REQUEST,
     summary: 'Run an action (blocking); a web action keeps the method, others take POST only',
     description:
       'A JSON object of parameters is the body of an ordinary action (required); a web action ' +
@@ -51,6 +53,7 @@ export const functionRoutes = {
     method: 'POST',
     path: '/triggers/{name}',
     access: { scope: 'triggers:{name}' },
+    spends: () => ONE_REQUEST,
     summary: 'Fire a trigger with a JSON object of parameters',
     tag: 'functions',
     input: {

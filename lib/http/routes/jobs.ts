@@ -9,9 +9,15 @@ import {
   type SearchBody,
   searchBodySchema,
 } from '../../scan-jobs/schemas.js';
+import { ONE_REQUEST } from '../../usage/units.js';
 import { defineRoute, PLATFORM_JSON } from './route.js';
 
-const jobRoute = { tag: 'jobs', responses: [PLATFORM_JSON] } as const;
+/** Every job route calls the platform once a request, as the usage plans count it. */
+const jobRoute = {
+  tag: 'jobs',
+  responses: [PLATFORM_JSON],
+  spends: () => ONE_REQUEST,
+} as const;
 
 export const jobRoutes = {
   listJobs: defineRoute<undefined, ListQuery>({

@@ -6,6 +6,7 @@
  */
 import type * as z from 'zod/mini';
 import type { ScopeTemplate } from '../../core/scopes.js';
+import type { Units } from '../../usage/units.js';
 import { WEB_ACTION_METHODS } from '../../execution/targets.js';
 
 export type Schema<T> = z.ZodMiniType<T>;
@@ -85,6 +86,13 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   readonly description?: string;
   readonly tag: string;
   readonly input?: RouteInput<B, Q, P>;
+  /**
+   * What a request spends of its caller's usage plans (lib/usage/units.ts): a route that
+   * reaches the platform is admitted against them after validation, before anything is sent.
+   * Absent: the route reaches nothing of the platform (health, the document, usage) and spends
+   * nothing.
+   */
+  readonly spends?: (input: { readonly body: unknown }) => Units;
   readonly responses: readonly RouteResponse[];
 }
 

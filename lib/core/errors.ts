@@ -94,6 +94,30 @@ export class WebhookSignatureError extends ServiceError {
   }
 }
 
+/**
+ * A bulk call found more than its caller said it would (cancel-reserved's `expectAtMost`), and
+ * did nothing: 409 with `100`, the count found in details.
+ */
+export class TooManyMatchesError extends ServiceError {
+  override name = 'TooManyMatchesError';
+  constructor(
+    readonly found: number,
+    expectAtMost: number,
+  ) {
+    super({
+      status: 409,
+      code: '100',
+      message: 'Conflict',
+      details: [
+        {
+          path: 'expectAtMost',
+          issue: `the search found ${found} reserved jobs, more than ${expectAtMost}; nothing was cancelled`,
+        },
+      ],
+    });
+  }
+}
+
 export class NotFoundError extends ServiceError {
   override name = 'NotFoundError';
   constructor(details?: string) {

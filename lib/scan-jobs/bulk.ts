@@ -7,7 +7,7 @@ import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { TimeBudget, WalkPlan } from '../core/time-budget.js';
 import type { Runtime } from '../runtime.js';
-import { type CancelReservedResult, cancelReserved } from './cancel-reserved.js';
+import { type CancelReservedAnswer, cancelReserved } from './cancel-reserved.js';
 import { type ScanJobsClient, scanJobsClientOf } from './client.js';
 import type { CancelReservedBody } from './schemas.js';
 import { PageWalk } from './walk.js';
@@ -28,13 +28,14 @@ export class BulkScanJobs {
 
   /**
    * Searches every page, then cancels each reserved job, several at a time; one failure does
-   * not stop the rest, and what the time could not cover comes back as `remaining`.
+   * not stop the rest, and what the time could not cover comes back as `remaining`. A dry run
+   * answers what it would cancel; more reserved jobs than `expectAtMost` throw 409 (nothing sent).
    */
   cancelReserved(
     criteria: CancelReservedBody,
     budget: TimeBudget,
     log: Logger | undefined = this.client.log,
-  ): Promise<CancelReservedResult> {
+  ): Promise<CancelReservedAnswer> {
     const client = this.client;
     return cancelReserved(
       {

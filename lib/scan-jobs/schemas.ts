@@ -62,7 +62,10 @@ export const cancelReservedBodySchema = z.strictObject({
   expectAtMost: z.optional(
     z
       .int('expected a whole number of jobs')
-      .check(z.gte(0, 'expected 0 or more'), z.lte(MAX_EXPECTED, `expected at most ${MAX_EXPECTED}`)),
+      .check(
+        z.gte(0, 'expected 0 or more'),
+        z.lte(MAX_EXPECTED, `expected at most ${MAX_EXPECTED}`),
+      ),
   ),
 });
 export type CancelReservedBody = z.infer<typeof cancelReservedBodySchema>;

@@ -5,6 +5,7 @@
  * A value that does not parse names the variable, never its value.
  */
 import * as z from 'zod/mini';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from './lambda-limits.js';
 import { SECRET_CAPABILITIES, secretIdSetting } from './secret-capabilities.js';
 
 const positiveInt = z.pipe(
@@ -94,6 +95,19 @@ export const environmentSchema = z.object({
     ),
   ),
   UPSTREAM_TIMEOUT_MS: z.optional(positiveInt),
+  WEBHOOK_MAX_BODY_BYTES: z.optional(
+    z.pipe(
+      positiveInt,
+      z
+        .number()
+        .check(
+          z.lte(
+            LAMBDA_PAYLOAD_LIMIT_BYTES,
+            `expected at most ${LAMBDA_PAYLOAD_LIMIT_BYTES} bytes (what Lambda carries)`,
+          ),
+        ),
+    ),
+  ),
   BULK_PAGE_SIZE: z.optional(
     z.pipe(positiveInt, z.number().check(z.lte(1000, 'expected a page size of at most 1000'))),
   ),

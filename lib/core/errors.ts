@@ -86,6 +86,24 @@ export class CallersUnavailableError extends ServiceError {
   }
 }
 
+/**
+ * The webhooks cannot be trusted just now: their secret could not be refreshed for longer than
+ * the bound on a stale secret (CALLERS_MAX_STALE_SECONDS), so a key that was rotated out might
+ * still be in it. A sender delivers again later (`Retry-After`).
+ */
+export class WebhooksUnavailableError extends ServiceError {
+  override name = 'WebhooksUnavailableError';
+  constructor(retryAfterSeconds: number) {
+    super({
+      status: 503,
+      code: '500',
+      message: 'Service Unavailable',
+      details: 'The webhooks could not be refreshed; try again later.',
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
 /** 401 / `200` for a webhook delivery, with the reason (never a signature or a secret) in details. */
 export class WebhookSignatureError extends ServiceError {
   override name = 'WebhookSignatureError';

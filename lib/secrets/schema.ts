@@ -26,12 +26,89 @@ const triggerSchema = z.object({
   apiKey: z.optional(text),
 });
 
-export const webhookSchema = z.object({
-  secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected a whsec_<base64> secret')),
-  action: name,
-  /** The webhook's deliveries run one after another, in the order received; else each alone. */
-  ordered: z.optional(z.boolean()),
-});
+/**
+ * The shortest webhook secret, in bytes once decoded: Standard Webhooks secrets are 24 to 64
+ * bytes. A shorter key (`whsec_AA==` is one byte) could be found by trying.
+ */
+export const MIN_WEBHOOK_SECRET_BYTES = 24;
+/** Secrets a webhook may hold at once: the old and the new one during a rotation, and a spare. */
+export const MAX_WEBHOOK_SECRETS = 3;
+
+const WHSEC = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/;
+
+/** The key of a `whsec_<base64>` secret, decoded. */
+export function webhookKeyOf(secret: string): Buffer {
+  return Buffer.from(secret.slice('whsec_'.length), 'base64');
+}
+
+const webhookSecret = z.string().check(
+  z.regex(WHSEC, 'expected a whsec_<base64> secret'),
+  z.refine(
+    (secret) => !WHSEC.test(secret) || webhookKeyOf(secret).length >= MIN_WEBHOOK_SECRET_BYTES,
+    `expected a secret of at least ${MIN_WEBHOOK_SECRET_BYTES} bytes (decoded)`,
+  ),
+);
+
+/**
+ * A webhook: its secret, or its secrets during a rotation (a delivery signed with any of them is
+ * accepted, so that the sender may switch at any moment), and the action its deliveries run.
+ */
+export const webhookSchema = z
+  .object({
+    secret: z.optional(webhookSecret),
+    secrets: z.optional(
+      z
+        .array(webhookSecret)
+        .check(
+          z.minLength(1, 'expected at least one secret'),
+          z.maxLength(MAX_WEBHOOK_SECRETS, `expected at most ${MAX_WEBHOOK_SECRETS} secrets`),
+        ),
+    ),
+    action: name,
+    /** The webhook's deliveries run one after another, in the order received; else each alone. */
+    ordered: z.optional(z.boolean()),
+  })
+  .check(
+    z.superRefine((webhook, ctx) => {
+      if ((webhook.secret === undefined) === (webhook.secrets === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected either secret or secrets, not both and not neither',
+          path: ['secret'],
+        });
+      }
+    }),
+  );
+
+/** A webhook's secrets: its `secrets`, or its one `secret`. */
+export function webhookSecretsOf(entry: WebhookEntry): readonly string[] {
+  return entry.secrets ?? (entry.secret === undefined ? [] : [entry.secret]);
+}
+
+/**
+ * Each webhook's secrets are its own: a delivery signed for one webhook must not verify as a
+ * delivery to another (it would run the other's action). Compared as decoded keys.
+ */
+const webhooksSchema = z.record(name, webhookSchema).check(
+  z.superRefine((webhooks, ctx) => {
+    const owners = new Map<string, string>();
+    for (const [webhook, entry] of Object.entries(webhooks)) {
+      const field = entry.secrets ? 'secrets' : 'secret';
+      webhookSecretsOf(entry).forEach((secret, index) => {
+        const key = webhookKeyOf(secret).toString('base64');
+        const owner = owners.get(key);
+        if (owner !== undefined && owner !== webhook) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `the same secret as the webhook "${owner}": each webhook needs its own`,
+            path: field === 'secrets' ? [webhook, field, index] : [webhook, field],
+          });
+        }
+        if (owner === undefined) owners.set(key, webhook);
+      });
+    }
+  }),
+);
 
 /**
  * A caller's bearer token: long enough that it cannot be guessed in any number of tries (a
@@ -92,7 +169,7 @@ export const platformSecretSchema = z.object({
   openapi: z.optional(z.object({ clientId: text, clientSecret: text })),
   actions: z.optional(z.record(name, actionSchema)),
   triggers: z.optional(z.record(name, triggerSchema)),
-  webhooks: z.optional(z.record(name, webhookSchema)),
+  webhooks: z.optional(webhooksSchema),
   callers: z.optional(callersSchema),
   /** Deprecated: each token is a caller with scope `*` (logged once per container). */
   callerTokens: z.optional(z.array(token)),

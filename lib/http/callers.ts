@@ -1,7 +1,8 @@
 /**
  * Who a request comes from. With bearer tokens, the secret's callers: named, scoped, maybe with
  * an end (`notAfter`), and the deprecated `callerTokens` as callers with scope `*`; tokens are
- * compared as SHA-256 digests in constant time, and never logged. Deployed with a JWT issuer,
+ * compared as SHA-256 digests in constant time, and never logged. A caller may be given as its
+ * token's digest only (`tokenSha256`), so that whoever reads the secret cannot call as it. Deployed with a JWT issuer,
  * API Gateway's JWT authorizer has checked the token, and the caller is read from its claims.
  *
  * A wrong token never triggers a fetch of the secret (callers cannot drive Secrets Manager
@@ -17,7 +18,7 @@ import type { HeaderMap } from '../core/headers.js';
 import { perRuntime } from '../core/per-runtime.js';
 import { ALL_SCOPES } from '../core/scopes.js';
 import type { Runtime } from '../runtime.js';
-import type { PlatformSecret } from '../secrets/schema.js';
+import { type PlatformSecret, tokenDigestOf } from '../secrets/schema.js';
 import type { FetchedSecret } from '../secrets/store.js';
 
 /** A known caller: its id (on log lines and metrics) and the scopes it holds. */
@@ -57,22 +58,23 @@ const tables = new WeakMap<PlatformSecret, CallerTable>();
 function tableOf(secret: PlatformSecret): CallerTable {
   let table = tables.get(secret);
   if (!table) {
+    // A caller holds its token, or only the token's SHA-256 (tokenSha256): the same digest.
     const named = (secret.callers ?? []).map((caller) => ({
       caller: {
         id: caller.id,
         scopes: caller.scopes,
         notAfter: caller.notAfter === undefined ? undefined : Date.parse(caller.notAfter),
       },
-      token: caller.token,
+      digest: Buffer.from(tokenDigestOf(caller), 'hex'),
     }));
     const legacy = (secret.callerTokens ?? []).map((token, index) => ({
       caller: { id: `callerTokens.${index}`, scopes: [ALL_SCOPES], notAfter: undefined },
-      token,
+      digest: sha256(token),
     }));
     const all = [...named, ...legacy];
     table = {
       callers: all.map(({ caller }) => caller),
-      digests: all.map(({ token }) => sha256(token)),
+      digests: all.map(({ digest }) => digest),
     };
     tables.set(secret, table);
   }

@@ -2,6 +2,7 @@
  * The shape of the platform secret. Fields a function does not need may
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
+import { hash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { nameSchema as name } from '../core/schemas.js';
 import { isScope } from '../core/scopes.js';
@@ -121,14 +122,23 @@ const token = z
     z.minLength(MIN_TOKEN_LENGTH, `expected a token of at least ${MIN_TOKEN_LENGTH} characters`),
   );
 
-/** A named caller: who it is (in log lines and metrics), its token, what it may call, until when. */
+/** The hex SHA-256 of a token, as `tokenSha256` holds it (64 hex digits, either case). */
+const tokenSha256 = z
+  .string()
+  .check(z.regex(/^[0-9A-Fa-f]{64}$/, 'expected the hex SHA-256 of a token (64 hex digits)'));
+
+/**
+ * A named caller: who it is (in log lines and metrics), its token or only the token's SHA-256
+ * (`tokenSha256`: whoever reads the secret then cannot call as it), what it may call, until when.
+ */
 export const callerSchema = z.object({
   id: z
     .string()
     .check(
       z.regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, 'expected an id of letters, digits, _ . @ -'),
     ),
-  token,
+  token: z.optional(token),
+  tokenSha256: z.optional(tokenSha256),
   scopes: z
     .array(
       z
@@ -145,20 +155,59 @@ export const callerSchema = z.object({
   notAfter: z.optional(z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' })),
 });
 
-/** Ids and tokens are each unique: an id names one caller, a token identifies one. */
+/** The hex SHA-256 of a caller's token (lower case): its `tokenSha256`, or its token's. */
+export function tokenDigestOf(caller: Pick<CallerEntry, 'token' | 'tokenSha256'>): string {
+  return caller.tokenSha256 !== undefined
+    ? caller.tokenSha256.toLowerCase()
+    : hash('sha256', caller.token ?? '', 'hex');
+}
+
+/** A caller's entry without what only one of its tokens has: what all entries of an id share. */
+function sharedPartOf(caller: CallerEntry): string {
+  const { token: _token, tokenSha256: _digest, notAfter: _notAfter, ...rest } = caller;
+  return JSON.stringify({ ...rest, scopes: [...rest.scopes].sort() });
+}
+
+/**
+ * Each caller holds a token or its digest, one of them. A token identifies one entry (compared
+ * as digests, so that a token and the digest of the same token count as one). An id may have
+ * two entries or more, one per token, to rotate with no gap and no new name in the logs and
+ * metrics; they must then agree on everything but the token and `notAfter`, so that which
+ * token is presented never changes what the caller may do.
+ */
 const callersSchema = z.array(callerSchema).check(
   z.superRefine((callers, ctx) => {
-    const ids = new Set<string>();
-    const tokens = new Set<string>();
+    const shared = new Map<string, string>();
+    const digests = new Set<string>();
     callers.forEach((caller, index) => {
-      if (ids.has(caller.id)) {
-        ctx.addIssue({ code: 'custom', message: 'duplicate caller id', path: [index, 'id'] });
+      if ((caller.token === undefined) === (caller.tokenSha256 === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected either token or tokenSha256, not both and not neither',
+          path: [index, 'token'],
+        });
+        return;
       }
-      if (tokens.has(caller.token)) {
-        ctx.addIssue({ code: 'custom', message: 'duplicate token', path: [index, 'token'] });
+      const part = sharedPartOf(caller);
+      const first = shared.get(caller.id);
+      if (first !== undefined && first !== part) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'duplicate caller id with other scopes: the entries of one id (one per token, while it rotates) must hold the same scopes',
+          path: [index, 'id'],
+        });
       }
-      ids.add(caller.id);
-      tokens.add(caller.token);
+      shared.set(caller.id, first ?? part);
+      const digest = tokenDigestOf(caller);
+      if (digests.has(digest)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'duplicate token',
+          path: [index, caller.token === undefined ? 'tokenSha256' : 'token'],
+        });
+      }
+      digests.add(digest);
     });
   }),
 );

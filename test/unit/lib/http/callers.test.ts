@@ -196,12 +196,12 @@ describe('callers given by their token digest', () => {
         { id: 'reporting', tokenSha256: sha256(BOT), scopes: ['jobs:read'] },
       ],
     };
-    const before = identifyIn(document, swap - 1);
-    expect(await before(REPORTING)).toEqual({ id: 'reporting', scopes: ['jobs:read'] });
-    expect(await before(BOT)).toEqual({ id: 'reporting', scopes: ['jobs:read'] });
-    const after = identifyIn(document, swap);
-    await expect(after(REPORTING)).rejects.toBeInstanceOf(CallerAuthError);
-    expect((await after(BOT)).id).toBe('reporting');
+    const beforeSwap = identifyIn(document, swap - 1);
+    expect(await beforeSwap(REPORTING)).toEqual({ id: 'reporting', scopes: ['jobs:read'] });
+    expect(await beforeSwap(BOT)).toEqual({ id: 'reporting', scopes: ['jobs:read'] });
+    const afterSwap = identifyIn(document, swap);
+    await expect(afterSwap(REPORTING)).rejects.toBeInstanceOf(CallerAuthError);
+    expect((await afterSwap(BOT)).id).toBe('reporting');
   });
 
   it('refuses two entries of one id that differ in more than their token and end, and a token given twice', () => {

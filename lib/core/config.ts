@@ -43,6 +43,12 @@ export interface Config {
    */
   readonly jwtIssuer: string | undefined;
   /**
+   * Whether a JWT's `*` scope counts (JWT_ALLOW_STAR_SCOPE=true). By default it does not: an
+   * identity provider that can issue `*` could otherwise grant everything with one scope, and
+   * the routes' authorizer does not accept it either (scripts/sls/routes.cjs).
+   */
+  readonly jwtAllowStarScope: boolean;
+  /**
    * The local port of the AWS Parameters and Secrets Lambda Extension, when its layer is
    * attached: the secret is read from it (no SDK) with the function's session token.
    */
@@ -203,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretId: vars.SECRET_ID,
     secretIds,
     jwtIssuer: vars.JWT_ISSUER_URL,
+    jwtAllowStarScope: vars.JWT_ALLOW_STAR_SCOPE === 'true',
     secretsExtension:
       vars.SECRETS_EXTENSION_PORT && vars.AWS_SESSION_TOKEN !== undefined
         ? { port: vars.SECRETS_EXTENSION_PORT, token: vars.AWS_SESSION_TOKEN }

@@ -69,6 +69,7 @@ export const environmentSchema = z.object({
   JWT_ISSUER_URL: z.optional(
     z.url({ protocol: /^https?$/, error: 'expected the issuer URL of the JWT authorizer' }),
   ),
+  JWT_ALLOW_STAR_SCOPE: z.optional(z.enum(['true', 'false'], 'expected true or false')),
   SECRETS_EXTENSION_PORT: z.optional(port),
   SECRETS_READER: z.optional(z.enum(['signed', 'extension', 'sdk'])),
   // Set by Lambda (and read by the AWS SDK): the region, the role's credentials.

@@ -145,8 +145,16 @@ type JwtContext = { authorizer?: { jwt?: { claims?: Record<string, unknown> } } 
  * the expiry, the audience and (where the route names them) the scopes; the function takes the
  * caller's id from `sub`, else `client_id`. Claims from another issuer, or none, are refused:
  * a route that somehow lost its authorizer does not let anyone in.
+ *
+ * A `*` in the claims is dropped unless the stage allows it (JWT_ALLOW_STAR_SCOPE=true): the
+ * token keeps its other scopes, and a token with `*` only is a caller with no scope (403 on
+ * every route). Dropped rather than refused: the token is genuine, and what it may do is
+ * exactly what its narrower scopes say.
  */
-export function jwtCallers(issuer: string): IdentifyCaller {
+export function jwtCallers(
+  issuer: string,
+  options: { readonly allowStarScope?: boolean } = {},
+): IdentifyCaller {
   return async (event) => {
     const claims = (event.requestContext as JwtContext).authorizer?.jwt?.claims;
     if (!claims || claims.iss !== issuer) throw new CallerAuthError();
@@ -154,7 +162,11 @@ export function jwtCallers(issuer: string): IdentifyCaller {
       (claim): claim is string => typeof claim === 'string' && CLAIM_ID.test(claim),
     );
     if (!id) throw new CallerAuthError();
-    return { id, scopes: scopesOfClaims(claims) };
+    const scopes = scopesOfClaims(claims);
+    return {
+      id,
+      scopes: options.allowStarScope ? scopes : scopes.filter((scope) => scope !== ALL_SCOPES),
+    };
   };
 }
 
@@ -163,7 +175,11 @@ export function jwtCallers(issuer: string): IdentifyCaller {
  * read then), else the secret's, checked against its bound on staleness.
  */
 export const callersOf = perRuntime((runtime: Runtime): IdentifyCaller => {
-  if (runtime.config.jwtIssuer) return jwtCallers(runtime.config.jwtIssuer);
+  if (runtime.config.jwtIssuer) {
+    return jwtCallers(runtime.config.jwtIssuer, {
+      allowStarScope: runtime.config.jwtAllowStarScope,
+    });
+  }
   const store = runtime.secretsFor('callers');
   return secretCallers({
     load: () => store.getFetched(),

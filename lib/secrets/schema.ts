@@ -228,6 +228,26 @@ export type PlatformSecret = z.infer<typeof platformSecretSchema>;
 export type WebhookEntry = z.infer<typeof webhookSchema>;
 export type CallerEntry = z.infer<typeof callerSchema>;
 
+/**
+ * The document cut by capability, as a stage that splits its secret keeps it: for each
+ * capability that holds any field of it, a document of that capability's fields only.
+ */
+export function splitByCapability(
+  secret: Readonly<Record<string, unknown>>,
+): Partial<Record<SecretCapability, Record<string, unknown>>> {
+  const parts: Partial<Record<SecretCapability, Record<string, unknown>>> = {};
+  for (const [capability, fields] of Object.entries(CAPABILITY_FIELDS) as [
+    SecretCapability,
+    readonly string[],
+  ][]) {
+    const held = fields.filter((field) => Object.hasOwn(secret, field));
+    if (held.length > 0) {
+      parts[capability] = Object.fromEntries(held.map((field) => [field, secret[field]]));
+    }
+  }
+  return parts;
+}
+
 /** The document's fields each capability holds (a capability's own secret holds only these). */
 export const CAPABILITY_FIELDS: Readonly<
   Record<SecretCapability, readonly (keyof PlatformSecret)[]>

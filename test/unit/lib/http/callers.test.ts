@@ -279,6 +279,20 @@ describe('JWT callers (claims as API Gateway passes them)', () => {
     });
   });
 
+  it("drops a JWT's * scope unless the stage allows it, keeping the others", async () => {
+    const claims = { iss: ISSUER, sub: 'admin', scope: '* jobs:read' };
+    expect(await identify(withClaims(claims), {})).toEqual({ id: 'admin', scopes: ['jobs:read'] });
+    expect(await identify(withClaims({ ...claims, scp: '[*]', scope: undefined }), {})).toEqual({
+      id: 'admin',
+      scopes: [],
+    });
+    const allowing = jwtCallers(ISSUER, { allowStarScope: true });
+    expect(await allowing(withClaims(claims), {})).toEqual({
+      id: 'admin',
+      scopes: ['*', 'jobs:read'],
+    });
+  });
+
   it('refuses no claims, another issuer, or no usable id with 401', async () => {
     for (const claims of [
       undefined,

@@ -131,29 +131,41 @@ const tokenSha256 = z
  * A named caller: who it is (in log lines and metrics), its token or only the token's SHA-256
  * (`tokenSha256`: whoever reads the secret then cannot call as it), what it may call, until when.
  */
-export const callerSchema = z.object({
-  id: z
-    .string()
-    .check(
-      z.regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, 'expected an id of letters, digits, _ . @ -'),
-    ),
-  token: z.optional(token),
-  tokenSha256: z.optional(tokenSha256),
-  scopes: z
-    .array(
-      z
-        .string()
-        .check(
-          z.refine(
-            isScope,
-            'expected a scope such as jobs:read, actions:<name>, catalogue:maps or *',
+export const callerSchema = z
+  .object({
+    id: z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, 'expected an id of letters, digits, _ . @ -'),
+      ),
+    token: z.optional(token),
+    tokenSha256: z.optional(tokenSha256),
+    scopes: z
+      .array(
+        z
+          .string()
+          .check(
+            z.refine(
+              isScope,
+              'expected a scope such as jobs:read, actions:<name>, catalogue:maps or *',
+            ),
           ),
-        ),
-    )
-    .check(z.minLength(1, 'expected at least one scope')),
-  /** The token is refused from this instant on (ISO 8601 with an offset, such as ...Z). */
-  notAfter: z.optional(z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' })),
-});
+      )
+      .check(z.minLength(1, 'expected at least one scope')),
+    /** The token is refused from this instant on (ISO 8601 with an offset, such as ...Z). */
+    notAfter: z.optional(z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' })),
+  })
+  .check(
+    z.superRefine((caller, ctx) => {
+      if ((caller.token === undefined) === (caller.tokenSha256 === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected either token or tokenSha256, not both and not neither',
+          path: ['token'],
+        });
+      }
+    }),
+  );
 
 /** The hex SHA-256 of a caller's token (lower case): its `tokenSha256`, or its token's. */
 export function tokenDigestOf(caller: Pick<CallerEntry, 'token' | 'tokenSha256'>): string {
@@ -180,14 +192,6 @@ const callersSchema = z.array(callerSchema).check(
     const shared = new Map<string, string>();
     const digests = new Set<string>();
     callers.forEach((caller, index) => {
-      if ((caller.token === undefined) === (caller.tokenSha256 === undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'expected either token or tokenSha256, not both and not neither',
-          path: [index, 'token'],
-        });
-        return;
-      }
       const part = sharedPartOf(caller);
       const first = shared.get(caller.id);
       if (first !== undefined && first !== part) {

@@ -134,6 +134,8 @@ async function stack(extraEnv: Record<string, string> = {}, table?: string): Pro
     GATEWAY_VENDOR: 'platform',
     INVOCATION_QUEUE_URL: queue.url,
     DELIVERY_BODY_BUCKET: bucket,
+    // Deliveries up to what Lambda carries (the default is 1 MiB): the 2 MB one below.
+    WEBHOOK_MAX_BODY_BYTES: String(6 * 1024 * 1024),
     ...extraEnv,
   };
   // Two containers, as Lambda runs them: the receiver's, then the consumer's.

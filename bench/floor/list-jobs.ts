@@ -25,7 +25,13 @@ interface Secret {
   iam: { accessKey: string; secretKey: string };
   apiKey?: string;
   callerTokens?: string[];
-  callers?: { id: string; token: string; scopes: string[]; notAfter?: string }[];
+  callers?: {
+    id: string;
+    token?: string;
+    tokenSha256?: string;
+    scopes: string[];
+    notAfter?: string;
+  }[];
 }
 
 interface Caller {
@@ -100,13 +106,14 @@ export function listJobsHandler(send: Send) {
     [
       ...(s.callerTokens ?? []).map((token, index) => ({
         token,
+        tokenSha256: undefined as string | undefined,
         id: `callerTokens.${index}`,
         scopes: ['*'],
         notAfter: undefined as string | undefined,
       })),
       ...(s.callers ?? []),
     ].map((c) => ({
-      digest: sha256(c.token),
+      digest: c.tokenSha256 ? Buffer.from(c.tokenSha256, 'hex') : sha256(c.token ?? ''),
       caller: {
         id: c.id,
         scopes: c.scopes,

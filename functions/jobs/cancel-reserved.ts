@@ -10,14 +10,13 @@ import { json } from '../../lib/http/responses.js';
 import { jobRoutes } from '../../lib/http/routes/jobs.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { bulkScanJobsOf } from '../../lib/scan-jobs/bulk.js';
+import { jobIdsOf } from '../../lib/scan-jobs/cancel-reserved.js';
 
 const scanJobs = bulkScanJobsOf(getRuntime());
 
 export const handler = callerRoute(jobRoutes.cancelReservedJobs, async (request) => {
-  const result = await scanJobs.cancelReserved(request.body, request.call);
-  request.target({
-    jobIds: result.cancelled,
-    failedJobIds: result.failed.map((failure) => failure.instanceNo),
-  });
-  return json(200, result);
+  const answer = await scanJobs.cancelReserved(request.body, request.call);
+  // Every job it cancelled or failed to (a cancel that timed out may still have happened).
+  request.target({ jobIds: jobIdsOf(answer) });
+  return json(200, answer);
 });

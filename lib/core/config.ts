@@ -43,6 +43,12 @@ export interface Config {
    */
   readonly jwtIssuer: string | undefined;
   /**
+   * Whether a JWT's `*` scope counts (JWT_ALLOW_STAR_SCOPE=true). By default it does not: an
+   * identity provider that can issue `*` could otherwise grant everything with one scope, and
+   * the routes' authorizer does not accept it either (scripts/sls/routes.cjs).
+   */
+  readonly jwtAllowStarScope: boolean;
+  /**
    * The local port of the AWS Parameters and Secrets Lambda Extension, when its layer is
    * attached: the secret is read from it (no SDK) with the function's session token.
    */
@@ -64,6 +70,11 @@ export interface Config {
    */
   readonly callersMaxStaleMs: number;
   readonly upstreamTimeoutMs: number;
+  /**
+   * The largest webhook delivery the receiver verifies (WEBHOOK_MAX_BODY_BYTES): a larger one is
+   * refused with 413/`430` before its signature is computed.
+   */
+  readonly webhookMaxBodyBytes: number;
   /** Bulk calls: the walks of every page of a list or search, and cancel-reserved's cancels. */
   readonly bulk: BulkSettings;
   /** DynamoDB table of the scan job watcher's last view; when set, the watcher keeps it there. */
@@ -115,6 +126,12 @@ export interface BulkSettings {
 }
 
 const DEFAULT_EMULATOR_PORT = 4010;
+/**
+ * 1 MiB: the size of the largest SQS message, four times what a queued message carries inline
+ * (larger params take the body bucket), and about a millisecond of HMAC-SHA256 per secret. A
+ * sender of larger deliveries is served by raising it, up to the 6 MB Lambda carries.
+ */
+export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
 /** A stale secret may say who the callers are for 5 minutes past its TTL (10 in all). */
 const DEFAULT_CALLERS_MAX_STALE_SECONDS = 300;
 const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';
@@ -202,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretId: vars.SECRET_ID,
     secretIds,
     jwtIssuer: vars.JWT_ISSUER_URL,
+    jwtAllowStarScope: vars.JWT_ALLOW_STAR_SCOPE === 'true',
     secretsExtension:
       vars.SECRETS_EXTENSION_PORT && vars.AWS_SESSION_TOKEN !== undefined
         ? { port: vars.SECRETS_EXTENSION_PORT, token: vars.AWS_SESSION_TOKEN }
@@ -211,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsTtlMs: (vars.SECRETS_TTL_SECONDS ?? 300) * 1000,
     callersMaxStaleMs: (vars.CALLERS_MAX_STALE_SECONDS ?? DEFAULT_CALLERS_MAX_STALE_SECONDS) * 1000,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS ?? 8000,
+    webhookMaxBodyBytes: vars.WEBHOOK_MAX_BODY_BYTES ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES,
     bulk: {
       pageSize: vars.BULK_PAGE_SIZE ?? DEFAULT_BULK.pageSize,
       pageConcurrency: vars.BULK_PAGE_CONCURRENCY ?? DEFAULT_BULK.pageConcurrency,

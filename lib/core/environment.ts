@@ -5,6 +5,7 @@
  * A value that does not parse names the variable, never its value.
  */
 import * as z from 'zod/mini';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from './lambda-limits.js';
 import { SECRET_CAPABILITIES, secretIdSetting } from './secret-capabilities.js';
 
 const positiveInt = z.pipe(
@@ -68,6 +69,7 @@ export const environmentSchema = z.object({
   JWT_ISSUER_URL: z.optional(
     z.url({ protocol: /^https?$/, error: 'expected the issuer URL of the JWT authorizer' }),
   ),
+  JWT_ALLOW_STAR_SCOPE: z.optional(z.enum(['true', 'false'], 'expected true or false')),
   SECRETS_EXTENSION_PORT: z.optional(port),
   SECRETS_READER: z.optional(z.enum(['signed', 'extension', 'sdk'])),
   // Set by Lambda (and read by the AWS SDK): the region, the role's credentials.
@@ -94,6 +96,19 @@ export const environmentSchema = z.object({
     ),
   ),
   UPSTREAM_TIMEOUT_MS: z.optional(positiveInt),
+  WEBHOOK_MAX_BODY_BYTES: z.optional(
+    z.pipe(
+      positiveInt,
+      z
+        .number()
+        .check(
+          z.lte(
+            LAMBDA_PAYLOAD_LIMIT_BYTES,
+            `expected at most ${LAMBDA_PAYLOAD_LIMIT_BYTES} bytes (what Lambda carries)`,
+          ),
+        ),
+    ),
+  ),
   BULK_PAGE_SIZE: z.optional(
     z.pipe(positiveInt, z.number().check(z.lte(1000, 'expected a page size of at most 1000'))),
   ),

@@ -86,11 +86,53 @@ export class CallersUnavailableError extends ServiceError {
   }
 }
 
+/**
+ * The webhooks cannot be trusted just now: their secret could not be refreshed for longer than
+ * the bound on a stale secret (CALLERS_MAX_STALE_SECONDS), so a key that was rotated out might
+ * still be in it. A sender delivers again later (`Retry-After`).
+ */
+export class WebhooksUnavailableError extends ServiceError {
+  override name = 'WebhooksUnavailableError';
+  constructor(retryAfterSeconds: number) {
+    super({
+      status: 503,
+      code: '500',
+      message: 'Service Unavailable',
+      details: 'The webhooks could not be refreshed; try again later.',
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
 /** 401 / `200` for a webhook delivery, with the reason (never a signature or a secret) in details. */
 export class WebhookSignatureError extends ServiceError {
   override name = 'WebhookSignatureError';
   constructor(reason: string) {
     super({ status: 401, code: '200', message: 'Authentication Failed', details: reason });
+  }
+}
+
+/**
+ * A bulk call found more than its caller said it would (cancel-reserved's `expectAtMost`), and
+ * did nothing: 409 with `100`, the count found in details.
+ */
+export class TooManyMatchesError extends ServiceError {
+  override name = 'TooManyMatchesError';
+  constructor(
+    readonly found: number,
+    expectAtMost: number,
+  ) {
+    super({
+      status: 409,
+      code: '100',
+      message: 'Conflict',
+      details: [
+        {
+          path: 'expectAtMost',
+          issue: `the search found ${found} reserved jobs, more than ${expectAtMost}; nothing was cancelled`,
+        },
+      ],
+    });
   }
 }
 

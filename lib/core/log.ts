@@ -4,7 +4,11 @@
  */
 import type { MetricDocument } from './metrics.js';
 
-export type LogFields = Record<string, string | number | boolean | undefined | null>;
+/** A line's fields: plain values, or a list of names (a request's targets: `jobIds`). */
+export type LogFields = Record<
+  string,
+  string | number | boolean | undefined | null | readonly string[]
+>;
 
 /**
  * `metrics`: an EMF document (metrics.ts) whose members join the line, so that one line carries

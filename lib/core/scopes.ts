@@ -6,7 +6,9 @@
  *
  * | scope | allows |
  * | `jobs:read` | `GET /jobs`, `POST /jobs/search`, `GET /jobs/{id}/report` |
- * | `jobs:cancel` | `PATCH /jobs/{id}/cancel`, `POST /jobs/cancel-reserved` |
+ * | `jobs:cancel` | `PATCH /jobs/{id}/cancel` |
+ * | `jobs:cancel-reserved` | `POST /jobs/cancel-reserved` (one call may cancel every reserved job,
+ * |   so `jobs:cancel` alone does not allow it) |
  * | `jobs:stop` | `PATCH /jobs/{id}/stop` |
  * | `actions:<name>`, `actions:*` | `ANY /actions/<name>` |
  * | `triggers:<name>`, `triggers:*` | `POST /triggers/<name>` |
@@ -33,6 +35,7 @@ export type CatalogueApi = (typeof CATALOGUE_APIS)[number];
 export type ScopeTemplate =
   | 'jobs:read'
   | 'jobs:cancel'
+  | 'jobs:cancel-reserved'
   | 'jobs:stop'
   | 'actions:{name}'
   | 'triggers:{name}'
@@ -43,7 +46,7 @@ export const ALL_SCOPES = '*';
 
 const NAME = '[A-Za-z0-9_.-]{1,128}';
 const SCOPE = new RegExp(
-  `^(\\*|jobs:(read|cancel|stop)|(actions|triggers):(\\*|${NAME})|catalogue:(\\*|${CATALOGUE_APIS.join('|')}))$`,
+  `^(\\*|jobs:(read|cancel|cancel-reserved|stop)|(actions|triggers):(\\*|${NAME})|catalogue:(\\*|${CATALOGUE_APIS.join('|')}))$`,
 );
 
 /** Whether a text is a scope of the vocabulary. */
@@ -51,9 +54,42 @@ export function isScope(text: string): boolean {
   return SCOPE.test(text);
 }
 
-/** A route's scope for one request: `actions:{name}` with the path's name filled in. */
+const NAME_ONLY = new RegExp(`^${NAME}$`);
+
+/** Whether a text is a name a path-built scope may carry (an action's, a trigger's). */
+export function isScopeName(text: string): boolean {
+  return NAME_ONLY.test(text);
+}
+
+/**
+ * A route's scope for one request: `actions:{name}` with the path's name filled in. A name that
+ * is not one (absent, or outside the name pattern, as a raw path parameter may be) gives the
+ * template itself, `actions:{name}`, which no caller can hold: only the area's wildcard and `*`
+ * grant it, and the request's validation refuses the name next.
+ */
 export function scopeFor(template: ScopeTemplate, pathName: string | undefined): string {
-  return template.endsWith(':{name}') ? template.replace('{name}', pathName ?? '') : template;
+  if (!template.endsWith(':{name}')) return template;
+  return pathName !== undefined && isScopeName(pathName)
+    ? template.replace('{name}', pathName)
+    : template;
+}
+
+/**
+ * The scope a request needs, from its validated path (`request.path`, never the raw event's
+ * pathParameters): `actions:{name}` -> `actions:echo`. The path of a route whose scope is built
+ * from it always holds a valid name once validated; without one, this throws (a route declared
+ * with a `{name}` scope but no path schema).
+ */
+export function scopeOfRequest(
+  template: ScopeTemplate,
+  path: { readonly name?: unknown } | undefined,
+): string {
+  if (!template.endsWith(':{name}')) return template;
+  const name = path?.name;
+  if (typeof name !== 'string' || !isScopeName(name)) {
+    throw new Error(`The scope ${template} needs a validated {name} in the request's path`);
+  }
+  return template.replace('{name}', name);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Who a request comes from. With bearer tokens, the secret's callers: named, scoped, maybe with
  * an end (`notAfter`), and the deprecated `callerTokens` as callers with scope `*`; tokens are
- * compared as SHA-256 digests in constant time, and never logged. Deployed with a JWT issuer,
+ * compared as SHA-256 digests in constant time, and never logged. A caller may be given as its
+ * token's digest only (`tokenSha256`), so that whoever reads the secret cannot call as it. Deployed with a JWT issuer,
  * API Gateway's JWT authorizer has checked the token, and the caller is read from its claims.
  *
  * A wrong token never triggers a fetch of the secret (callers cannot drive Secrets Manager
@@ -17,7 +18,7 @@ import type { HeaderMap } from '../core/headers.js';
 import { perRuntime } from '../core/per-runtime.js';
 import { ALL_SCOPES } from '../core/scopes.js';
 import type { Runtime } from '../runtime.js';
-import type { PlatformSecret } from '../secrets/schema.js';
+import { type PlatformSecret, tokenDigestOf } from '../secrets/schema.js';
 import type { FetchedSecret } from '../secrets/store.js';
 import { type Plans, plansOf } from '../usage/plan.js';
 
@@ -63,22 +64,23 @@ const tables = new WeakMap<PlatformSecret, CallerTable>();
 function tableOf(secret: PlatformSecret): CallerTable {
   let table = tables.get(secret);
   if (!table) {
+    // A caller holds its token, or only the token's SHA-256 (tokenSha256): the same digest.
     const named = (secret.callers ?? []).map((caller) => ({
       caller: {
         id: caller.id,
         scopes: caller.scopes,
         notAfter: caller.notAfter === undefined ? undefined : Date.parse(caller.notAfter),
       },
-      token: caller.token,
+      digest: Buffer.from(tokenDigestOf(caller), 'hex'),
     }));
     const legacy = (secret.callerTokens ?? []).map((token, index) => ({
       caller: { id: `callerTokens.${index}`, scopes: [ALL_SCOPES], notAfter: undefined },
-      token,
+      digest: sha256(token),
     }));
     const all = [...named, ...legacy];
     table = {
       callers: all.map(({ caller }) => caller),
-      digests: all.map(({ token }) => sha256(token)),
+      digests: all.map(({ digest }) => digest),
     };
     tables.set(secret, table);
   }
@@ -149,8 +151,16 @@ type JwtContext = { authorizer?: { jwt?: { claims?: Record<string, unknown> } } 
  * the expiry, the audience and (where the route names them) the scopes; the function takes the
  * caller's id from `sub`, else `client_id`. Claims from another issuer, or none, are refused:
  * a route that somehow lost its authorizer does not let anyone in.
+ *
+ * A `*` in the claims is dropped unless the stage allows it (JWT_ALLOW_STAR_SCOPE=true): the
+ * token keeps its other scopes, and a token with `*` only is a caller with no scope (403 on
+ * every route). Dropped rather than refused: the token is genuine, and what it may do is
+ * exactly what its narrower scopes say.
  */
-export function jwtCallers(issuer: string): IdentifyCaller {
+export function jwtCallers(
+  issuer: string,
+  options: { readonly allowStarScope?: boolean } = {},
+): IdentifyCaller {
   return async (event) => {
     const claims = (event.requestContext as JwtContext).authorizer?.jwt?.claims;
     if (!claims || claims.iss !== issuer) throw new CallerAuthError();
@@ -158,7 +168,11 @@ export function jwtCallers(issuer: string): IdentifyCaller {
       (claim): claim is string => typeof claim === 'string' && CLAIM_ID.test(claim),
     );
     if (!id) throw new CallerAuthError();
-    return { id, scopes: scopesOfClaims(claims) };
+    const scopes = scopesOfClaims(claims);
+    return {
+      id,
+      scopes: options.allowStarScope ? scopes : scopes.filter((scope) => scope !== ALL_SCOPES),
+    };
   };
 }
 
@@ -167,7 +181,11 @@ export function jwtCallers(issuer: string): IdentifyCaller {
  * read then), else the secret's, checked against its bound on staleness.
  */
 export const callersOf = perRuntime((runtime: Runtime): IdentifyCaller => {
-  if (runtime.config.jwtIssuer) return jwtCallers(runtime.config.jwtIssuer);
+  if (runtime.config.jwtIssuer) {
+    return jwtCallers(runtime.config.jwtIssuer, {
+      allowStarScope: runtime.config.jwtAllowStarScope,
+    });
+  }
   const store = runtime.secretsFor('callers');
   return secretCallers({
     load: () => store.getFetched(),

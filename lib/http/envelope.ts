@@ -40,7 +40,8 @@ interface EncodedError {
 }
 
 export function encodeError(error: ServiceError, format: ErrorFormat): EncodedError {
-  const headers = { ...error.headers };
+  // Every answer says its type is the one sent (lib/http/responses.ts has the why).
+  const headers = { ...error.headers, 'X-Content-Type-Options': 'nosniff' };
   if (format === 'xml') {
     return {
       statusCode: error.status,

@@ -263,7 +263,8 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
           description:
             'A caller\'s token from the secret\'s "callers" (or, deployed with a JWT issuer, a JWT ' +
             'whose "scope" claim holds the scopes). Each operation lists the scopes that grant ' +
-            'it, any one of them: jobs:read, jobs:cancel, jobs:stop, actions:<name>, actions:*, ' +
+            'it, any one of them: jobs:read, jobs:cancel, jobs:cancel-reserved, jobs:stop, ' +
+            'actions:<name>, actions:*, ' +
             'triggers:<name>, triggers:*, catalogue:<api>, catalogue:*, or * (everything). ' +
             'Unknown, expired or malformed: 401/200; known without the scope: 403/210.',
         },

@@ -108,15 +108,9 @@ export class RequestState {
     this.#targets = { ...this.#targets, ...targets };
   }
 
-  /** The targets as log fields (lists joined), or undefined when the handler named none. */
+  /** The targets as log fields (a list stays a JSON array), or undefined when none were named. */
   targetFields(): LogFields | undefined {
-    const targets = this.#targets;
-    if (!targets) return undefined;
-    const fields: Record<string, string | undefined> = {};
-    for (const [name, value] of Object.entries(targets)) {
-      fields[name] = Array.isArray(value) ? value.join(',') : (value as string | undefined);
-    }
-    return fields;
+    return this.#targets;
   }
 }
 

@@ -1,4 +1,10 @@
-/** Building Lambda proxy results from upstream answers. */
+/**
+ * Building Lambda proxy results from upstream answers, with the headers that keep a browser from
+ * reading an answer as something else: `X-Content-Type-Options: nosniff` on every answer, and on
+ * a body passed through from the platform (this service did not write it: a report, an action's
+ * answer, a catalogue product's) `Content-Security-Policy: default-src 'none'`, so that HTML or
+ * SVG from an endpoint runs nothing on this API's origin. A report comes as an attachment.
+ */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { UpstreamResponseTooLargeError } from '../core/errors.js';
 import { mediaType } from '../core/headers.js';
@@ -6,6 +12,28 @@ import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
 import type { UpstreamAnswer } from '../upstream/client.js';
 
 export type HttpResponse = APIGatewayProxyStructuredResultV2;
+
+/** On every answer: the browser takes the Content-Type as sent and never sniffs another. */
+export const NOSNIFF = { name: 'x-content-type-options', value: 'nosniff' } as const;
+/** On every body passed through: nothing in it may load, run or frame anything. */
+export const PASSED_THROUGH_CSP = {
+  name: 'content-security-policy',
+  value: "default-src 'none'",
+} as const;
+
+/** The answer's header of this name, whatever its case. */
+function hasHeader(headers: HttpResponse['headers'], name: string): boolean {
+  return Object.keys(headers ?? {}).some((key) => key.toLowerCase() === name);
+}
+
+/**
+ * An answer with `X-Content-Type-Options: nosniff` (kept as it is when it has it, in any case).
+ * The one place for it: the stack applies it to every answer it gives, a handler's own included.
+ */
+export function withAnswerHeaders(response: HttpResponse): HttpResponse {
+  if (hasHeader(response.headers, NOSNIFF.name)) return response;
+  return { ...response, headers: { ...response.headers, [NOSNIFF.name]: NOSNIFF.value } };
+}
 
 const TEXT_TYPES =
   /^(text\/|application\/([a-z0-9.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded))/;
@@ -33,6 +61,9 @@ export function passThrough(
     const value = upstream.headers[name];
     if (value !== undefined) headers[name] = value;
   }
+  // Ours, whatever the upstream kept: they are about this origin, not the endpoint's.
+  headers[NOSNIFF.name] = NOSNIFF.value;
+  headers[PASSED_THROUGH_CSP.name] = PASSED_THROUGH_CSP.value;
   let result: HttpResponse | undefined;
   if (TEXT_TYPES.test(mediaType(contentType))) {
     const text = upstream.body.toString('utf8');
@@ -53,7 +84,35 @@ export function passThrough(
 export function json(statusCode: number, value: unknown): HttpResponse {
   return {
     statusCode,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', [NOSNIFF.name]: NOSNIFF.value },
     body: JSON.stringify(value),
+  };
+}
+
+/** A file name's extension for a report's media type; none for a type not listed. */
+const REPORT_EXTENSIONS: Readonly<Record<string, string>> = {
+  'application/json': 'json',
+  'application/pdf': 'pdf',
+  'application/xml': 'xml',
+  'application/zip': 'zip',
+  'text/csv': 'csv',
+  'text/html': 'html',
+  'text/plain': 'txt',
+  'text/xml': 'xml',
+};
+
+/**
+ * A finished job's report, byte for byte (as passThrough), as an attachment: a browser saves it
+ * (`report-<instanceId>.<ext>`) rather than shows it on this API's origin.
+ *
+ * @param instanceId the validated path parameter (letters, digits, `_`, `-`: nothing to quote)
+ */
+export function reportResponse(upstream: UpstreamAnswer, instanceId: string): HttpResponse {
+  const response = passThrough(upstream, 200);
+  const extension = REPORT_EXTENSIONS[mediaType(upstream.headers['content-type'] ?? '')];
+  const filename = `report-${instanceId.replace(/[^A-Za-z0-9_-]/g, '_')}${extension ? `.${extension}` : ''}`;
+  return {
+    ...response,
+    headers: { ...response.headers, 'content-disposition': `attachment; filename="${filename}"` },
   };
 }

@@ -7,7 +7,7 @@ import { perRuntime } from '../core/per-runtime.js';
 import type { CallContext } from '../core/call-context.js';
 import type { WalkPlan } from '../core/walk-plan.js';
 import type { Runtime } from '../runtime.js';
-import { type CancelReservedResult, cancelReserved } from './cancel-reserved.js';
+import { type CancelReservedAnswer, cancelReserved } from './cancel-reserved.js';
 import { type ScanJobsClient, scanJobsClientOf } from './client.js';
 import type { CancelReservedBody } from './schemas.js';
 import { PageWalk } from './walk.js';
@@ -28,9 +28,10 @@ export class BulkScanJobs {
 
   /**
    * Searches every page, then cancels each reserved job, several at a time; one failure does
-   * not stop the rest, and what the time could not cover comes back as `remaining`.
+   * not stop the rest, and what the time could not cover comes back as `remaining`. A dry run
+   * answers what it would cancel; more reserved jobs than `expectAtMost` throw 409 (nothing sent).
    */
-  cancelReserved(criteria: CancelReservedBody, call: CallContext): Promise<CancelReservedResult> {
+  cancelReserved(criteria: CancelReservedBody, call: CallContext): Promise<CancelReservedAnswer> {
     const client = this.client;
     return cancelReserved(
       {

@@ -4,10 +4,15 @@
  * names every job cancelled, every job that could not be, and every reserved job found but not
  * attempted when the time ran out (`remaining`); a second call with the same criteria finds only
  * what is still reserved, so it goes on where the first stopped.
+ *
+ * Guarded, since one call may cancel every reserved job: `dryRun` answers what it would cancel
+ * and sends no cancel; `expectAtMost` refuses (409/`100`, nothing sent) when the search finds
+ * more reserved jobs than the caller expects. Both are decided once every page has been read.
  */
 import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
 import type { BulkSettings } from '../core/config.js';
 import type { CallContext } from '../core/call-context.js';
+import { TooManyMatchesError } from '../core/errors.js';
 import { WalkPlan } from '../core/walk-plan.js';
 import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
 import { type CancelReservedBody, isJobId, type SearchBody } from './schemas.js';
@@ -47,6 +52,29 @@ export interface CancelReservedResult {
   readonly complete: boolean;
 }
 
+/** The answer of a dry run: what a call with the same criteria would do, with nothing sent. */
+export interface CancelReservedDryRun {
+  readonly dryRun: true;
+  /** The reserved jobs found, which a call would cancel. */
+  readonly reserved: string[];
+  /** Reserved jobs a call would report as failed without sending anything (ids it may not send). */
+  readonly failed: CancelFailure[];
+  /** Every page was read. */
+  readonly complete: boolean;
+}
+
+/** What POST /jobs/cancel-reserved answers (200). */
+export type CancelReservedAnswer = CancelReservedResult | CancelReservedDryRun;
+
+/**
+ * The jobs a call touched, for its request log line: every job cancelled and every job that
+ * failed (a cancel that timed out may still have happened). A dry run touched none.
+ */
+export function jobIdsOf(answer: CancelReservedAnswer): string[] {
+  if ('dryRun' in answer) return [];
+  return [...answer.cancelled, ...answer.failed.map((failure) => failure.instanceNo)];
+}
+
 /** The scan job calls the workflow makes (the client's, with an attempt observer). */
 export interface CancelReservedCalls {
   search(body: SearchBody, call: CallContext, onAttempt: AttemptObserver): Promise<UpstreamAnswer>;
@@ -64,7 +92,8 @@ export async function cancelReserved(
   criteria: CancelReservedBody,
   call: CallContext,
   settings: BulkSettings,
-): Promise<CancelReservedResult> {
+): Promise<CancelReservedAnswer> {
+  const log = call.log;
   const plan = new WalkPlan(call, { reserveMs: CANCEL_RESERVED_RESERVE_MS });
   const walk = new PageWalk({
     // Every status, not the reserved ones only: a page then keeps its jobs while they are
@@ -81,9 +110,22 @@ export async function cancelReserved(
   const others = await walk.read(pageRange(2, first.pageCount));
   const pagesComplete = others.unread.length === 0 && first.pageCount <= MAX_WALK_PAGES;
   const { reserved, invalid } = reservedJobs([first, ...others.pages]);
+  const found = reserved.length + invalid.length;
+  const seen = {
+    pages: first.pageCount,
+    pagesUnread: others.unread.length,
+    pageSize: first.pageSize,
+    found,
+  };
+  if (criteria.expectAtMost !== undefined && found > criteria.expectAtMost) {
+    log.warn('cancel-reserved refused: more reserved jobs than expected', {
+      ...seen,
+      expectAtMost: criteria.expectAtMost,
+    });
+    throw new TooManyMatchesError(found, criteria.expectAtMost);
+  }
 
-  const cancelled: string[] = [];
-  const failed: CancelFailure[] = invalid.map((instanceNo) => ({
+  const unsendable: CancelFailure[] = invalid.map((instanceNo) => ({
     instanceNo,
     error: {
       errorCode: '900',
@@ -92,6 +134,13 @@ export async function cancelReserved(
         'The platform listed this job with an instanceNo outside the job id pattern; no cancel was sent.',
     },
   }));
+  if (criteria.dryRun) {
+    log.info('cancel-reserved dry run', { ...seen, complete: pagesComplete });
+    return { dryRun: true, reserved, failed: unsendable, complete: pagesComplete };
+  }
+
+  const cancelled: string[] = [];
+  const failed: CancelFailure[] = [...unsendable];
   const pool = new AdaptiveLimit(settings.cancelConcurrency);
   const resends = new Map<string, number>();
   const remaining = await runBounded(
@@ -126,10 +175,7 @@ export async function cancelReserved(
     complete: pagesComplete && remaining.length === 0,
   };
   const counts = {
-    pages: first.pageCount,
-    pagesUnread: others.unread.length,
-    pageSize: first.pageSize,
-    found: reserved.length + invalid.length,
+    ...seen,
     cancelled: cancelled.length,
     failed: failed.length,
     remaining: remaining.length,

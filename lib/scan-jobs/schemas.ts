@@ -44,12 +44,29 @@ export const searchBodySchema = z.strictObject({
 });
 export type SearchBody = z.infer<typeof searchBodySchema>;
 
+/** The most reserved jobs one cancel-reserved may be told to expect (a walk reads 1000 pages at most). */
+const MAX_EXPECTED = 1_000_000;
+
 export const cancelReservedBodySchema = z.strictObject({
   searchType: z.enum(['url', 'memo']),
   // Required and non-empty: an empty keyword would match, and cancel, every reserved job.
   searchKeyword: z
     .string()
     .check(z.minLength(1, 'expected a non-empty keyword'), z.maxLength(1000)),
+  /** true: answer the reserved jobs it would cancel, and cancel nothing. */
+  dryRun: z.optional(z.boolean('expected true or false')),
+  /**
+   * The most reserved jobs the caller means to cancel: when the search finds more, nothing is
+   * cancelled and the answer is 409/`100` with the count found.
+   */
+  expectAtMost: z.optional(
+    z
+      .int('expected a whole number of jobs')
+      .check(
+        z.gte(0, 'expected 0 or more'),
+        z.lte(MAX_EXPECTED, `expected at most ${MAX_EXPECTED}`),
+      ),
+  ),
 });
 export type CancelReservedBody = z.infer<typeof cancelReservedBodySchema>;
 

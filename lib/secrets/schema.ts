@@ -2,6 +2,7 @@
  * The shape of the platform secret. Fields a function does not need may
  * be absent; each function checks for what it needs. Messages name the field, never its value.
  */
+import { hash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { nameSchema as name } from '../core/schemas.js';
 import { isScope } from '../core/scopes.js';
@@ -26,12 +27,89 @@ const triggerSchema = z.object({
   apiKey: z.optional(text),
 });
 
-export const webhookSchema = z.object({
-  secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected a whsec_<base64> secret')),
-  action: name,
-  /** The webhook's deliveries run one after another, in the order received; else each alone. */
-  ordered: z.optional(z.boolean()),
-});
+/**
+ * The shortest webhook secret, in bytes once decoded: Standard Webhooks secrets are 24 to 64
+ * bytes. A shorter key (`whsec_AA==` is one byte) could be found by trying.
+ */
+export const MIN_WEBHOOK_SECRET_BYTES = 24;
+/** Secrets a webhook may hold at once: the old and the new one during a rotation, and a spare. */
+export const MAX_WEBHOOK_SECRETS = 3;
+
+const WHSEC = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/;
+
+/** The key of a `whsec_<base64>` secret, decoded. */
+export function webhookKeyOf(secret: string): Buffer {
+  return Buffer.from(secret.slice('whsec_'.length), 'base64');
+}
+
+const webhookSecret = z.string().check(
+  z.regex(WHSEC, 'expected a whsec_<base64> secret'),
+  z.refine(
+    (secret) => !WHSEC.test(secret) || webhookKeyOf(secret).length >= MIN_WEBHOOK_SECRET_BYTES,
+    `expected a secret of at least ${MIN_WEBHOOK_SECRET_BYTES} bytes (decoded)`,
+  ),
+);
+
+/**
+ * A webhook: its secret, or its secrets during a rotation (a delivery signed with any of them is
+ * accepted, so that the sender may switch at any moment), and the action its deliveries run.
+ */
+export const webhookSchema = z
+  .object({
+    secret: z.optional(webhookSecret),
+    secrets: z.optional(
+      z
+        .array(webhookSecret)
+        .check(
+          z.minLength(1, 'expected at least one secret'),
+          z.maxLength(MAX_WEBHOOK_SECRETS, `expected at most ${MAX_WEBHOOK_SECRETS} secrets`),
+        ),
+    ),
+    action: name,
+    /** The webhook's deliveries run one after another, in the order received; else each alone. */
+    ordered: z.optional(z.boolean()),
+  })
+  .check(
+    z.superRefine((webhook, ctx) => {
+      if ((webhook.secret === undefined) === (webhook.secrets === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected either secret or secrets, not both and not neither',
+          path: ['secret'],
+        });
+      }
+    }),
+  );
+
+/** A webhook's secrets: its `secrets`, or its one `secret`. */
+export function webhookSecretsOf(entry: WebhookEntry): readonly string[] {
+  return entry.secrets ?? (entry.secret === undefined ? [] : [entry.secret]);
+}
+
+/**
+ * Each webhook's secrets are its own: a delivery signed for one webhook must not verify as a
+ * delivery to another (it would run the other's action). Compared as decoded keys.
+ */
+const webhooksSchema = z.record(name, webhookSchema).check(
+  z.superRefine((webhooks, ctx) => {
+    const owners = new Map<string, string>();
+    for (const [webhook, entry] of Object.entries(webhooks)) {
+      const field = entry.secrets ? 'secrets' : 'secret';
+      webhookSecretsOf(entry).forEach((secret, index) => {
+        const key = webhookKeyOf(secret).toString('base64');
+        const owner = owners.get(key);
+        if (owner !== undefined && owner !== webhook) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `the same secret as the webhook "${owner}": each webhook needs its own`,
+            path: field === 'secrets' ? [webhook, field, index] : [webhook, field],
+          });
+        }
+        if (owner === undefined) owners.set(key, webhook);
+      });
+    }
+  }),
+);
 
 /**
  * A caller's bearer token: long enough that it cannot be guessed in any number of tries (a
@@ -85,46 +163,98 @@ export const planSchema = planObject({
   }),
 );
 
-/** A named caller: who it is (in log lines and metrics), its token, what it may call, until when. */
-export const callerSchema = z.object({
-  id: z
-    .string()
-    .check(
-      z.regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, 'expected an id of letters, digits, _ . @ -'),
-    ),
-  token,
-  scopes: z
-    .array(
-      z
-        .string()
-        .check(
-          z.refine(
-            isScope,
-            'expected a scope such as jobs:read, actions:<name>, catalogue:maps or *',
-          ),
-        ),
-    )
-    .check(z.minLength(1, 'expected at least one scope')),
-  /** The token is refused from this instant on (ISO 8601 with an offset, such as ...Z). */
-  notAfter: z.optional(z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' })),
-  /** The caller's share of the platform account (lib/usage/); none: only the account's plan. */
-  plan: z.optional(planSchema),
-});
+/** The hex SHA-256 of a token, as `tokenSha256` holds it (64 hex digits, either case). */
+const tokenSha256 = z
+  .string()
+  .check(z.regex(/^[0-9A-Fa-f]{64}$/, 'expected the hex SHA-256 of a token (64 hex digits)'));
 
-/** Ids and tokens are each unique: an id names one caller, a token identifies one. */
+/**
+ * A named caller: who it is (in log lines and metrics), its token or only the token's SHA-256
+ * (`tokenSha256`: whoever reads the secret then cannot call as it), what it may call, until when.
+ */
+export const callerSchema = z
+  .object({
+    id: z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, 'expected an id of letters, digits, _ . @ -'),
+      ),
+    token: z.optional(token),
+    tokenSha256: z.optional(tokenSha256),
+    scopes: z
+      .array(
+        z
+          .string()
+          .check(
+            z.refine(
+              isScope,
+              'expected a scope such as jobs:read, actions:<name>, catalogue:maps or *',
+            ),
+          ),
+      )
+      .check(z.minLength(1, 'expected at least one scope')),
+    /** The token is refused from this instant on (ISO 8601 with an offset, such as ...Z). */
+    notAfter: z.optional(z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' })),
+    /** The caller's share of the platform account (lib/usage/); none: only the account's plan. */
+    plan: z.optional(planSchema),
+  })
+  .check(
+    z.superRefine((caller, ctx) => {
+      if ((caller.token === undefined) === (caller.tokenSha256 === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected either token or tokenSha256, not both and not neither',
+          path: ['token'],
+        });
+      }
+    }),
+  );
+
+/** The hex SHA-256 of a caller's token (lower case): its `tokenSha256`, or its token's. */
+export function tokenDigestOf(caller: Pick<CallerEntry, 'token' | 'tokenSha256'>): string {
+  return caller.tokenSha256 !== undefined
+    ? caller.tokenSha256.toLowerCase()
+    : hash('sha256', caller.token ?? '', 'hex');
+}
+
+/** A caller's entry without what only one of its tokens has: what all entries of an id share. */
+function sharedPartOf(caller: CallerEntry): string {
+  const { token: _token, tokenSha256: _digest, notAfter: _notAfter, ...rest } = caller;
+  return JSON.stringify({ ...rest, scopes: [...rest.scopes].sort() });
+}
+
+/**
+ * Each caller holds a token or its digest, one of them. A token identifies one entry (compared
+ * as digests, so that a token and the digest of the same token count as one). An id may have
+ * two entries or more, one per token, to rotate with no gap and no new name in the logs and
+ * metrics; they must then agree on everything but the token and `notAfter`, so that which
+ * token is presented never changes what the caller may do.
+ */
 const callersSchema = z.array(callerSchema).check(
   z.superRefine((callers, ctx) => {
-    const ids = new Set<string>();
-    const tokens = new Set<string>();
+    const shared = new Map<string, string>();
+    const digests = new Set<string>();
     callers.forEach((caller, index) => {
-      if (ids.has(caller.id)) {
-        ctx.addIssue({ code: 'custom', message: 'duplicate caller id', path: [index, 'id'] });
+      const part = sharedPartOf(caller);
+      const first = shared.get(caller.id);
+      if (first !== undefined && first !== part) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'duplicate caller id with other scopes: the entries of one id (one per token, while it rotates) must hold the same scopes',
+          path: [index, 'id'],
+        });
       }
-      if (tokens.has(caller.token)) {
-        ctx.addIssue({ code: 'custom', message: 'duplicate token', path: [index, 'token'] });
+      shared.set(caller.id, first ?? part);
+      const digest = tokenDigestOf(caller);
+      if (digests.has(digest)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'duplicate token',
+          path: [index, caller.token === undefined ? 'tokenSha256' : 'token'],
+        });
       }
-      ids.add(caller.id);
-      tokens.add(caller.token);
+      digests.add(digest);
     });
   }),
 );
@@ -135,7 +265,7 @@ export const platformSecretSchema = z.object({
   openapi: z.optional(z.object({ clientId: text, clientSecret: text })),
   actions: z.optional(z.record(name, actionSchema)),
   triggers: z.optional(z.record(name, triggerSchema)),
-  webhooks: z.optional(z.record(name, webhookSchema)),
+  webhooks: z.optional(webhooksSchema),
   callers: z.optional(callersSchema),
   /** The plan every caller is held to together (beside each caller's own). */
   accountPlan: z.optional(planSchema),
@@ -147,6 +277,26 @@ export type PlatformSecret = z.infer<typeof platformSecretSchema>;
 export type WebhookEntry = z.infer<typeof webhookSchema>;
 export type CallerEntry = z.infer<typeof callerSchema>;
 export type PlanEntry = z.infer<typeof planSchema>;
+
+/**
+ * The document cut by capability, as a stage that splits its secret keeps it: for each
+ * capability that holds any field of it, a document of that capability's fields only.
+ */
+export function splitByCapability(
+  secret: Readonly<Record<string, unknown>>,
+): Partial<Record<SecretCapability, Record<string, unknown>>> {
+  const parts: Partial<Record<SecretCapability, Record<string, unknown>>> = {};
+  for (const [capability, fields] of Object.entries(CAPABILITY_FIELDS) as [
+    SecretCapability,
+    readonly string[],
+  ][]) {
+    const held = fields.filter((field) => Object.hasOwn(secret, field));
+    if (held.length > 0) {
+      parts[capability] = Object.fromEntries(held.map((field) => [field, secret[field]]));
+    }
+  }
+  return parts;
+}
 
 /** The document's fields each capability holds (a capability's own secret holds only these). */
 export const CAPABILITY_FIELDS: Readonly<

@@ -18,7 +18,19 @@ const local = () => process.env.IS_OFFLINE === 'true' || isLocal() === 'true';
  * from the same events (jwtRouteEvents).
  */
 module.exports.httpApiEvents = () =>
-  registry.httpApiEvents({ jwt: Boolean(setting('JWT_ISSUER_URL')) && !local() });
+  registry.httpApiEvents({
+    jwt: Boolean(setting('JWT_ISSUER_URL')) && !local(),
+    allowStarScope: allowStarScope(),
+  });
 
 /** The events a stage with a JWT issuer deploys, by function name. */
-module.exports.jwtRouteEvents = () => registry.httpApiEvents({ jwt: true });
+module.exports.jwtRouteEvents = () =>
+  registry.httpApiEvents({ jwt: true, allowStarScope: allowStarScope() });
+
+/**
+ * Whether a JWT's `*` scope opens the routes (JWT_ALLOW_STAR_SCOPE=true): by default no route's
+ * authorizer accepts it, and the functions drop it from the claims (lib/http/callers.ts).
+ */
+function allowStarScope() {
+  return setting('JWT_ALLOW_STAR_SCOPE') === 'true';
+}

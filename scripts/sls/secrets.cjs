@@ -8,10 +8,11 @@
 //   webhooks   webhooks             the webhook receiver only
 //   callers    callers, callerTokens, accountPlan  every function behind a caller token (none
 //              with a JWT issuer)
-// One secret (SECRET_ID, by default <service>/<stage>/platform) holds them all for a quick start
-// (params: secretLayout single). With secretLayout split, each is a secret of its own,
-// <service>/<stage>/<capability>, so that each function's role may read only what it uses; any
-// of them can be named by its own setting (SIGNING_SECRET_ID, ...), in either layout.
+// Every stage splits them by default (params: secretLayout split): each is a secret of its own,
+// <service>/<stage>/<capability>, so that each function's role may read only what it uses
+// (`npm run split-secret` writes the parts from one document). A stage may choose one secret on
+// purpose (secretLayout single: SECRET_ID, by default <service>/<stage>/platform, holds them
+// all). Any of them can be named by its own setting (SIGNING_SECRET_ID, ...), in either layout.
 const { setting } = require('./deploy-env.cjs');
 
 const CAPABILITIES = ['signing', 'catalogue', 'execution', 'webhooks', 'callers'];
@@ -23,7 +24,10 @@ const settingOf = (capability) => `${capability.toUpperCase()}_SECRET_ID`;
 async function layoutOf(resolveVariable) {
   const service = await resolveVariable('self:service');
   const stage = await resolveVariable('sls:stage');
-  const layout = String((await resolveVariable('param:secretLayout')) ?? 'single').trim();
+  const layout = String((await resolveVariable('param:secretLayout')) ?? 'split').trim();
+  if (layout !== 'split' && layout !== 'single') {
+    throw new Error(`The secretLayout parameter must be split or single, not "${layout}".`);
+  }
   const single = setting('SECRET_ID') || `${service}/${stage}/platform`;
   const ids = {};
   for (const capability of CAPABILITIES) {

@@ -116,6 +116,12 @@ function problems(
       found.push('JWT_AUDIENCE must be one audience, or several separated by commas.');
     }
   }
+  const star = setting('JWT_ALLOW_STAR_SCOPE');
+  if (star && star !== 'true' && star !== 'false') {
+    found.push(
+      "JWT_ALLOW_STAR_SCOPE must be true or false (false, or unset: a JWT's * grants nothing).",
+    );
+  }
   const bus = setting('EVENT_BUS_NAME');
   if (bus && !(ARN.test(bus) || BUS_NAME.test(bus))) {
     found.push('EVENT_BUS_NAME must be an event bus name or ARN.');

@@ -33,7 +33,9 @@ import {
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
-const WEBHOOK_SECRET = `whsec_${Buffer.from('delivery-tier-webhook-secret-01').toString('base64')}`;
+/** Each webhook's own secret (a secret two webhooks share is refused at load). */
+const webhookSecretOf = (webhook: string) =>
+  `whsec_${Buffer.from(`delivery-tier-webhook-secret-${webhook}`.padEnd(32, '0')).toString('base64')}`;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What the action received: one line per call. */
@@ -100,7 +102,7 @@ function secretFor(url: string) {
     webhooks: Object.fromEntries(
       names.map((name) => [
         name,
-        { secret: WEBHOOK_SECRET, action: name, ordered: name === 'ordered' },
+        { secret: webhookSecretOf(name), action: name, ordered: name === 'ordered' },
       ]),
     ),
     callerTokens: ['delivery-tier-caller-token-000000000'],
@@ -132,6 +134,8 @@ async function stack(extraEnv: Record<string, string> = {}, table?: string): Pro
     GATEWAY_VENDOR: 'platform',
     INVOCATION_QUEUE_URL: queue.url,
     DELIVERY_BODY_BUCKET: bucket,
+    // Deliveries up to what Lambda carries (the default is 1 MiB): the 2 MB one below.
+    WEBHOOK_MAX_BODY_BYTES: String(6 * 1024 * 1024),
     ...extraEnv,
   };
   // Two containers, as Lambda runs them: the receiver's, then the consumer's.
@@ -163,7 +167,7 @@ function delivery(webhook: string, payload: string, id = `msg_${Date.now()}_${se
       headers: {
         'webhook-id': id,
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(WEBHOOK_SECRET).sign(id, at, payload),
+        'webhook-signature': new Webhook(webhookSecretOf(webhook)).sign(id, at, payload),
       },
     }),
   };

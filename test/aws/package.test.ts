@@ -19,6 +19,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretFor } from '../../emulator/index.js';
 import { routes } from '../../lib/http/routes/index.js';
+import { splitByCapability } from '../../lib/secrets/schema.js';
 import tables from '../../scripts/sls/tables.cjs';
 import { emulatorForSuite } from '../helpers/emulator.js';
 import {
@@ -113,7 +114,7 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
       await readFile(path.join(out, 'cloudformation-template-update-stack.json'), 'utf8'),
     ).Resources;
 
-    // What CloudFormation would create, made in moto; the secret under the stage's own name.
+    // What CloudFormation would create, made in moto; the secrets under the stage's own names.
     const queue = await createFifoQueue(unique('invocations'));
     resolved.INVOCATION_QUEUE_URL = queue.url;
     resolved.INVOCATION_DEAD_LETTER_QUEUE_URL = queue.deadLetterUrl;
@@ -123,7 +124,12 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     await createTable(resolved.DELIVERY_LEDGER_TABLE, tables.deliveryLedger);
     resolved.WATCHER_STATE_TABLE = unique('watcher');
     await createTable(resolved.WATCHER_STATE_TABLE, tables.watcherState);
-    await createSecret('platform-gateway/dev/platform', demoSecretFor(emulator.url));
+    // dev splits its secret (the default of every stage): one secret per capability, as
+    // `npm run split-secret` cuts them.
+    const parts = splitByCapability(demoSecretFor(emulator.url));
+    for (const [capability, part] of Object.entries(parts)) {
+      await createSecret(`platform-gateway/dev/${capability}`, part);
+    }
   }, 300_000);
 
   afterAll(async () => {

@@ -21,6 +21,7 @@ describe('serverless offline smoke', () => {
     expect(response.status, offline.output()).toBe(404);
     // serverless offline (hapi) appends "; charset=utf-8" to what the function sets
     expect(response.headers.get('content-type')).toMatch(/^application\/json\b/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     const body = (await response.json()) as { error?: Record<string, unknown> };
     expect(Object.keys(body)).toEqual(['error']);
     const { errorCode, message, ...rest } = body.error ?? {};
@@ -41,6 +42,7 @@ describe('serverless offline smoke', () => {
       socket.write('get /health HTTP/1.1\r\nHost: x\r\n\r\n');
     });
     expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(raw.toLowerCase()).toContain('\r\nx-content-type-options: nosniff\r\n');
     expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
       error: { errorCode: '100' },
     });

@@ -299,11 +299,22 @@ describe('serverless package and its CloudFormation template', () => {
       .sort();
   };
 
-  it('with one secret (dev), lets every function that reads any read that one', () => {
-    for (const fn of Object.keys(PROD_READS)) {
-      const expected = ['health', 'fallback'].includes(fn) ? [] : ['platform'];
-      expect(secretsReadBy(resources, fn), fn).toEqual(expected);
+  it('splits the secret in every stage by default: dev, with caller tokens, reads the callers besides', () => {
+    for (const [fn, expected] of Object.entries(PROD_READS)) {
+      // Without a JWT issuer, every function behind a caller token reads the callers too.
+      const withCallers = [
+        'health',
+        'fallback',
+        'watchScanJobs',
+        'consumeInvocations',
+        'receiveWebhook',
+      ].includes(fn)
+        ? expected
+        : [...expected, 'callers'].sort();
+      expect(secretsReadBy(resources, fn), fn).toEqual(withCallers);
     }
+    // The public receiver reads its webhooks, never the signing keys or the callers' tokens.
+    expect(secretsReadBy(resources, 'receiveWebhook')).toEqual(['webhooks']);
   });
 
   it('with one secret per capability (prod), lets each function read only those of what it uses', () => {
@@ -405,9 +416,11 @@ describe('serverless package and its CloudFormation template', () => {
     );
   });
 
-  it('scopes the secret to the one secret of the stage', () => {
+  it("scopes each secret to the stage's own name for it", () => {
     const text = JSON.stringify(resources.ListJobsRole?.Properties.Policies);
-    expect(text).toContain('secret:platform-gateway/dev/platform-??????');
+    expect(text).toContain('secret:platform-gateway/dev/signing-??????');
+    expect(text).toContain('secret:platform-gateway/dev/callers-??????');
+    expect(text).not.toContain('secret:platform-gateway/dev/platform-??????');
   });
 
   it('scopes queue and table permissions to their own resources', () => {
@@ -641,14 +654,22 @@ describe('serverless package and its CloudFormation template', () => {
       }
       expect(properties.AuthorizationType, route.id).toBe('JWT');
       expect(properties.AuthorizerId, route.id).toEqual({ Ref: authorizerId });
-      // A fixed scope: it, or one granting it; one built from the path: checked by the function.
+      // A fixed scope: it, or one granting it, but never * (the stage does not allow a JWT's *);
+      // one built from the path: checked by the function.
       const expected =
         route.access === 'caller' || route.access.scope.endsWith(':{name}')
           ? undefined
-          : scopesGranting(route.access.scope);
+          : scopesGranting(route.access.scope).filter((scope) => scope !== '*');
       expect(properties.AuthorizationScopes, route.id).toEqual(expected);
     }
-    expect(deployed['GET /jobs']?.AuthorizationScopes).toEqual(['jobs:read', '*']);
+    expect(deployed['GET /jobs']?.AuthorizationScopes).toEqual(['jobs:read']);
+    expect(deployed['POST /jobs/cancel-reserved']?.AuthorizationScopes).toEqual([
+      'jobs:cancel-reserved',
+    ]);
+    expect(deployed['GET /maps/geocode']?.AuthorizationScopes).toEqual([
+      'catalogue:maps',
+      'catalogue:*',
+    ]);
     expect(deployed.$default?.AuthorizationType).toBeUndefined();
     // The functions read callers from the claims of that issuer.
     const env = (
@@ -745,16 +766,6 @@ describe('serverless package and its CloudFormation template', () => {
       new Set(functions(of).map(([, r]) => JSON.stringify(r.Properties.TracingConfig)));
     expect(tracing(resources)).toEqual(new Set(['{"Mode":"PassThrough"}']));
     expect(tracing(prod.resources)).toEqual(new Set(['{"Mode":"Active"}']));
-    const table = (of: Record<string, Resource>) =>
-      of.WatcherStateTable as Resource & { DeletionPolicy: string };
-    expect(table(resources).DeletionPolicy).toBe('Delete');
-    expect(table(prod.resources).DeletionPolicy).toBe('Retain');
-    expect(propertiesOf(resources, 'WatcherStateTable').PointInTimeRecoverySpecification).toEqual({
-      PointInTimeRecoveryEnabled: false,
-    });
-    expect(
-      propertiesOf(prod.resources, 'WatcherStateTable').PointInTimeRecoverySpecification,
-    ).toEqual({ PointInTimeRecoveryEnabled: true });
     const throttle = (of: Record<string, Resource>) =>
       propertiesOf(of, 'HttpApiStage').DefaultRouteSettings as Record<string, unknown>;
     expect(throttle(resources)).toMatchObject({
@@ -767,13 +778,98 @@ describe('serverless package and its CloudFormation template', () => {
     });
   });
 
-  it('writes the HTTP API access log to a log group of its own', () => {
-    const settings = propertiesOf(resources, 'HttpApiStage').AccessLogSettings as Record<
-      string,
-      unknown
-    >;
-    expect(settings.DestinationArn).toEqual({ 'Fn::GetAtt': ['HttpApiLogGroup', 'Arn'] });
-    expect(String(settings.Format)).toContain('$context.status');
+  it('writes the HTTP API access log to a log group of its own, with the path of each request', () => {
+    for (const of of [resources, prod.resources]) {
+      const settings = propertiesOf(of, 'HttpApiStage').AccessLogSettings as Record<
+        string,
+        unknown
+      >;
+      expect(settings.DestinationArn).toEqual({ 'Fn::GetAtt': ['HttpApiLogGroup', 'Arn'] });
+      const format = JSON.parse(String(settings.Format)) as Record<string, string>;
+      expect(format).toMatchObject({
+        requestId: '$context.requestId',
+        routeKey: '$context.routeKey',
+        // The route's template says which route; the path says which job.
+        path: '$context.path',
+        status: '$context.status',
+        jwtSub: '$context.authorizer.claims.sub',
+      });
+    }
+  });
+
+  /** The resources that hold data: every table, queue, bucket and log group of the stack. */
+  const dataResources = (of: Record<string, Resource>) =>
+    Object.entries(of).filter(
+      ([id, r]) =>
+        [
+          'AWS::DynamoDB::Table',
+          'AWS::SQS::Queue',
+          'AWS::S3::Bucket',
+          'AWS::Logs::LogGroup',
+        ].includes(r.Type) && id !== 'ServerlessDeploymentBucket',
+    ) as [string, Resource & { DeletionPolicy?: string; UpdateReplacePolicy?: string }][];
+
+  it('keeps every table, queue, bucket and log group in prod when the stack goes or one is replaced', () => {
+    const kept = dataResources(prod.resources);
+    expect(kept.map(([id]) => id)).toEqual(
+      expect.arrayContaining([
+        'DeliveryLedgerTable',
+        'WatcherStateTable',
+        'InvocationQueue',
+        'InvocationDeadLetterQueue',
+        'DeliveryBodyBucket',
+        'HttpApiLogGroup',
+        'ReceiveWebhookLogGroup',
+        'CancelReservedJobsLogGroup',
+      ]),
+    );
+    // Every function's log group and the access log's.
+    expect(kept.filter(([, r]) => r.Type === 'AWS::Logs::LogGroup')).toHaveLength(
+      functions(prod.resources).length + 1,
+    );
+    for (const [id, resource] of kept) {
+      expect([id, resource.DeletionPolicy, resource.UpdateReplacePolicy]).toEqual([
+        id,
+        'Retain',
+        'Retain',
+      ]);
+    }
+    // The artifacts bucket holds nothing the framework cannot upload again.
+    expect(
+      (prod.resources.ServerlessDeploymentBucket as { DeletionPolicy?: string }).DeletionPolicy,
+    ).toBeUndefined();
+  });
+
+  it('deletes them with a dev stack, which is disposable', () => {
+    const dev = dataResources(resources);
+    expect(dev.length).toBe(dataResources(prod.resources).length);
+    for (const [id, resource] of dev) {
+      expect([id, resource.DeletionPolicy, resource.UpdateReplacePolicy]).toEqual([
+        id,
+        'Delete',
+        'Delete',
+      ]);
+    }
+  });
+
+  it('gives every table point-in-time recovery in prod, none in dev', () => {
+    const tables = (of: Record<string, Resource>) =>
+      Object.entries(of).filter(([, r]) => r.Type === 'AWS::DynamoDB::Table');
+    expect(
+      tables(prod.resources)
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(['DeliveryLedgerTable', 'WatcherStateTable']);
+    for (const [id, table] of tables(prod.resources)) {
+      expect(table.Properties.PointInTimeRecoverySpecification, id).toEqual({
+        PointInTimeRecoveryEnabled: true,
+      });
+    }
+    for (const [id, table] of tables(resources)) {
+      expect(table.Properties.PointInTimeRecoverySpecification, id).toEqual({
+        PointInTimeRecoveryEnabled: false,
+      });
+    }
   });
 
   it('tags every function and the API stage with the service and the stage', () => {

@@ -3,8 +3,10 @@
  * loopback against the emulator: a caller without the route's scope gets 403/`210` and nothing
  * reaches the upstream (counted at the emulator), a caller holding only that scope gets 200, an
  * expired caller 401; the caller's id is on the request's log lines and no token is in any log
- * line or answer.
+ * line or answer. Half the callers are given to the secret by their token's digest only
+ * (`tokenSha256`), as `npm run new-caller` makes them.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
 import { scopeFor, scopesGranting } from '../../lib/core/scopes.js';
@@ -40,6 +42,12 @@ const callers = [
   { id: 'nothing-here', scopes: ['triggers:unused'] },
 ].map((caller) => ({ ...caller, token: tokenOf(caller.id) }));
 const bearer = (id: string) => `Bearer ${tokenOf(id)}`;
+/** The secret's entries: the callers holding one scope by their token's SHA-256 only. */
+const entries = callers.map(({ token, ...caller }) =>
+  caller.id.startsWith('only-')
+    ? { ...caller, tokenSha256: createHash('sha256').update(token).digest('hex') }
+    : { ...caller, token },
+);
 
 describe('named, scoped callers on every route', () => {
   let emulator: Emulator;
@@ -52,7 +60,7 @@ describe('named, scoped callers on every route', () => {
 
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    const secret = { ...demoSecretFor(emulator.url), callers };
+    const secret = { ...demoSecretFor(emulator.url), callers: entries };
     const file = await secretFile(secret);
     fn = await loadHandlers(emulatorEnv(emulator, { SECRETS_FILE: file }), MODULES);
   });

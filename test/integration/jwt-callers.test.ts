@@ -68,8 +68,33 @@ describe('JWT callers, as API Gateway passes them to the functions', () => {
     expect(result.statusCode).toBe(200);
     const request = lines.map((l) => JSON.parse(l)).find((l) => l.message === 'request');
     expect(request).toMatchObject({ caller: 'reporting', Caller: 'reporting', CallerRequests: 1 });
-    const byClient = await call('listJobs', { iss: ISSUER, client_id: 'dashboard', scope: '*' });
+    const byClient = await call('listJobs', {
+      iss: ISSUER,
+      client_id: 'dashboard',
+      scope: 'jobs:read',
+    });
     expect(byClient.statusCode).toBe(200);
+  });
+
+  it("grants nothing for a JWT's * scope unless the stage allows it (JWT_ALLOW_STAR_SCOPE)", async () => {
+    const claims = { iss: ISSUER, sub: 'admin', scope: '*' };
+    const refused = await call('listJobs', claims);
+    expect(refused.statusCode).toBe(403);
+    expect(jsonBody(refused as never)).toMatchObject({
+      error: { errorCode: '210', details: 'This caller lacks the scope "jobs:read".' },
+    });
+    expect(emulator.requests).toHaveLength(0);
+    const { callers: _none, ...secret } = demoSecretFor(emulator.url);
+    const allowing = await loadHandlers(
+      emulatorEnv(emulator, {
+        SECRETS_FILE: await secretFile(secret),
+        JWT_ISSUER_URL: ISSUER,
+        JWT_ALLOW_STAR_SCOPE: 'true',
+      }),
+      { listJobs: MODULES.listJobs! },
+    );
+    const { event } = withClaims('listJobs', claims);
+    expect((await allowing.listJobs(event, lambdaContext())).statusCode).toBe(200);
   });
 
   it('refuses a caller without the scope with 403/210, nothing sent', async () => {

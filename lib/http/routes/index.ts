@@ -5,7 +5,7 @@
  * document and serverless.yml's `httpApi` events are built from it.
  */
 import { catalogue } from '../../catalogue/table.js';
-import { scopesGranting } from '../../core/scopes.js';
+import { ALL_SCOPES, scopesGranting } from '../../core/scopes.js';
 import { routeOfEntry } from './catalogue.js';
 import { functionRoutes } from './functions.js';
 import { jobRoutes } from './jobs.js';
@@ -47,26 +47,38 @@ export const JWT_AUTHORIZER = 'callerJwt';
 /**
  * The JWT authorizer's part of a route: every route with a caller is behind it; a route with a
  * fixed scope asks for that scope or one granting it (API Gateway wants any one of a route's
- * `authorizationScopes` in the token's `scope` claim). A scope built from the path (an action's
- * or a trigger's name) cannot be written in the template: the function checks it.
+ * `authorizationScopes` in the token's `scope` claim), `*` only where the stage allows a JWT to
+ * carry it (JWT_ALLOW_STAR_SCOPE). A scope built from the path (an action's or a trigger's
+ * name) cannot be written in the template: the function checks it.
  */
-function authorizerOf(route: Route): HttpApiEvent['httpApi']['authorizer'] {
+function authorizerOf(
+  route: Route,
+  allowStarScope: boolean,
+): HttpApiEvent['httpApi']['authorizer'] {
   if (route.access === 'public') return undefined;
   if (route.access === 'caller' || route.access.scope.endsWith(':{name}')) {
     return { name: JWT_AUTHORIZER };
   }
-  return { name: JWT_AUTHORIZER, scopes: scopesGranting(route.access.scope) };
+  const scopes = scopesGranting(route.access.scope).filter(
+    (scope) => allowStarScope || scope !== ALL_SCOPES,
+  );
+  return { name: JWT_AUTHORIZER, scopes };
 }
 
 /**
  * serverless.yml's `httpApi` events of every HTTP function, by function name; with `jwt`, each
- * route that needs a caller is behind API Gateway's JWT authorizer with its scopes.
+ * route that needs a caller is behind API Gateway's JWT authorizer with its scopes (`*` among
+ * them only with `allowStarScope`).
  */
-export function httpApiEvents(options: { jwt?: boolean } = {}): Record<string, HttpApiEvent[]> {
+export function httpApiEvents(
+  options: { jwt?: boolean; allowStarScope?: boolean } = {},
+): Record<string, HttpApiEvent[]> {
   const events: Record<string, HttpApiEvent[]> = {};
   for (const route of routes) {
     const method = route.method === 'ANY' ? '*' : route.method;
-    const authorizer = options.jwt ? authorizerOf(route) : undefined;
+    const authorizer = options.jwt
+      ? authorizerOf(route, options.allowStarScope === true)
+      : undefined;
     events[route.function] = [
       ...(events[route.function] ?? []),
       { httpApi: { method, path: route.path, ...(authorizer ? { authorizer } : {}) } },

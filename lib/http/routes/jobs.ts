@@ -19,6 +19,27 @@ const jobRoute = {
   spends: () => ONE_REQUEST,
 } as const;
 
+/** The jobs cancel-reserved could not cancel, each with the reason. */
+const FAILED_JOBS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['instanceNo', 'error'],
+    properties: {
+      instanceNo: { type: 'string' },
+      error: {
+        type: 'object',
+        required: ['errorCode', 'message'],
+        properties: {
+          errorCode: { type: 'string' },
+          message: { type: 'string' },
+          details: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
 export const jobRoutes = {
   listJobs: defineRoute<undefined, ListQuery>({
     ...jobRoute,
@@ -43,54 +64,60 @@ export const jobRoutes = {
   cancelReservedJobs: defineRoute<CancelReservedBody>({
     ...jobRoute,
     function: 'cancelReservedJobs',
-    access: { scope: 'jobs:cancel' },
+    // Its own scope: one call may cancel every reserved job, so jobs:cancel alone does not allow it.
+    access: { scope: 'jobs:cancel-reserved' },
     id: 'cancelReservedJobs',
     method: 'POST',
     path: '/jobs/cancel-reserved',
     summary: 'Cancel every reserved job a search finds, across all pages, several at a time',
+    description:
+      '`dryRun: true` answers the reserved jobs it would cancel and cancels nothing. With ' +
+      '`expectAtMost: N`, when the search finds more than N reserved jobs nothing is cancelled ' +
+      'and the answer is 409/`100`, with the count found in `details`.',
     input: { body: cancelReservedBodySchema },
     responses: [
       {
         status: 200,
         description:
-          'The jobs cancelled, those that could not be (with the reason), and the reserved jobs found but not attempted when the time ran out; call again to go on',
+          'The jobs cancelled, those that could not be (with the reason), and the reserved jobs found but not attempted when the time ran out; call again to go on. A dry run: the reserved jobs it would cancel',
         contentTypes: ['application/json'],
         schema: {
-          type: 'object',
-          required: ['cancelled', 'failed', 'remaining', 'complete'],
-          additionalProperties: false,
-          properties: {
-            cancelled: { type: 'array', items: { type: 'string' } },
-            failed: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['instanceNo', 'error'],
-                properties: {
-                  instanceNo: { type: 'string' },
-                  error: {
-                    type: 'object',
-                    required: ['errorCode', 'message'],
-                    properties: {
-                      errorCode: { type: 'string' },
-                      message: { type: 'string' },
-                      details: { type: 'string' },
-                    },
-                  },
+          oneOf: [
+            {
+              type: 'object',
+              required: ['cancelled', 'failed', 'remaining', 'complete'],
+              additionalProperties: false,
+              properties: {
+                cancelled: { type: 'array', items: { type: 'string' } },
+                failed: FAILED_JOBS,
+                remaining: {
+                  type: 'array',
+                  items: { type: 'string' },
+                  description:
+                    'Reserved jobs found but not attempted: the time left could not cover them',
+                },
+                complete: {
+                  type: 'boolean',
+                  description: 'Every page was read and every reserved job found was attempted',
                 },
               },
             },
-            remaining: {
-              type: 'array',
-              items: { type: 'string' },
-              description:
-                'Reserved jobs found but not attempted: the time left could not cover them',
+            {
+              type: 'object',
+              required: ['dryRun', 'reserved', 'failed', 'complete'],
+              additionalProperties: false,
+              properties: {
+                dryRun: { const: true },
+                reserved: {
+                  type: 'array',
+                  items: { type: 'string' },
+                  description: 'The reserved jobs found, which a call would cancel',
+                },
+                failed: FAILED_JOBS,
+                complete: { type: 'boolean', description: 'Every page was read' },
+              },
             },
-            complete: {
-              type: 'boolean',
-              description: 'Every page was read and every reserved job found was attempted',
-            },
-          },
+          ],
         },
       },
     ],

@@ -252,6 +252,25 @@ describe('function execution against the emulator', () => {
       expect(result.body).toBe('echo post /');
     });
 
+    it('passes HTML an action answers through unchanged, with nothing of it allowed to run', async () => {
+      const html = '<script>fetch("/jobs")</script>';
+      emulator.faults.add({
+        kind: 'status',
+        status: 200,
+        body: html,
+        contentType: 'text/html; charset=UTF-8',
+        origin: 'ENDPOINT',
+      });
+      const result = await fn.invoke(invokeEvent('echo', { body: '{}' }), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      expect(result.headers?.['content-type']).toMatch(/^text\/html/);
+      expect(result.body).toBe(html);
+      expect(result.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'",
+      });
+    });
+
     it('refuses a body on GET, sending nothing', async () => {
       const result = await fn.invoke(
         httpEvent('actions-web-get.json', {

@@ -302,7 +302,96 @@ describe('scan job functions against the emulator', () => {
       expect(jsonBody(again)).toEqual({ cancelled: [], failed: [], remaining: [], complete: true });
     });
 
+    it('answers a dry run with what it would cancel, and cancels nothing', async () => {
+      const body = '{"searchType":"url","searchKeyword":"demo.example.com","dryRun":true}';
+      const result = await fn.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json', { body }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(200);
+      const answer = jsonBody(result) as { dryRun: boolean; reserved: string[]; complete: boolean };
+      expect(answer.dryRun).toBe(true);
+      expect(answer.reserved.sort()).toEqual(['2810017', '2810019', '2810021', '2810023']);
+      expect(answer).toMatchObject({ failed: [], complete: true });
+      expect(gatewayRequests(emulator).filter((r) => r.method === 'PATCH')).toEqual([]);
+      for (const id of answer.reserved) {
+        expect(emulator.scanJobs.get(id)?.status).toBe('Reservation');
+      }
+    });
+
+    it('refuses with 409/100 and the count found, and cancels nothing, when more match than expectAtMost', async () => {
+      // The issue's case: "." matches every job's URL, all 9 reserved jobs of the demo set.
+      const body = '{"searchType":"url","searchKeyword":".","expectAtMost":3}';
+      const result = await fn.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json', { body }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(409);
+      const error = (jsonBody(result) as ErrorBody).error;
+      expect(error.errorCode).toBe('100');
+      expect(error.details).toEqual([
+        {
+          path: 'expectAtMost',
+          issue: expect.stringMatching(/^the search found 9 reserved jobs, more than 3;/),
+        },
+      ]);
+      expect(gatewayRequests(emulator).filter((r) => r.method === 'PATCH')).toEqual([]);
+    });
+
+    it('cancels when the search finds no more than expectAtMost', async () => {
+      const body = '{"searchType":"url","searchKeyword":"demo.example.com","expectAtMost":4}';
+      const result = await fn.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json', { body }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(200);
+      expect((jsonBody(result) as { cancelled: string[] }).cancelled).toHaveLength(4);
+    });
+
+    it('needs jobs:cancel-reserved: jobs:cancel alone is refused with 403/210, and sends nothing', async () => {
+      const secret = await demoSecret();
+      const file = await secretFile({
+        ...secret,
+        callers: [
+          ...(secret.callers ?? []),
+          {
+            id: 'one-by-one',
+            token: 'one-by-one-token-cancels-single-jobs-01',
+            scopes: ['jobs:cancel'],
+          },
+          {
+            id: 'bulk',
+            token: 'bulk-token-cancels-reserved-jobs-in-bulk-1',
+            scopes: ['jobs:cancel-reserved'],
+          },
+        ],
+      });
+      const scoped = await loadHandlers(emulatorEnv(emulator, { SECRETS_FILE: file }), {
+        cancelReserved: SCAN_FUNCTIONS.cancelReserved,
+      });
+      const as = (token: string) =>
+        scoped.cancelReserved(
+          httpEvent('jobs-cancel-reserved.json', {
+            headers: { authorization: `Bearer ${token}` },
+            body: '{"searchType":"url","searchKeyword":"demo.example.com","dryRun":true}',
+          }),
+          lambdaContext(),
+        );
+      const refused = await as('one-by-one-token-cancels-single-jobs-01');
+      expect(refused.statusCode).toBe(403);
+      expect((jsonBody(refused) as ErrorBody).error).toEqual({
+        errorCode: '210',
+        message: 'Permission Denied',
+        details: 'This caller lacks the scope "jobs:cancel-reserved".',
+      });
+      expect(gatewayRequests(emulator)).toHaveLength(0);
+      expect((await as('bulk-token-cancels-reserved-jobs-in-bulk-1')).statusCode).toBe(200);
+    });
+
     it.each([
+      ['dryRun not a boolean', '{"searchType":"url","searchKeyword":"x","dryRun":"yes"}'],
+      ['a negative expectAtMost', '{"searchType":"url","searchKeyword":"x","expectAtMost":-1}'],
+      ['a fractional expectAtMost', '{"searchType":"url","searchKeyword":"x","expectAtMost":1.5}'],
       ['no keyword', '{"searchType":"url"}'],
       ['an empty keyword', '{"searchType":"url","searchKeyword":""}'],
       ['searchType ""', '{"searchType":"","searchKeyword":"x"}'],

@@ -24,6 +24,8 @@ const DEMO_SECRET = demoSecretFor('http://127.0.0.1:1') as {
 };
 const SECRET = DEMO_SECRET.webhooks.demo!.secret;
 const OTHER_SECRET = `whsec_${Buffer.from('integration-other-webhook-0001').toString('base64')}`;
+// Each webhook has a secret of its own: a secret two webhooks share is refused at load.
+const ORPHAN_SECRET = `whsec_${Buffer.from('integration-orphan-webhook-001').toString('base64')}`;
 
 let counter = 0;
 const newId = () => `msg_it${Date.now()}${counter++}`;
@@ -72,7 +74,7 @@ describe('webhook receiver, locally (in process)', () => {
     secret.webhooks = {
       ...(secret.webhooks as object),
       failing: { secret: OTHER_SECRET, action: 'fail' },
-      orphan: { secret: OTHER_SECRET, action: 'no-such-action' },
+      orphan: { secret: ORPHAN_SECRET, action: 'no-such-action' },
     };
     const file = await secretFile(secret);
     ({ receive } = await loadHandlers(
@@ -242,7 +244,7 @@ describe('webhook receiver, locally (in process)', () => {
   });
 
   it('parks a delivery whose action is unknown, logged as such, not as a crash', async () => {
-    await receive(delivery({ name: 'orphan', secret: OTHER_SECRET }), lambdaContext());
+    await receive(delivery({ name: 'orphan', secret: ORPHAN_SECRET }), lambdaContext());
     await queue.idle();
     const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(logged).toContainEqual(

@@ -153,4 +153,12 @@ describe('loadConfig', () => {
       /SECRETS_EXTENSION_PORT/,
     );
   });
+
+  it('reads the webhook body limit: 1 MiB by default, at most what Lambda carries', () => {
+    expect(loadConfig({}).webhookMaxBodyBytes).toBe(1_048_576);
+    expect(loadConfig({ WEBHOOK_MAX_BODY_BYTES: '6291456' }).webhookMaxBodyBytes).toBe(6_291_456);
+    for (const value of ['6291457', '0', '1e6', '-1']) {
+      expect(() => loadConfig({ WEBHOOK_MAX_BODY_BYTES: value })).toThrow(/WEBHOOK_MAX_BODY_BYTES/);
+    }
+  });
 });

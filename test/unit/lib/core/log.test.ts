@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
 
@@ -22,5 +24,25 @@ describe('createLogger', () => {
       'heard',
       'heard too',
     ]);
+  });
+});
+
+describe('the request line, as docs/callers.md queries it', () => {
+  it("lets the documented Logs Insights filter find a job among a line's jobIds, and no other", () => {
+    const docs = readFileSync(
+      path.resolve(import.meta.dirname, '../../../../docs/callers.md'),
+      'utf8',
+    );
+    const filter = /\| filter @message like \/(.+)\/\n/.exec(docs)?.[1];
+    expect(filter).toBeDefined();
+    const lines: string[] = [];
+    const log = createLogger({ function: 'cancelReservedJobs' }, (line) => lines.push(line));
+    log.child({ caller: 'ops' }).info('request', {
+      status: 200,
+      jobIds: ['2810019', '2810017', '2810021'],
+    });
+    log.child({ caller: 'ops' }).info('request', { status: 200, jobIds: ['28100170'] });
+    const matching = new RegExp(filter!);
+    expect(lines.map((line) => matching.test(line))).toEqual([true, false]);
   });
 });

@@ -9,7 +9,7 @@ import { CallerAuthError, CallersUnavailableError } from '../../../../lib/core/e
 import { grants, scopeFor, scopesGranting } from '../../../../lib/core/scopes.js';
 import { jwtCallers, secretCallers, tokenIndex } from '../../../../lib/http/callers.js';
 import type { SecretSource } from '../../../../lib/secrets/sources.js';
-import { SecretStore } from '../../../../lib/secrets/store.js';
+import { parseSecret, SecretStore } from '../../../../lib/secrets/store.js';
 import { httpEvent } from '../../../helpers/lambda.js';
 
 const REPORTING = 'reporting-token-000000000000000000000000';
@@ -135,6 +135,107 @@ describe('the secret callers', () => {
   });
 });
 
+describe('callers given by their token digest', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const identifyIn = (document: object, now = Date.parse('2026-06-01T00:00:00Z')) => {
+    const secret = parseSecret(JSON.stringify(document));
+    const identify = secretCallers({
+      load: async () => ({ value: secret, fetchedAt: now }),
+      maxAgeMs: 600_000,
+      retryInMs: () => 0,
+      now: () => now,
+    });
+    return (token: string) => identify(event, bearer(token));
+  };
+
+  it('finds a caller that holds only tokenSha256 (either case) by its token', async () => {
+    const identify = identifyIn({
+      callers: [
+        { id: 'reporting', tokenSha256: sha256(REPORTING), scopes: ['jobs:read'] },
+        { id: 'deploy-bot', tokenSha256: sha256(BOT).toUpperCase(), scopes: ['actions:deploy'] },
+      ],
+    });
+    expect(await identify(REPORTING)).toMatchObject({ id: 'reporting', scopes: ['jobs:read'] });
+    expect(await identify(BOT)).toMatchObject({ id: 'deploy-bot', scopes: ['actions:deploy'] });
+    // The digest itself is not a token.
+    await expect(identify(sha256(REPORTING))).rejects.toBeInstanceOf(CallerAuthError);
+  });
+
+  it('wants token or tokenSha256, one of them, and a digest of 64 hex digits', () => {
+    const refusal = (caller: object) => {
+      try {
+        parseSecret(JSON.stringify({ callers: [caller] }));
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    const base = { id: 'r', scopes: ['jobs:read'] };
+    expect(refusal(base)).toContain('callers.0.token: expected either token or tokenSha256');
+    expect(refusal({ ...base, token: REPORTING, tokenSha256: sha256(REPORTING) })).toContain(
+      'callers.0.token: expected either token or tokenSha256',
+    );
+    expect(refusal({ ...base, tokenSha256: 'abc' })).toContain(
+      'callers.0.tokenSha256: expected the hex SHA-256 of a token',
+    );
+    const message = refusal({ ...base, token: REPORTING, tokenSha256: sha256(REPORTING) });
+    expect(message).not.toContain(REPORTING);
+    expect(message).not.toContain(sha256(REPORTING));
+  });
+
+  it('rotates a token with no gap and no new name: one id, two entries, the old one ending', async () => {
+    const swap = Date.parse('2026-06-02T00:00:00Z');
+    const document = {
+      callers: [
+        {
+          id: 'reporting',
+          tokenSha256: sha256(REPORTING),
+          scopes: ['jobs:read'],
+          notAfter: new Date(swap).toISOString(),
+        },
+        { id: 'reporting', tokenSha256: sha256(BOT), scopes: ['jobs:read'] },
+      ],
+    };
+    const beforeSwap = identifyIn(document, swap - 1);
+    expect(await beforeSwap(REPORTING)).toMatchObject({ id: 'reporting', scopes: ['jobs:read'] });
+    expect(await beforeSwap(BOT)).toMatchObject({ id: 'reporting', scopes: ['jobs:read'] });
+    const afterSwap = identifyIn(document, swap);
+    await expect(afterSwap(REPORTING)).rejects.toBeInstanceOf(CallerAuthError);
+    expect((await afterSwap(BOT)).id).toBe('reporting');
+  });
+
+  it('refuses two entries of one id that differ in more than their token and end, and a token given twice', () => {
+    const refusal = (callers: object[]) => {
+      try {
+        parseSecret(JSON.stringify({ callers }));
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    expect(
+      refusal([
+        { id: 'r', token: REPORTING, scopes: ['jobs:read'] },
+        { id: 'r', tokenSha256: sha256(BOT), scopes: ['*'] },
+      ]),
+    ).toContain('callers.1.id: duplicate caller id with other scopes');
+    // The same scopes in another order are the same scopes.
+    expect(
+      refusal([
+        { id: 'r', token: REPORTING, scopes: ['jobs:read', 'jobs:stop'] },
+        { id: 'r', tokenSha256: sha256(BOT), scopes: ['jobs:stop', 'jobs:read'] },
+      ]),
+    ).toBe('');
+    // A token and the digest of the same token are one token.
+    expect(
+      refusal([
+        { id: 'a', token: REPORTING, scopes: ['jobs:read'] },
+        { id: 'b', tokenSha256: sha256(REPORTING), scopes: ['jobs:read'] },
+      ]),
+    ).toContain('callers.1.tokenSha256: duplicate token');
+  });
+});
+
 describe('scopes', () => {
   it('grant a route by its own scope, its area wildcard, or *', () => {
     expect(grants(['jobs:read'], 'jobs:read')).toBe(true);
@@ -175,6 +276,20 @@ describe('JWT callers (claims as API Gateway passes them)', () => {
     expect(await identify(withClaims({ iss: ISSUER, sub: 'x' }), {})).toEqual({
       id: 'x',
       scopes: [],
+    });
+  });
+
+  it("drops a JWT's * scope unless the stage allows it, keeping the others", async () => {
+    const claims = { iss: ISSUER, sub: 'admin', scope: '* jobs:read' };
+    expect(await identify(withClaims(claims), {})).toEqual({ id: 'admin', scopes: ['jobs:read'] });
+    expect(await identify(withClaims({ ...claims, scp: '[*]', scope: undefined }), {})).toEqual({
+      id: 'admin',
+      scopes: [],
+    });
+    const allowing = jwtCallers(ISSUER, { allowStarScope: true });
+    expect(await allowing(withClaims(claims), {})).toEqual({
+      id: 'admin',
+      scopes: ['*', 'jobs:read'],
     });
   });
 

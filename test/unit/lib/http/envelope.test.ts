@@ -22,6 +22,13 @@ describe('negotiateErrorFormat', () => {
 });
 
 describe('encodeError', () => {
+  it('says on every envelope, JSON or XML, that its type is the one sent', () => {
+    for (const format of ['json', 'xml'] as const) {
+      const encoded = encodeError(new MethodNotAllowedError(['POST']), format);
+      expect(encoded.headers).toMatchObject({ 'X-Content-Type-Options': 'nosniff', Allow: 'POST' });
+    }
+  });
+
   it('writes the JSON envelope with details', () => {
     const encoded = encodeError(
       new InputError([{ path: 'query.page', issue: 'expected a positive integer' }]),

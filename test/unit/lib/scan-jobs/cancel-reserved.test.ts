@@ -3,11 +3,17 @@
  * cancels fail, and that nothing after the first cancel turns into an error.
  */
 import { describe, expect, it } from 'vitest';
-import { UpstreamError, UpstreamTimeoutError } from '../../../../lib/core/errors.js';
 import type { CallContext } from '../../../../lib/core/call-context.js';
 import {
+  TooManyMatchesError,
+  UpstreamError,
+  UpstreamTimeoutError,
+} from '../../../../lib/core/errors.js';
+import {
   type CancelReservedCalls,
-  cancelReserved,
+  type CancelReservedResult,
+  cancelReserved as cancelReservedAnswer,
+  jobIdsOf,
 } from '../../../../lib/scan-jobs/cancel-reserved.js';
 import type { SearchBody } from '../../../../lib/scan-jobs/schemas.js';
 import type { AttemptObserver, UpstreamAnswer } from '../../../../lib/upstream/client.js';
@@ -49,6 +55,15 @@ function fakePlatform(pages: number, perPage: number) {
   };
   return { calls, cancels };
 }
+
+/** A call that is not a dry run: its answer is a result. */
+const cancelReserved = async (
+  ...args: Parameters<typeof cancelReservedAnswer>
+): Promise<CancelReservedResult> => {
+  const answer = await cancelReservedAnswer(...args);
+  if ('dryRun' in answer) throw new Error('a dry run answered');
+  return answer;
+};
 
 describe('cancelReserved', () => {
   it('goes on with the pages it could read, cancels what they hold, and says it is not complete', async () => {
@@ -106,5 +121,96 @@ describe('cancelReserved', () => {
     expect(cancels).toEqual([]);
     expect(result).toMatchObject({ cancelled: [], failed: [], complete: false });
     expect(result.remaining).toHaveLength(5);
+  });
+
+  it('names every job it cancelled or failed for the request log line', async () => {
+    const { calls } = fakePlatform(1, 3);
+    calls.failCancel = (id) => (id === 'p1-1' ? new UpstreamTimeoutError() : undefined);
+    const result = await cancelReserved(calls, CRITERIA, testCall(), SETTINGS);
+    expect(jobIdsOf(result).sort()).toEqual(['p1-0', 'p1-1', 'p1-2']);
+  });
+});
+
+describe('cancelReserved, guarded', () => {
+  it('answers a dry run with the reserved jobs of every page, and sends no cancel', async () => {
+    const { calls, cancels } = fakePlatform(3, 2);
+    const answer = await cancelReservedAnswer(
+      calls,
+      { ...CRITERIA, dryRun: true },
+      testCall(),
+      SETTINGS,
+    );
+    expect(answer).toEqual({
+      dryRun: true,
+      reserved: ['p1-0', 'p1-1', 'p2-0', 'p2-1', 'p3-0', 'p3-1'],
+      failed: [],
+      complete: true,
+    });
+    expect(cancels).toEqual([]);
+    expect(jobIdsOf(answer)).toEqual([]);
+  });
+
+  it('says in a dry run which jobs a call could not send, and that a page was not read', async () => {
+    const { calls } = fakePlatform(2, 1);
+    const search = calls.search.bind(calls);
+    calls.search = async (body, budget, onAttempt) => {
+      if (body.page === 2) throw new UpstreamError({ status: 500, code: '900', message: 'x' });
+      const answered = await search(body, budget, onAttempt);
+      const parsed = JSON.parse(answered.body.toString()) as {
+        resources: { record_data: unknown[] };
+      };
+      parsed.resources.record_data.push({ instanceNo: '../1', status: 'Reservation' });
+      return answer(parsed);
+    };
+    const dry = await cancelReservedAnswer(
+      calls,
+      { ...CRITERIA, dryRun: true },
+      testCall(),
+      SETTINGS,
+    );
+    expect(dry).toMatchObject({ dryRun: true, reserved: ['p1-0'], complete: false });
+    expect(dry.failed.map((failure) => failure.instanceNo)).toEqual(['../1']);
+  });
+
+  it('refuses with 409/100 and the count found, sending no cancel, when more jobs match than expected', async () => {
+    const { calls, cancels } = fakePlatform(2, 3);
+    for (const dryRun of [false, true]) {
+      const refusal = await cancelReservedAnswer(
+        calls,
+        { ...CRITERIA, expectAtMost: 5, dryRun },
+        testCall(),
+        SETTINGS,
+      ).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(TooManyMatchesError);
+      const error = refusal as TooManyMatchesError;
+      expect([error.status, error.code, error.found]).toEqual([409, '100', 6]);
+      expect(error.details).toEqual([
+        {
+          path: 'expectAtMost',
+          issue: 'the search found 6 reserved jobs, more than 5; nothing was cancelled',
+        },
+      ]);
+    }
+    expect(cancels).toEqual([]);
+  });
+
+  it('cancels as usual when the search finds no more than expected', async () => {
+    const { calls, cancels } = fakePlatform(2, 3);
+    const result = await cancelReserved(
+      calls,
+      { ...CRITERIA, expectAtMost: 6 },
+      testCall(),
+      SETTINGS,
+    );
+    expect(result.cancelled).toHaveLength(6);
+    expect(cancels).toHaveLength(6);
+    const none = fakePlatform(0, 0);
+    const empty = await cancelReserved(
+      none.calls,
+      { ...CRITERIA, expectAtMost: 0 },
+      testCall(),
+      SETTINGS,
+    );
+    expect(empty).toEqual({ cancelled: [], failed: [], remaining: [], complete: true });
   });
 });

@@ -325,11 +325,19 @@ describe('parseSecret', () => {
     expect(Object.keys(parseSecret(text).actions ?? {})).toHaveLength(5);
   });
 
-  it('refuses two callers with one id or one token', () => {
+  it('refuses two callers with one id but other scopes, or one token', () => {
     const one = { id: 'a', token: LONG_TOKEN, scopes: ['*'] };
     expect(() =>
-      parseSecret(JSON.stringify({ callers: [one, { ...one, token: `${LONG_TOKEN}x` }] })),
-    ).toThrow('callers.1.id: duplicate caller id');
+      parseSecret(
+        JSON.stringify({
+          callers: [one, { ...one, token: `${LONG_TOKEN}x`, scopes: ['jobs:read'] }],
+        }),
+      ),
+    ).toThrow('callers.1.id: duplicate caller id with other scopes');
+    // One id with two tokens and the same scopes: a rotation (docs/callers.md).
+    expect(
+      parseSecret(JSON.stringify({ callers: [one, { ...one, token: `${LONG_TOKEN}x` }] })).callers,
+    ).toHaveLength(2);
     expect(() => parseSecret(JSON.stringify({ callers: [one, { ...one, id: 'b' }] }))).toThrow(
       'callers.1.token: duplicate token',
     );

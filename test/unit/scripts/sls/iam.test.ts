@@ -88,6 +88,17 @@ describe('who reads which secret', () => {
     expect(signingReaders.some((fn) => fn.startsWith('catalogue'))).toBe(false);
   });
 
+  it('splits by default, and refuses a layout it does not know', async () => {
+    delete process.env.SECRET_ID;
+    const unset = async (name: string) =>
+      ({ 'self:service': 'platform-gateway', 'sls:stage': 'dev' })[name];
+    const reads = await iam.readsOf(unset);
+    expect(reads.receiveWebhook!.secretIds).toEqual(['platform-gateway/dev/webhooks']);
+    await expect(iam.readsOf(variablesOf('spilt'))).rejects.toThrow(
+      'The secretLayout parameter must be split or single, not "spilt".',
+    );
+  });
+
   it('reads no callers where API Gateway checks JWT callers', async () => {
     process.env.JWT_ISSUER_URL = 'https://issuer.example.com';
     const reads = await iam.readsOf(variablesOf('split'));

@@ -107,6 +107,7 @@ describe("the local server's own refusals", () => {
       );
       expect(status).toBe(400);
       expect(headers['content-type']).toBe('application/json');
+      expect(headers['x-content-type-options']).toBe('nosniff');
       expect(Number(headers['content-length'])).toBe(Buffer.byteLength(body));
       expect(JSON.parse(body)).toEqual({
         error: {

@@ -119,6 +119,15 @@ describe('the settings check before packaging', () => {
     };
     expect(() => deployed().check()).not.toThrow();
   });
+
+  it('takes JWT_ALLOW_STAR_SCOPE as true or false only', () => {
+    for (const value of ['true', 'false', '']) {
+      process.env = { PATH: SAVED.PATH, ...URLS, JWT_ALLOW_STAR_SCOPE: value };
+      expect(() => deployed().check(), value).not.toThrow();
+    }
+    process.env = { PATH: SAVED.PATH, ...URLS, JWT_ALLOW_STAR_SCOPE: 'yes' };
+    expect(() => deployed().check()).toThrow(/JWT_ALLOW_STAR_SCOPE must be true or false/);
+  });
 });
 
 const URLS = {

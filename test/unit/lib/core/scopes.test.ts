@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import {
+  grants,
+  isScope,
+  scopeFor,
+  scopeOfRequest,
+  scopesGranting,
+} from '../../../../lib/core/scopes.js';
+
+describe('the scope vocabulary', () => {
+  it('has a scope of its own for cancel-reserved, which jobs:cancel does not grant', () => {
+    expect(isScope('jobs:cancel-reserved')).toBe(true);
+    expect(scopesGranting('jobs:cancel-reserved')).toEqual(['jobs:cancel-reserved', '*']);
+    expect(grants(['jobs:cancel'], 'jobs:cancel-reserved')).toBe(false);
+    expect(grants(['jobs:cancel-reserved'], 'jobs:cancel')).toBe(false);
+    expect(grants(['*'], 'jobs:cancel-reserved')).toBe(true);
+    expect(isScope('jobs:*')).toBe(false);
+  });
+});
+
+describe('a request scope built from its path', () => {
+  it('fills the validated name in', () => {
+    expect(scopeOfRequest('actions:{name}', { name: 'echo' })).toBe('actions:echo');
+    expect(scopeOfRequest('triggers:{name}', { name: 'nightly' })).toBe('triggers:nightly');
+    expect(scopeOfRequest('jobs:read', undefined)).toBe('jobs:read');
+  });
+
+  it('throws rather than build a scope from a path that was not validated', () => {
+    for (const path of [undefined, {}, { name: 'a b' }, { name: '' }, { name: 7 }]) {
+      expect(() => scopeOfRequest('actions:{name}', path)).toThrow(/validated \{name\}/);
+    }
+  });
+
+  it('from a raw name outside the pattern, asks for the template, which only wildcards grant', () => {
+    for (const raw of ['a b', '', 'x'.repeat(129), 'é', undefined]) {
+      const scope = scopeFor('actions:{name}', raw);
+      expect(scope).toBe('actions:{name}');
+      expect(grants([`actions:${raw}`], scope)).toBe(false);
+      expect(grants(['actions:*'], scope)).toBe(true);
+    }
+    expect(scopeFor('actions:{name}', 'echo')).toBe('actions:echo');
+  });
+});

@@ -27,7 +27,7 @@ const SECRET_ID = 'platform-gateway/dev/platform';
 /** The HTTP functions (their bundles are held to the size target); the rest run on events. */
 const EVENT_FUNCTIONS = new Set(['consumeInvocations', 'watchScanJobs']);
 
-/** The floor's two variants, bundled as the functions are (minified CommonJS for node22). */
+/** The floor's two variants, bundled as the functions are (minified CommonJS for node24). */
 async function buildFloors(dir: string): Promise<{ fetch: string; undici: string }> {
   const out = {
     fetch: path.join(dir, 'floor-fetch.cjs'),
@@ -40,7 +40,7 @@ async function buildFloors(dir: string): Promise<{ fetch: string; undici: string
       bundle: true,
       minify: true,
       platform: 'node',
-      target: 'node22',
+      target: 'node24',
       format: 'cjs',
       logLevel: 'error',
     });

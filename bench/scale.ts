@@ -14,7 +14,7 @@
  * reserved jobs at 50 ms with 4 to 32 cancels in flight, against a gateway without a limit and
  * one that throttles above 100 calls a second.
  *
- * Options: --node=/path/to/node (e.g. Node 22, as on Lambda), --sizes=100,1000 (fewer cells).
+ * Options: --node=/path/to/node (e.g. Node 24, as on Lambda), --sizes=100,1000 (fewer cells).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -101,7 +101,7 @@ async function buildBundles(): Promise<Bundles> {
       outfile,
       bundle: true,
       minify: true,
-      target: 'node22',
+      target: 'node24',
       platform: 'node',
       format: 'cjs',
       mainFields: ['module', 'main'],

@@ -9,7 +9,7 @@ const path = require('node:path');
 const LEFT_OUT = [
   {
     // undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each),
-    // and loads the one without SIMD only when the other cannot compile. Node 22 on Lambda
+    // and loads the one without SIMD only when the other cannot compile. Node 24 on Lambda
     // (x86_64 and arm64) runs WebAssembly SIMD.
     file: /[\\/]llhttp[\\/]llhttp-wasm\.js$/,
     why: 'this runtime cannot compile WebAssembly SIMD, and the non-SIMD HTTP parser was left out',

@@ -45,8 +45,11 @@ interface LambdaFunction {
 }
 
 /**
- * What Lambda's Node runtime does for a `.cjs` handler: require it, then call the export with
- * the event and a context. Prints the result as JSON on the last line.
+ * What Lambda's Node.js 24 runtime does for a `.cjs` handler: require it, refuse a handler that
+ * takes a callback (a third parameter, unless it streams: Runtime.CallbackHandlerDeprecated),
+ * then call the export with the event and a context (which has no callback members on Node 24)
+ * and await what it returns. Here the answer must be a promise. Prints the result as JSON on the
+ * last line.
  */
 const RUNTIME = `
 const [file, exportName, eventJson] = process.argv.slice(1);
@@ -55,10 +58,14 @@ const context = {
   functionName: process.env.AWS_LAMBDA_FUNCTION_NAME,
   awsRequestId: 'packaged-' + Date.now(),
   getRemainingTimeInMillis: () => Math.max(deadline - Date.now(), 0),
-  callbackWaitsForEmptyEventLoop: true,
 };
 const handler = require(file)[exportName];
-Promise.resolve(handler(JSON.parse(eventJson), context)).then(
+if (handler.length >= 3 && !handler[Symbol.for('aws.lambda.runtime.handler.streaming')]) {
+  throw new Error('Runtime.CallbackHandlerDeprecated: ' + exportName + ' takes a callback');
+}
+const answer = handler(JSON.parse(eventJson), context);
+if (typeof answer?.then !== 'function') throw new Error(exportName + ' returned no promise');
+answer.then(
   (result) => { process.stdout.write('\\n' + JSON.stringify(result ?? null) + '\\n'); },
   (error) => { console.error(error); process.exit(1); },
 );

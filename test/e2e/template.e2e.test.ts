@@ -5,6 +5,7 @@
  * dead-letter queue, the schedule, the routes, the alarms and the stage settings are checked.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -227,8 +228,18 @@ describe('serverless package and its CloudFormation template', () => {
     }
   });
 
-  it('runs every function on nodejs22.x', () => {
-    for (const [, resource] of functions()) expect(resource.Properties.Runtime).toBe('nodejs22.x');
+  it('runs every function on nodejs24.x', () => {
+    for (const [, resource] of functions()) expect(resource.Properties.Runtime).toBe('nodejs24.x');
+  });
+
+  it('points every function at the `handler` of a module under functions/', () => {
+    // test/integration/handlers.test.ts holds each of those to the shape nodejs24.x runs.
+    for (const [logicalId, resource] of functions()) {
+      const handler = String(resource.Properties.Handler);
+      expect(handler, logicalId).toMatch(/^functions\/[\w/-]+\.handler$/);
+      const source = path.join(ROOT, `${handler.replace(/\.handler$/, '')}.ts`);
+      expect(existsSync(source), `${logicalId}: ${source}`).toBe(true);
+    }
   });
 
   const roleOf = (of: Record<string, Resource>, logicalId: string) =>

@@ -161,9 +161,10 @@ describe('fault injection', () => {
 
   describe('latency faults', () => {
     it('holds a request back while others are answered, then answers it normally', async () => {
+      // Long enough that the other request, sent after it, is answered first on a loaded machine.
       emulator.faults.add({
         kind: 'latency',
-        ms: 500,
+        ms: 2000,
         match: { pathPrefix: '/api/v1/jobs/search' },
       });
       const finished: string[] = [];

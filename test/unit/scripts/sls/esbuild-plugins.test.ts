@@ -35,7 +35,7 @@ async function bundle(
     bundle: true,
     minify: true,
     platform: 'node',
-    target: 'node22',
+    target: 'node24',
     format: 'cjs',
     nodePaths: [path.join(ROOT, 'node_modules')],
     plugins,

@@ -62,19 +62,6 @@ export function isScopeName(text: string): boolean {
 }
 
 /**
- * A route's scope for one request: `actions:{name}` with the path's name filled in. A name that
- * is not one (absent, or outside the name pattern, as a raw path parameter may be) gives the
- * template itself, `actions:{name}`, which no caller can hold: only the area's wildcard and `*`
- * grant it, and the request's validation refuses the name next.
- */
-export function scopeFor(template: ScopeTemplate, pathName: string | undefined): string {
-  if (!template.endsWith(':{name}')) return template;
-  return pathName !== undefined && isScopeName(pathName)
-    ? template.replace('{name}', pathName)
-    : template;
-}
-
-/**
  * The scope a request needs, from its validated path (`request.path`, never the raw event's
  * pathParameters): `actions:{name}` -> `actions:echo`. The path of a route whose scope is built
  * from it always holds a valid name once validated; without one, this throws (a route declared

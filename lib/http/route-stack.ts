@@ -30,7 +30,7 @@ import { pathParams } from './middleware/path-params.js';
 import { requestLog } from './middleware/request-log.js';
 import { validation } from './middleware/validation.js';
 import { RequestState, RouteRequest } from './request-state.js';
-import type { HttpResponse } from './responses.js';
+import { type HttpResponse, withAnswerHeaders } from './responses.js';
 import { type Route, routeKeyOf } from './routes/route.js';
 
 /** What a route's handler does with its validated request. */
@@ -83,9 +83,10 @@ export function routeStack<B, Q, P>(
     stack.use(admission(parts.gate, route.spends));
   }
   const handle = stack.handler((state) => handler(new RouteRequest<B, Q, P>(state)));
-  const bound = (event: APIGatewayProxyEventV2, context: Context) => {
+  const bound = async (event: APIGatewayProxyEventV2, context: Context) => {
     const state = new RequestState(event, context, parts.log);
-    return answerInTime(handle(state, context), state);
+    // Every answer, the handler's, an error's or the guard's, carries nosniff (responses.ts).
+    return withAnswerHeaders(await answerInTime(handle(state, context), state));
   };
   return Object.assign(bound, { route: route as Route });
 }

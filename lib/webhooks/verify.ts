@@ -227,32 +227,6 @@ function verifySignature(keys: readonly Buffer[], signed: SignedHeaders, bytes: 
   if (!matched) throw new WebhookSignatureError(NO_MATCH);
 }
 
-/**
- * The webhook of a name, for a check of one entry (the consumer's "is it still there").
- * @deprecated the receiver uses checkDelivery, which answers an unknown name as a bad signature
- */
-export function webhookEntry(secret: PlatformSecret, name: string): WebhookEntry {
-  const webhooks = secret.webhooks;
-  const entry = webhooks && Object.hasOwn(webhooks, name) ? webhooks[name] : undefined;
-  if (!entry) throw new NotFoundError(`No webhook named "${name}".`);
-  return entry;
-}
-
-/**
- * Verifies one delivery to a known webhook (any of its secrets), then reads the body.
- * @deprecated the receiver uses checkDelivery (the body limit, unknown names, a stale secret)
- */
-export function verifyDelivery(
-  entry: WebhookEntry,
-  rawBody: Buffer,
-  headers: HeaderMap,
-  now = Date.now(),
-): VerifiedDelivery {
-  const signed = signedHeadersOf(headers, now);
-  verifySignature(webhookSecretsOf(entry).map(webhookKeyOf), signed, rawBody);
-  return { id: signed.id, timestamp: signed.timestamp, payload: parsePayload(rawBody) };
-}
-
 function parsePayload(rawBody: Buffer): Record<string, unknown> {
   if (rawBody.length === 0) {
     throw new InputError([{ path: 'body', issue: 'a JSON object is required' }]);

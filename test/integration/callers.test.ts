@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { scopeFor, scopesGranting } from '../../lib/core/scopes.js';
+import { scopeOfRequest, scopesGranting } from '../../lib/core/scopes.js';
 import { routes } from '../../lib/http/routes/index.js';
 import type { Route } from '../../lib/http/routes/route.js';
 import { startTestEmulator } from '../helpers/emulator.js';
@@ -23,7 +23,7 @@ type ErrorBody = { error: { errorCode: string; message: string; details?: unknow
 /** The scope a route's valid request needs (`actions:{name}` with the valid request's name). */
 function scopeOf(route: Route): string | undefined {
   if (typeof route.access !== 'object') return undefined;
-  return scopeFor(route.access.scope, VALID[`${route.method} ${route.path}`]?.path?.name);
+  return scopeOfRequest(route.access.scope, VALID[`${route.method} ${route.path}`]?.path);
 }
 
 const scoped = routes.filter((route) => scopeOf(route) !== undefined);

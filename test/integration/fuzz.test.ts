@@ -258,12 +258,9 @@ describe('fuzzing every route through the real middy stack', () => {
             : (result.body ?? '');
           const note = `${event.note} -> ${status} ${body.slice(0, 300)}`;
           if (status >= 500) expect(upstreamCalled, note).toBe(true);
-          // Every answer tells the browser its type is the one sent. (The OpenAPI document's
-          // 200 is written by its handler, functions/openapi.ts: it gets the header when the
-          // stack puts it on every answer, lib/http/responses.ts withAnswerHeaders.)
-          if (!(route.id === 'openapi' && status === 200)) {
-            expect(headerOf(result, 'x-content-type-options'), note).toBe('nosniff');
-          }
+          // Every answer tells the browser its type is the one sent (the stack puts it on
+          // every answer: lib/http/responses.ts withAnswerHeaders).
+          expect(headerOf(result, 'x-content-type-options'), note).toBe('nosniff');
           expect(body, note).not.toMatch(/\n\s+at |\bat .+\.(ts|js|cjs):\d+/);
           for (const value of secretValues) {
             expect(body.includes(value), note).toBe(false);

@@ -3,14 +3,13 @@
  * scope built from the path (`actions:{name}`) takes the validated parameter.
  */
 import { CallerScopeError } from '../../core/errors.js';
-import { grants, type ScopeTemplate, scopeFor } from '../../core/scopes.js';
+import { grants, type ScopeTemplate, scopeOfRequest } from '../../core/scopes.js';
 import type { HttpMiddleware } from './middleware.js';
 
 export function authorize(template: ScopeTemplate): HttpMiddleware {
   return {
     before: ({ event: state }) => {
-      const name = (state.path as { name?: unknown }).name;
-      const scope = scopeFor(template, typeof name === 'string' ? name : undefined);
+      const scope = scopeOfRequest(template, state.path as { name?: unknown });
       if (!grants(state.caller?.scopes ?? [], scope)) throw new CallerScopeError(scope);
     },
   };

@@ -205,8 +205,14 @@ describe('webhook receiver, locally (in process)', () => {
       await refused(event, 401, '200');
     });
 
-    it('answers 404/300 for an unknown webhook', async () => {
-      await refused(delivery({ name: 'nope' }), 404, '300');
+    it('answers an unknown webhook as a bad signature (401/200), so that names cannot be probed', async () => {
+      const unknown = await receive(delivery({ name: 'nope' }), lambdaContext());
+      const bad = await receive(
+        delivery({ headers: { 'webhook-signature': 'v1,AAAA' } }),
+        lambdaContext(),
+      );
+      expect([unknown.statusCode, unknown.body]).toEqual([bad.statusCode, bad.body]);
+      await refused(delivery({ name: 'nope' }), 401, '200');
     });
 
     it('answers in XML when the sender asks for it', async () => {

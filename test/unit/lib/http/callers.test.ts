@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CallerAuthError, CallersUnavailableError } from '../../../../lib/core/errors.js';
-import { grants, scopeFor, scopesGranting } from '../../../../lib/core/scopes.js';
+import { grants, scopeOfRequest, scopesGranting } from '../../../../lib/core/scopes.js';
 import { jwtCallers, secretCallers, tokenIndex } from '../../../../lib/http/callers.js';
 import type { SecretSource } from '../../../../lib/secrets/sources.js';
 import { parseSecret, SecretStore } from '../../../../lib/secrets/store.js';
@@ -241,10 +241,14 @@ describe('scopes', () => {
     expect(grants(['jobs:read'], 'jobs:read')).toBe(true);
     expect(grants(['jobs:read'], 'jobs:cancel')).toBe(false);
     expect(grants(['*'], 'jobs:stop')).toBe(true);
-    expect(grants(['actions:echo'], scopeFor('actions:{name}', 'echo'))).toBe(true);
-    expect(grants(['actions:echo'], scopeFor('actions:{name}', 'hello'))).toBe(false);
-    expect(grants(['actions:*'], scopeFor('actions:{name}', 'hello'))).toBe(true);
-    expect(grants(['actions:*'], scopeFor('triggers:{name}', 'nightly'))).toBe(false);
+    expect(grants(['actions:echo'], scopeOfRequest('actions:{name}', { name: 'echo' }))).toBe(true);
+    expect(grants(['actions:echo'], scopeOfRequest('actions:{name}', { name: 'hello' }))).toBe(
+      false,
+    );
+    expect(grants(['actions:*'], scopeOfRequest('actions:{name}', { name: 'hello' }))).toBe(true);
+    expect(grants(['actions:*'], scopeOfRequest('triggers:{name}', { name: 'nightly' }))).toBe(
+      false,
+    );
     expect(grants(['catalogue:*'], 'catalogue:maps')).toBe(true);
     expect(grants(['catalogue:tts'], 'catalogue:maps')).toBe(false);
     expect(scopesGranting('jobs:read')).toEqual(['jobs:read', '*']);

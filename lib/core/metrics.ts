@@ -32,7 +32,15 @@ type MetricName =
   /** A queued invocation failed on its last receive: SQS moves it to the dead-letter queue. */
   | 'InvocationsToDeadLetterQueue'
   /** The consumer parked a queued invocation in the dead-letter queue (the reason is logged). */
-  | 'InvocationsParked';
+  | 'InvocationsParked'
+  /** The usage table could not answer; dimension Policy (`open`: admitted, `closed`: refused). */
+  | 'UsageStoreFailures'
+  /** A request a usage plan refused; dimensions Plan (`caller`, `account`) and Limit. */
+  | 'UsageRefusals'
+  /** Characters of text an admitted request sends (translate, tts); dimensions Caller and Api. */
+  | 'CallerCharacters'
+  /** After an admission under an account plan: the largest share of its monthly quotas used. */
+  | 'AccountMonthQuotaUsedPercent';
 
 type Dimensions = Readonly<Record<string, string>>;
 

@@ -10,6 +10,7 @@
  * | `jobs:cancel-reserved` | `POST /jobs/cancel-reserved` (one call may cancel every reserved job,
  * |   so `jobs:cancel` alone does not allow it) |
  * | `jobs:stop` | `PATCH /jobs/{id}/stop` |
+ * | `usage:read` | `GET /usage?caller=<id>`: any caller's usage (every caller reads its own) |
  * | `actions:<name>`, `actions:*` | `ANY /actions/<name>` |
  * | `triggers:<name>`, `triggers:*` | `POST /triggers/<name>` |
  * | `catalogue:<api>`, `catalogue:*` | the catalogue routes of one API |
@@ -44,9 +45,12 @@ export type ScopeTemplate =
 /** Everything. */
 export const ALL_SCOPES = '*';
 
+/** Reading any caller's usage (`GET /usage?caller=<id>`); every caller may read its own. */
+export const USAGE_READ_SCOPE = 'usage:read';
+
 const NAME = '[A-Za-z0-9_.-]{1,128}';
 const SCOPE = new RegExp(
-  `^(\\*|jobs:(read|cancel|cancel-reserved|stop)|(actions|triggers):(\\*|${NAME})|catalogue:(\\*|${CATALOGUE_APIS.join('|')}))$`,
+  `^(\\*|jobs:(read|cancel|cancel-reserved|stop)|usage:read|(actions|triggers):(\\*|${NAME})|catalogue:(\\*|${CATALOGUE_APIS.join('|')}))$`,
 );
 
 /** Whether a text is a scope of the vocabulary. */

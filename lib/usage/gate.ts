@@ -211,11 +211,12 @@ export class UsageGate {
   }
 
   /**
-   * Counts a request no plan holds against the account's usage (a webhook delivery: its sender
-   * is not a caller): never refused; nothing without an account plan.
+   * Counts a request no plan holds in the account's usage (a webhook delivery that reached its
+   * action: its sender is not a caller): never refused, whether or not the secret has an account
+   * plan (the consumer may not read the callers' secret, where it is kept), so that GET /usage
+   * shows it whenever the account's plan is read.
    */
-  async record(accountPlan: PlanEntry | undefined, units: Units, log?: Logger): Promise<void> {
-    if (!accountPlan) return;
+  async record(units: Units, log?: Logger): Promise<void> {
     const nowMs = this.now();
     const rules: Rules = { rate: undefined, day: {}, month: {} };
     try {

@@ -12,12 +12,14 @@
  *
  * A batch of messages is run by batch.ts.
  */
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, UpstreamError } from '../core/errors.js';
 import type { CallContext } from '../core/call-context.js';
 import { type LogFields, type Logger, logWithMetrics } from '../core/log.js';
 import { Metrics } from '../core/metrics.js';
 import type { ExecutionClient } from '../execution/client.js';
 import type { SecretStore } from '../secrets/store.js';
+import type { UsageGate } from '../usage/gate.js';
+import { ONE_REQUEST } from '../usage/units.js';
 import type { BodyStore } from './body-store.js';
 import { invocationSchema, type ParsedInvocation } from './invocation.js';
 import { type DeliveryLedger, PARKED_MEMORY_MS, rememberUntil } from './ledger.js';
@@ -47,6 +49,11 @@ export interface ConsumerDeps {
   readonly retrySeconds?: number;
   /** Receives before SQS itself moves a message to the dead-letter queue (its backstop). */
   readonly maxReceives?: number;
+  /**
+   * Where a delivery that reached its action is counted in the account's usage (never held by
+   * a plan: its sender is not a caller); absent, it is not counted.
+   */
+  readonly usage?: Pick<UsageGate, 'record'>;
 }
 
 /** How a message ended, for the log line and the batch response. */
@@ -243,8 +250,11 @@ async function run(
       { method: 'POST', result: true, body: params, deliveryId: key, timeoutMs: ACTION_WAIT_MS },
       call,
     );
+    await deps.usage?.record(ONE_REQUEST, call.log);
     return outcomeOfAnswer(answer);
   } catch (error) {
+    // The platform answered (an error of its gateway): the delivery counts in its usage.
+    if (error instanceof UpstreamError) await deps.usage?.record(ONE_REQUEST, call.log);
     return outcomeOfError(error);
   }
 }

@@ -13,6 +13,7 @@ import { deployedSetting } from '../core/config.js';
 import { perRuntime } from '../core/per-runtime.js';
 import { executionClientOf } from '../execution/client.js';
 import type { Runtime } from '../runtime.js';
+import { usageGateOf } from '../usage/setup.js';
 import { bodyStoreOf } from './body-store.js';
 import { type ConsumerDeps, processMessage } from './consumer.js';
 import { InProcessInvocationQueue } from './in-process-queue.js';
@@ -64,6 +65,7 @@ export const consumerDepsOf = perRuntime((runtime: Runtime): ConsumerDeps => {
     maxAttempts: runtime.config.invocationMaxAttempts,
     retrySeconds: runtime.config.invocationRetrySeconds,
     maxReceives: runtime.config.invocationMaxReceives,
+    usage: usageGateOf(runtime),
   };
 });
 

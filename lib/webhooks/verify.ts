@@ -14,7 +14,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   InputError,
-  NotFoundError,
   PayloadTooLargeError,
   WebhookSignatureError,
   WebhooksUnavailableError,
@@ -25,7 +24,6 @@ import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
 import {
   MAX_WEBHOOK_SECRETS,
-  type PlatformSecret,
   type WebhookEntry,
   webhookKeyOf,
   webhookSecretsOf,

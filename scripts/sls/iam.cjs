@@ -28,6 +28,7 @@ const FUNCTIONS = {
   catalogueCaptcha: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
   catalogueUtility: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
   openapi: { reads: ['callers'] },
+  usage: { reads: ['callers'], may: ['readUsage'] },
   receiveWebhook: { reads: ['webhooks'], may: ['sendInvocations'] },
   consumeInvocations: {
     reads: ['execution'],
@@ -94,6 +95,8 @@ const PERMISSIONS = {
       Resource: getAtt('UsageTable'),
     },
   ],
+  // GET /usage reads a caller's and the account's usage items, and writes nothing.
+  readUsage: [{ Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: getAtt('UsageTable') }],
   // The consumer counts the webhook deliveries it runs in the account's usage (never held).
   countAccountUsage: [
     {

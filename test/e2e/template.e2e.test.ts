@@ -870,7 +870,7 @@ describe('serverless package and its CloudFormation template', () => {
       tables(prod.resources)
         .map(([id]) => id)
         .sort(),
-    ).toEqual(['DeliveryLedgerTable', 'WatcherStateTable']);
+    ).toEqual(['DeliveryLedgerTable', 'UsageTable', 'WatcherStateTable']);
     for (const [id, table] of tables(prod.resources)) {
       expect(table.Properties.PointInTimeRecoverySpecification, id).toEqual({
         PointInTimeRecoveryEnabled: true,

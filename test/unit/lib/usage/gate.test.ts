@@ -106,9 +106,8 @@ describe('the usage gate', () => {
       now: () => T0,
     });
     const accountPlan = { dayQuotaRequest: 1 };
-    await gate.record(accountPlan, ONE_REQUEST);
-    await gate.record(accountPlan, ONE_REQUEST);
-    await gate.record(undefined, ONE_REQUEST);
+    await gate.record(ONE_REQUEST);
+    await gate.record(ONE_REQUEST);
     const usage = await gate.usage('any', { plan: undefined, accountPlan });
     expect(usage.account?.day).toMatchObject({ requests: 2, remaining: { requests: 0 } });
   });

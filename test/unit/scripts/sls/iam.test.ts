@@ -113,7 +113,7 @@ describe('who reads which secret', () => {
     const logs = JSON.stringify(Resources.ListJobsRole!.Properties.Policies[0]);
     expect(logs).toContain('log-group:/aws/lambda/platform-gateway-dev-listJobs:*');
     expect(logs).not.toContain('-dev-*');
-    expect(Object.keys(Resources)).toHaveLength(18);
+    expect(Object.keys(Resources)).toHaveLength(19);
   });
 
   it('lets the functions that admit keep usage in the usage table, and no other', async () => {

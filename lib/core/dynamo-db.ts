@@ -12,6 +12,12 @@ export interface DynamoDbBounds {
   readonly connectionTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly maxAttempts: number;
+  /**
+   * Connections the client keeps open at once (the SDK's default is 50). The SDK counts a
+   * request's wait for a free connection in its connection timeout: a process serving many
+   * requests at once needs one for each, or the waiting ones time out.
+   */
+  readonly maxSockets?: number;
 }
 
 /** The stores' default: 1 s to connect, 3 s an attempt, 3 attempts. */
@@ -30,10 +36,12 @@ export function lazyDynamoDb(
   let sdk: DynamoDbSdk | undefined;
   return async () => {
     sdk ??= await import('@aws-sdk/client-dynamodb');
+    const agent = bounds.maxSockets ? { keepAlive: true, maxSockets: bounds.maxSockets } : undefined;
     client ??= new sdk.DynamoDBClient({
       requestHandler: {
         connectionTimeout: bounds.connectionTimeoutMs,
         requestTimeout: bounds.requestTimeoutMs,
+        ...(agent ? { httpAgent: agent, httpsAgent: agent } : {}),
       },
       maxAttempts: bounds.maxAttempts,
     });

@@ -49,14 +49,19 @@ interface DynamoDbUsageStoreOptions {
 }
 
 /**
- * Admission is on every request's path: 300 ms to connect, 500 ms an attempt, 2 attempts, so that
- * a store that does not answer costs a request about a second before the failure policy
- * (USAGE_STORE_FAILURE) decides, rather than the function's time.
+ * Admission is on every request's path: 1 s to connect, 1 s an attempt, 2 attempts, so that a
+ * store that does not answer costs a request a few seconds at most before the failure policy
+ * (USAGE_STORE_FAILURE) decides, rather than the function's time. Not shorter: a process serving
+ * many requests at once (Lambda Managed Instances) opens many connections together, and a
+ * connection that is only slow must not count as a store that failed (under the open policy,
+ * that would admit a request uncounted).
  */
 const ADMISSION_BOUNDS: DynamoDbBounds = {
-  connectionTimeoutMs: 300,
-  requestTimeoutMs: 500,
+  connectionTimeoutMs: 1000,
+  requestTimeoutMs: 1000,
   maxAttempts: 2,
+  // A connection for each request a process serves at once (64 a vCPU on Managed Instances).
+  maxSockets: 256,
 };
 
 /** Writes of one admission before the store gives up (each one saw the item change). */

@@ -172,6 +172,25 @@ describe('scan job routes through serverless offline', () => {
     });
   });
 
+  it('holds a caller to its usage plan in the local dynalite: RateLimit fields, and GET /usage counts', async () => {
+    const metered = { authorization: 'Bearer demo-metered-token-reads-jobs-under-a-plan' };
+    const before = (await (await fetch(url('/usage'), { headers: metered })).json()) as {
+      caller: { day: { requests: number } };
+    };
+    const response = await fetch(url('/jobs?page=1&limit=5'), { headers: metered });
+    expect(response.status, offline.output()).toBe(200);
+    expect(response.headers.get('ratelimit-policy')).toContain('q=1000;w=86400');
+    expect(response.headers.get('ratelimit')).toMatch(/;r=\d+;t=\d+/);
+    const after = await fetch(url('/usage'), { headers: metered });
+    expect(after.status, offline.output()).toBe(200);
+    expect(await after.json()).toMatchObject({
+      caller: { id: 'demo-metered', day: { requests: before.caller.day.requests + 1 } },
+    });
+    // The demo caller has no plan: no fields, and no call to the usage table.
+    const free = await fetch(url('/jobs?page=1&limit=5'), { headers: TOKEN });
+    expect(free.headers.get('ratelimit-policy')).toBeNull();
+  });
+
   it('logs no token, key or stack trace', async () => {
     const secret = await demoSecret();
     const output = offline.output();

@@ -181,6 +181,28 @@ export class CredentialsUnavailableError extends ServiceError {
   }
 }
 
+/**
+ * The service's configuration is wrong: its secret does not validate, does not exist, or the
+ * function's role may not read it. Retrying cannot help until an operator corrects it, so this
+ * is no 503 "try again later": 500/`900`. The log line names the cause (the field, never a
+ * value), and raises the ConfigurationErrors metric that an alarm watches; the answer names
+ * neither.
+ */
+export class ConfigurationError extends ServiceError {
+  override name = 'ConfigurationError';
+  constructor(cause?: unknown) {
+    super({
+      status: 500,
+      code: '900',
+      message: 'Unexpected Error',
+      details:
+        "The service's configuration is invalid (its secret cannot be used). Its operator must " +
+        'correct it; retrying will not help until then.',
+      cause,
+    });
+  }
+}
+
 /** The upstream answered with an error; status, code and message are the upstream's own. */
 export class UpstreamError extends ServiceError {
   override name = 'UpstreamError';
@@ -193,9 +215,15 @@ export class UnexpectedError extends ServiceError {
   }
 }
 
-/** Whatever was thrown, as the ServiceError a caller may see. */
+/**
+ * Whatever was thrown, as the ServiceError a caller may see: a setting found missing when it is
+ * used (ConfigError) is the configuration's fault, not an unexpected one.
+ */
 export function toServiceError(thrown: unknown): ServiceError {
-  return thrown instanceof ServiceError ? thrown : new UnexpectedError(thrown);
+  if (thrown instanceof ServiceError) return thrown;
+  return thrown instanceof ConfigError
+    ? new ConfigurationError(thrown)
+    : new UnexpectedError(thrown);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -209,6 +237,16 @@ export class ConfigError extends Error {
 /** The secret could not be read or does not validate (names fields, never values). */
 export class SecretError extends Error {
   override readonly name = 'SecretError';
+  /**
+   * True when trying again cannot help until an operator acts: the document does not validate,
+   * or the secret does not exist, or the function may not read it. False for what may pass
+   * (a timeout, throttling, Secrets Manager's own failure).
+   */
+  readonly misconfigured: boolean;
+  constructor(message: string, options: { cause?: unknown; misconfigured?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.misconfigured = options.misconfigured ?? false;
+  }
 }
 
 /** The watcher's local state file is unreadable: refused rather than started afresh. */

@@ -6,7 +6,7 @@
  */
 import type { BulkSettings } from '../core/config.js';
 import { requiredSetting } from '../core/config.js';
-import { UnexpectedError } from '../core/errors.js';
+import { ConfigurationError, UnexpectedError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { TimeBudget } from '../core/time-budget.js';
@@ -121,7 +121,7 @@ function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): stri
 /** The signing keys of the secret: its IAM keys, and the gateway API key when it has one. */
 export function signingKeysFrom(secrets: SecretStore): CredentialSource<SigningKeys> {
   return credentialsFrom(secrets, (secret) => {
-    if (!secret.iam) throw new UnexpectedError(new Error('The secret has no iam credentials'));
+    if (!secret.iam) throw new ConfigurationError(new Error('The secret has no iam credentials'));
     return { ...secret.iam, apiKey: secret.apiKey };
   });
 }

@@ -514,7 +514,7 @@ describe('scan job functions with other credentials', () => {
     expect(jsonBody(result)).toEqual({ error: { errorCode: '500', message: 'Endpoint Error' } });
   });
 
-  it('answer 503/500 with Retry-After when the secret is malformed from the start, and log the field', async () => {
+  it('answer 500/900 (not "try again later") when the secret is malformed from the start, log the field and raise the configuration metric', async () => {
     const file = await secretFile({
       iam: { accessKey: 'AK', secretKey: 987654321987 },
       callers: (await demoSecret()).callers,
@@ -531,15 +531,20 @@ describe('scan job functions with other credentials', () => {
       results.push(await fn.list(httpEvent('jobs-list.json'), lambdaContext()));
     vi.restoreAllMocks();
     for (const result of results) {
-      expect(result.statusCode).toBe(503);
-      expect(result.headers?.['Retry-After']).toMatch(/^[1-9][0-9]*$/);
-      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('500');
+      expect(result.statusCode).toBe(500);
+      expect(result.headers?.['Retry-After']).toBeUndefined();
+      const { error } = jsonBody(result) as ErrorBody;
+      expect(error.errorCode).toBe('900');
+      expect(JSON.stringify(error)).not.toMatch(/try again later|iam/i);
     }
     const log = lines.join('\n');
     expect(log).toContain('iam.secretKey');
     expect(log).not.toContain('987654321987');
-    // One read, then the backoff: five requests do not mean five reads.
-    expect(lines.filter((line) => line.includes('secret fetch failed'))).toHaveLength(1);
+    // One read, then the backoff: five requests do not mean five reads. The line that names the
+    // cause carries the metric the ConfigurationErrors alarm watches.
+    const causes = lines.filter((line) => line.includes('the secret cannot be used'));
+    expect(causes).toHaveLength(1);
+    expect(JSON.parse(causes[0]!)).toMatchObject({ Cause: 'secret', ConfigurationErrors: 1 });
   });
 
   it('keep serving the last good secret when the secret turns malformed', async () => {

@@ -17,6 +17,7 @@ import { offlineStackForSuite } from './offline.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(exec);
 /** A block is a local run's when it sets B from PORT. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, as the docs print it
 const LOCAL_BLOCK = 'B=http://127.0.0.1:${PORT:-3000}';
 
 async function documents(): Promise<string[]> {

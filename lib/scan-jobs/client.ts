@@ -21,6 +21,7 @@ import {
 } from '../upstream/client.js';
 import type { CredentialSource } from '../upstream/gateway/credential-refresh.js';
 import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.js';
+import { type JobOperation, withJobHint } from './hints.js';
 import { DEFAULT_PAGE_SIZE, isJobId, type ListQuery, type SearchBody } from './schemas.js';
 
 const API = '/api/v1/jobs';
@@ -75,7 +76,10 @@ export class ScanJobsClient {
       ['page', String(query.page)],
       ['limit', String(query.limit)],
     ];
-    return this.gateway.call({ method: 'GET', path: API, query: params, onAttempt }, budget);
+    return hinted(
+      'list',
+      this.gateway.call({ method: 'GET', path: API, query: params, onAttempt }, budget),
+    );
   }
 
   search(
@@ -84,9 +88,12 @@ export class ScanJobsClient {
     onAttempt?: AttemptObserver,
   ): Promise<UpstreamAnswer> {
     // A search only reads, so it may be retried like a GET.
-    return this.gateway.call(
-      { method: 'POST', path: `${API}/search`, json: body, idempotent: true, onAttempt },
-      budget,
+    return hinted(
+      'search',
+      this.gateway.call(
+        { method: 'POST', path: `${API}/search`, json: body, idempotent: true, onAttempt },
+        budget,
+      ),
     );
   }
 
@@ -95,19 +102,35 @@ export class ScanJobsClient {
     budget: TimeBudget,
     onAttempt?: AttemptObserver,
   ): Promise<UpstreamAnswer> {
-    return this.gateway.call(
-      { method: 'PATCH', path: jobPath(instanceId, 'cancel'), onAttempt },
-      budget,
+    return hinted(
+      'cancel',
+      this.gateway.call(
+        { method: 'PATCH', path: jobPath(instanceId, 'cancel'), onAttempt },
+        budget,
+      ),
     );
   }
 
   stop(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
-    return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'stop') }, budget);
+    return hinted(
+      'stop',
+      this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'stop') }, budget),
+    );
   }
 
   report(instanceId: string, budget: TimeBudget): Promise<UpstreamAnswer> {
-    return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget);
+    return hinted(
+      'report',
+      this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, budget),
+    );
   }
+}
+
+/** A 901 of the platform, with the usual causes of this call's refusal (hints.ts). */
+function hinted(operation: JobOperation, call: Promise<UpstreamAnswer>): Promise<UpstreamAnswer> {
+  return call.catch((thrown: unknown) => {
+    throw withJobHint(thrown, operation);
+  });
 }
 
 function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): string {

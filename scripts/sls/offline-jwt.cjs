@@ -85,7 +85,11 @@ function verifierOf(authorizer) {
   };
   return async (authorization, scopes) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw new CallerAuthError();
+    if (!match) {
+      throw new CallerAuthError(
+        (authorization ?? '').trim() === '' ? 'missing-token' : 'not-bearer',
+      );
+    }
     let claims;
     try {
       ({ payload: claims } = await jwtVerify(match[1], await keySet(), {
@@ -165,7 +169,9 @@ class OfflineJwt {
         return h.continue;
       } catch (error) {
         const encoded = encodeError(
-          error instanceof CallerScopeError ? error : new CallerAuthError(),
+          error instanceof CallerScopeError || error instanceof CallerAuthError
+            ? error
+            : new CallerAuthError(),
           negotiateErrorFormat({
             accept: request.headers.accept,
             'content-type': request.headers['content-type'],

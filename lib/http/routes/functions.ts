@@ -3,8 +3,11 @@ import * as z from 'zod/mini';
 import { type NamePath, namePathSchema } from '../../core/schemas.js';
 import { defineRoute, type RouteResponse } from './route.js';
 
-/** `result` of an action or trigger route: `true` (the default) returns the action's result only. */
-export const executionQuerySchema = z.object({
+/**
+ * `result` of an action or trigger route: `true` (the default) returns the action's result only.
+ * Nothing else of the caller's query reaches the action: any other parameter is refused, named.
+ */
+export const executionQuerySchema = z.strictObject({
   result: z.pipe(
     z._default(z.enum(['true', 'false'], 'expected true or false'), 'true'),
     z.transform((value) => value === 'true'),

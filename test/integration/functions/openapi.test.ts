@@ -37,7 +37,11 @@ describe('GET /openapi.json', () => {
     );
     expect(result.statusCode).toBe(401);
     expect(jsonBody(result)).toEqual({
-      error: { errorCode: '200', message: 'Authentication Failed' },
+      error: {
+        errorCode: '200',
+        message: 'Authentication Failed',
+        details: 'No Authorization header: send "Authorization: Bearer <token>".',
+      },
     });
   });
 });

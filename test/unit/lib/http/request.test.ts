@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { queryOf } from '../../../../lib/http/request.js';
 import { sampleEvent } from '../../../helpers/lambda.js';
 
-const withQuery = (rawQueryString: string) => ({ ...sampleEvent('jobs-list.json'), rawQueryString });
+const withQuery = (rawQueryString: string) => ({
+  ...sampleEvent('jobs-list.json'),
+  rawQueryString,
+});
 
 /** What URLSearchParams gives, with a repeated key as an array in order. */
 function reference(raw: string): Record<string, string | string[]> {

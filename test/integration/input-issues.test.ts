@@ -4,8 +4,9 @@
  * in words that name the parameter or member, list an enumeration's values, say the type
  * expected and what came, and never echo a long value.
  */
-import * as z from 'zod/mini';
+
 import { describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
 import { type InputPlace, knownKeysAt, parseInput } from '../../lib/core/input-issues.js';
 import { routes } from '../../lib/http/routes/index.js';
 import type { Route } from '../../lib/http/routes/route.js';

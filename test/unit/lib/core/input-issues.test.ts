@@ -1,6 +1,7 @@
 /** Input errors that teach (lib/core/input-issues.ts). */
-import * as z from 'zod/mini';
+
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import {
   describeValue,
   inputIssuesOf,

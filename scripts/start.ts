@@ -128,6 +128,8 @@ async function main(): Promise<void> {
     );
     console.log(`Starting serverless offline on port ${port} (the first build takes a while)...`);
 
+    // Stage parameters, as serverless takes them: npm start -- --param="corsAllowedOrigins=...".
+    const params = stageParams(process.argv.slice(2));
     // Its own build folder: no other command's build (a package, invoke local) deletes it.
     const workFolder = `.esbuild/start-${port}`;
     let offline: OfflineProcess | undefined;
@@ -138,7 +140,7 @@ async function main(): Promise<void> {
       await offline?.stop();
     });
     const boot = async (): Promise<OfflineProcess> => {
-      const launched = await launchOffline({ port, env, capture: false, workFolder });
+      const launched = await launchOffline({ port, env, capture: false, workFolder, params });
       offline = launched;
       await launched.ready;
       void launched.exited.then((code) => {
@@ -192,6 +194,21 @@ async function main(): Promise<void> {
       `npm start failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** `--param=name=value` and `--param name=value` of the command line, as `name=value`. */
+function stageParams(args: readonly string[]): string[] {
+  const params: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.startsWith('--param=')) params.push(arg.slice('--param='.length));
+    else if (arg === '--param' && args[i + 1] !== undefined) params.push(args[++i]!);
+    else
+      throw new Error(
+        `unknown argument ${JSON.stringify(arg)} (npm start takes --param="name=value")`,
+      );
+  }
+  return params;
 }
 
 async function writeRebasedDemoSecret(emulatorUrl: string, emulatorPort: number): Promise<string> {

@@ -4,6 +4,7 @@
 // every function's init in the cloud.
 const { setting, ARN } = require('./deploy-env.cjs');
 const { CAPABILITIES, settingOf } = require('./secrets.cjs');
+const cors = require('./cors.cjs');
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/;
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
@@ -69,12 +70,12 @@ function regionalSettings({ alarmActions, layers }) {
  * look at the artifacts and the template; see `warnings`), a deploy may not.
  */
 function problems(
-  { stage, alarmActions, redrivePrincipal, region, layers, command } = {
+  { stage, alarmActions, redrivePrincipal, region, layers, command, corsAllowedOrigins } = {
     stage: undefined,
     alarmActions: [],
   },
 ) {
-  const found = [];
+  const found = [...cors.problemsOf(corsAllowedOrigins)];
   const topic = alarmActions[0];
   if (topic === undefined && STAGES_NEEDING_AN_ALARM_TOPIC.has(stage)) {
     found.push(
@@ -227,6 +228,7 @@ class SettingsCheck {
       region: this.options.region ?? service.provider.region,
       layers: service.provider.layers,
       command,
+      corsAllowedOrigins: service.custom?.corsAllowedOrigins,
     });
     if (found.length > 0) {
       throw new this.serverless.classes.Error(

@@ -101,6 +101,7 @@ const PROD_SETTINGS = {
   EVENT_BUS_NAME: 'scan-events',
 };
 const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:on-call';
+const CORS_ORIGINS = 'https://app.example.com,https://admin.example.com';
 const REDRIVE = 'arn:aws:iam::123456789012:role/on-call';
 const EXTENSION_LAYER =
   'arn:aws:lambda:us-east-1:177933569100:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12';
@@ -154,8 +155,23 @@ describe('serverless package and its CloudFormation template', () => {
       `alarmTopicArn=${ALARM_TOPIC}`,
       `redrivePrincipalArn=${REDRIVE}`,
       `secretsExtensionLayerArn=${EXTENSION_LAYER}`,
+      `corsAllowedOrigins=${CORS_ORIGINS}`,
     ]);
   }, 300_000);
+
+  it('configures CORS only where the stage names origins', () => {
+    const api = (of: Record<string, Resource>) =>
+      Object.values(of).find((r) => r.Type === 'AWS::ApiGatewayV2::Api')!.Properties;
+    expect(api(resources).CorsConfiguration).toBeUndefined();
+    const cors = api(prod.resources).CorsConfiguration as Record<string, unknown>;
+    expect(cors).toMatchObject({
+      AllowOrigins: CORS_ORIGINS.split(','),
+      AllowHeaders: expect.arrayContaining(['Authorization', 'Content-Type']),
+      MaxAge: 600,
+    });
+    // Bearer tokens, no cookies: credentials are never allowed.
+    expect(cors.AllowCredentials).toBeUndefined();
+  });
 
   afterAll(async () => {
     for (const dir of [out, prod?.dir]) if (dir) await rm(dir, { recursive: true, force: true });

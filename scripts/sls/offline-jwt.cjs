@@ -126,7 +126,11 @@ class OfflineJwt {
    */
   routesBehind(name) {
     const routes = new Map();
-    for (const events of Object.values(jwtRouteEvents())) {
+    // The reference's routes are behind it too where the stage turns its public reference off.
+    const publicReference =
+      String(this.serverless.service.functions?.openapi?.environment?.PUBLIC_REFERENCE ?? true) !==
+      'false';
+    for (const events of Object.values(jwtRouteEvents(publicReference))) {
       for (const { httpApi } of events) {
         if (httpApi.authorizer?.name !== name) continue;
         routes.set(

@@ -38,6 +38,9 @@ const SECRET = 'secretsmanager:GetSecretValue';
 const FUNCTION_ACTIONS: Record<string, string[]> = {
   health: [],
   fallback: [],
+  // The reference (GET /openapi.json, GET /docs) is public by default: it reads no secret.
+  openapi: [],
+  docs: [],
   receiveWebhook: [SECRET, 'sqs:SendMessage', 's3:PutObject'],
   consumeInvocations: [
     SECRET,
@@ -68,6 +71,7 @@ const PROD_READS: Record<string, string[]> = {
   health: [],
   fallback: [],
   openapi: [],
+  docs: [],
   listJobs: ['signing'],
   searchJobs: ['signing'],
   cancelReservedJobs: ['signing'],
@@ -651,8 +655,8 @@ describe('serverless package and its CloudFormation template', () => {
   });
 
   it('zips each bundle with its source map, its HTTP parser when it calls out, and nothing else', async () => {
-    // Health and the catch-all route call nothing: they carry no HTTP client.
-    const callsNothing = new Set(['health.zip', 'fallback.zip']);
+    // Health, the catch-all route and the public reference call nothing: no HTTP client.
+    const callsNothing = new Set(['health.zip', 'fallback.zip', 'openapi.zip', 'docs.zip']);
     for (const zip of (await readdir(out)).filter((f) => f.endsWith('.zip'))) {
       const { stdout } = await run('unzip', ['-Z1', path.join(out, zip)]);
       const entries = stdout

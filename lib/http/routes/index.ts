@@ -9,7 +9,7 @@ import { scopesGranting } from '../../core/scopes.js';
 import { routeOfEntry } from './catalogue.js';
 import { functionRoutes } from './functions.js';
 import { jobRoutes } from './jobs.js';
-import type { Route } from './route.js';
+import { accessOf, type Route } from './route.js';
 import { serviceRoutes } from './service.js';
 
 export const routes: readonly Route[] = [
@@ -50,23 +50,32 @@ export const JWT_AUTHORIZER = 'callerJwt';
  * `authorizationScopes` in the token's `scope` claim). A scope built from the path (an action's
  * or a trigger's name) cannot be written in the template: the function checks it.
  */
-function authorizerOf(route: Route): HttpApiEvent['httpApi']['authorizer'] {
-  if (route.access === 'public') return undefined;
-  if (route.access === 'caller' || route.access.scope.endsWith(':{name}')) {
+function authorizerOf(
+  route: Route,
+  publicReference: boolean,
+): HttpApiEvent['httpApi']['authorizer'] {
+  const access = accessOf(route, publicReference);
+  if (access === 'public') return undefined;
+  if (access === 'caller' || access.scope.endsWith(':{name}')) {
     return { name: JWT_AUTHORIZER };
   }
-  return { name: JWT_AUTHORIZER, scopes: scopesGranting(route.access.scope) };
+  return { name: JWT_AUTHORIZER, scopes: scopesGranting(access.scope) };
 }
 
 /**
  * serverless.yml's `httpApi` events of every HTTP function, by function name; with `jwt`, each
- * route that needs a caller is behind API Gateway's JWT authorizer with its scopes.
+ * route that needs a caller is behind API Gateway's JWT authorizer with its scopes (the
+ * reference's routes too, when the stage turns its public reference off).
  */
-export function httpApiEvents(options: { jwt?: boolean } = {}): Record<string, HttpApiEvent[]> {
+export function httpApiEvents(
+  options: { jwt?: boolean; publicReference?: boolean } = {},
+): Record<string, HttpApiEvent[]> {
   const events: Record<string, HttpApiEvent[]> = {};
   for (const route of routes) {
     const method = route.method === 'ANY' ? '*' : route.method;
-    const authorizer = options.jwt ? authorizerOf(route) : undefined;
+    const authorizer = options.jwt
+      ? authorizerOf(route, options.publicReference ?? true)
+      : undefined;
     events[route.function] = [
       ...(events[route.function] ?? []),
       { httpApi: { method, path: route.path, ...(authorizer ? { authorizer } : {}) } },

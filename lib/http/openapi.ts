@@ -134,7 +134,9 @@ function requestBodyOf(route: Route) {
     return {
       required: input.jsonBodyReadByHandler.required,
       description: input.jsonBodyReadByHandler.description,
-      content: { 'application/json': { schema: {} } },
+      content: {
+        'application/json': { schema: input.jsonBodyReadByHandler.schema ?? {} },
+      },
     };
   }
   return undefined;
@@ -174,6 +176,8 @@ function responsesOf(route: Route) {
  * the path), `actions:*` or `*`. Any known caller: the scheme with no role; public: none.
  */
 function securityOf(route: Route): Record<string, string[]>[] {
+  // Public by default, a known caller's where the stage says so: the token is optional.
+  if (route.reference) return [{}, { callerToken: [] }];
   if (route.access === 'public') return [];
   if (route.access === 'caller') return [{ callerToken: [] }];
   return scopesGranting(route.access.scope).map((scope) => ({ callerToken: [scope] }));
@@ -193,8 +197,13 @@ export interface OpenApiDocument {
     version: string;
     description: string;
     license: { name: string; identifier: string };
+    contact: { name: string; url?: string };
   };
-  readonly servers: { url: string; description: string }[];
+  readonly servers: {
+    url: string;
+    description: string;
+    variables?: Record<string, { default: string }>;
+  }[];
   readonly tags: { name: string; description: string }[];
   readonly paths: Record<string, Record<string, unknown>>;
   readonly components: Record<string, unknown>;
@@ -246,12 +255,23 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
       // As package.json: a private package, no licence granted. OpenAPI 3.1 wants an SPDX
       // identifier or a URL; SPDX names a licence of one's own LicenseRef-<name>.
       license: { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' },
+      // Whoever deploys the package answers for it; docs/deploy.md says how to reach a stage.
+      contact: { name: 'The operators of this deployment (docs/deploy.md)' },
     },
+    // (A server variable's `description` would be valid OpenAPI 3.1, but swagger-parser's
+    // schema refuses it: each server's own description says what its variables are.)
     servers: [
-      { url: 'http://localhost:3000', description: 'npm start (serverless offline)' },
+      {
+        url: 'http://127.0.0.1:{port}',
+        description:
+          'npm start (serverless offline); {port} is its PORT. GET /docs calls the deployment it is served from',
+        variables: { port: { default: '3000' } },
+      },
       {
         url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
-        description: 'A deployed stage (the HTTP API of `serverless deploy`)',
+        description:
+          'A deployed stage: {apiId} is its HTTP API id, {region} its AWS region; `npx serverless info --stage <stage>` prints the whole URL',
+        variables: { apiId: { default: 'abc123defg' }, region: { default: 'us-east-1' } },
       },
     ],
     tags: [

@@ -30,8 +30,11 @@ export const functionRoutes = {
     access: { scope: 'actions:{name}' },
     summary: 'Run an action (blocking); a web action keeps the method, others take POST only',
     description:
-      'A JSON object of parameters is the body of an ordinary action (required); a web action ' +
-      'takes any body, or none, and receives the method, query and headers.',
+      'A JSON object of parameters is the body of an ordinary action (required; POST only). A ' +
+      'web action takes any JSON body, or none, with any of these methods: it receives the ' +
+      "method and the body only (not the caller's query or headers). What the action answers " +
+      "(status, Content-Type, body) comes back unchanged; only an error of the platform's " +
+      'gateway becomes the uniform envelope.',
     tag: 'functions',
     input: {
       path: namePathSchema,
@@ -41,7 +44,14 @@ export const functionRoutes = {
         description: 'The parameters: a JSON object, required unless the action is a web action',
       },
     },
-    answers: [endpointAnswer("The action's answer")],
+    answers: [
+      {
+        status: 200,
+        description:
+          "The action's answer: with result=true (the default) its result, else the activation record",
+      },
+      endpointAnswer("The action's answer"),
+    ],
   }),
   fireTrigger: defineRoute<undefined, ExecutionQuery, NamePath>({
     function: 'fireTrigger',
@@ -54,7 +64,11 @@ export const functionRoutes = {
     input: {
       path: namePathSchema,
       query: executionQuerySchema,
-      jsonBodyReadByHandler: { required: true, description: 'The parameters: a JSON object' },
+      jsonBodyReadByHandler: {
+        required: true,
+        description: 'The parameters: a JSON object (an array or a bare value is a 400)',
+        schema: { type: 'object' },
+      },
     },
     answers: [
       {

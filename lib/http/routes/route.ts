@@ -43,7 +43,12 @@ export interface RouteInput<B, Q, P> {
   /** Request headers the route reads (lower-case names), for the document. */
   readonly headers?: Schema<unknown>;
   /** A JSON body the handler reads and checks itself (an action's parameters), for the document. */
-  readonly jsonBodyReadByHandler?: { readonly required: boolean; readonly description: string };
+  readonly jsonBodyReadByHandler?: {
+    readonly required: boolean;
+    readonly description: string;
+    /** Its JSON Schema, where one holds for every target (a trigger's object); else any JSON. */
+    readonly schema?: JsonSchema;
+  };
 }
 
 export type RouteAccess = { readonly scope: ScopeTemplate } | 'caller' | 'public';

@@ -161,7 +161,17 @@ function responsesOf(route: Route) {
       : undefined;
     responses[String(answer.status)] = { description: answer.description, content };
   }
-  responses['400'] ??= { $ref: '#/components/responses/Error' };
+  // Where the endpoint's own answer comes back whatever its status (an action), a 400 may be
+  // either this service's envelope (bad input) or the endpoint's own.
+  const passesThrough = route.answers.some(
+    (answer) => answer.status === 'default' && !answer.contentTypes,
+  );
+  responses['400'] ??= passesThrough
+    ? {
+        description:
+          "Bad input: the uniform envelope (see the Error response); or the endpoint's own 400, unchanged",
+      }
+    : { $ref: '#/components/responses/Error' };
   if (needsCaller(route)) responses['401'] ??= { $ref: '#/components/responses/Error' };
   if (typeof route.access === 'object') {
     responses['403'] ??= { $ref: '#/components/responses/Error' };

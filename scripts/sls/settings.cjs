@@ -70,12 +70,31 @@ function regionalSettings({ alarmActions, layers }) {
  * look at the artifacts and the template; see `warnings`), a deploy may not.
  */
 function problems(
-  { stage, alarmActions, redrivePrincipal, region, layers, command, corsAllowedOrigins } = {
+  {
+    stage,
+    alarmActions,
+    redrivePrincipal,
+    region,
+    layers,
+    command,
+    corsAllowedOrigins,
+    secretsReader,
+  } = {
     stage: undefined,
     alarmActions: [],
   },
 ) {
   const found = [...cors.problemsOf(corsAllowedOrigins)];
+  const reader = String(secretsReader ?? '').trim();
+  if (reader && !['signed', 'extension', 'sdk'].includes(reader)) {
+    found.push(
+      'The secretsReader parameter must be signed, extension or sdk (or empty: the default).',
+    );
+  } else if (reader === 'extension' && !(layers ?? []).some((layer) => typeof layer === 'string')) {
+    found.push(
+      'The secretsReader parameter is extension, but no layer is attached: set secretsExtensionLayerArn too.',
+    );
+  }
   const topic = alarmActions[0];
   if (topic === undefined && STAGES_NEEDING_AN_ALARM_TOPIC.has(stage)) {
     found.push(
@@ -229,6 +248,7 @@ class SettingsCheck {
       layers: service.provider.layers,
       command,
       corsAllowedOrigins: service.custom?.corsAllowedOrigins,
+      secretsReader: service.provider.environment?.SECRETS_READER,
     });
     if (found.length > 0) {
       throw new this.serverless.classes.Error(

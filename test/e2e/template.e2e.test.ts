@@ -163,6 +163,15 @@ describe('serverless package and its CloudFormation template', () => {
     ]);
   }, 300_000);
 
+  it("passes the stage's secrets reader to the functions (empty: the default)", () => {
+    const variables = (
+      resources.ListJobsLambdaFunction!.Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(variables).toHaveProperty('SECRETS_READER', '');
+  });
+
   it('configures CORS only where the stage names origins', () => {
     const api = (of: Record<string, Resource>) =>
       Object.values(of).find((r) => r.Type === 'AWS::ApiGatewayV2::Api')!.Properties;

@@ -125,6 +125,30 @@ describe('the settings check before packaging', () => {
   });
 });
 
+describe('the secrets reader a stage chooses', () => {
+  const withReader = (reader: string, layers: unknown[] = []) =>
+    new SettingsCheck({
+      service: {
+        custom: { isLocal: false, alarmActions: [] },
+        provider: { stage: 'dev', layers, environment: { SECRETS_READER: reader } },
+      },
+      classes: { Error },
+    });
+
+  it('takes signed, sdk, or extension with its layer, and nothing else', () => {
+    process.env = { PATH: SAVED.PATH, ...URLS };
+    for (const reader of ['', 'signed', 'sdk'])
+      expect(() => withReader(reader).check()).not.toThrow();
+    expect(() => withReader('extension').check()).toThrow(/set secretsExtensionLayerArn too/);
+    expect(() =>
+      withReader('extension', ['arn:aws:lambda:us-east-1:1:layer:x:1']).check(),
+    ).not.toThrow();
+    expect(() => withReader('vault').check()).toThrow(
+      /secretsReader parameter must be signed, extension or sdk/,
+    );
+  });
+});
+
 describe('serverless package with no settings', () => {
   const withCommand = (
     command: string,

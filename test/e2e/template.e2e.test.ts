@@ -319,7 +319,8 @@ describe('serverless package and its CloudFormation template', () => {
 
   it('with one secret (dev), lets every function that reads any read that one', () => {
     for (const fn of Object.keys(PROD_READS)) {
-      const expected = ['health', 'fallback'].includes(fn) ? [] : ['platform'];
+      // Health, the catch-all and the public reference (the default) read nothing.
+      const expected = ['health', 'fallback', 'openapi', 'docs'].includes(fn) ? [] : ['platform'];
       expect(secretsReadBy(resources, fn), fn).toEqual(expected);
     }
   });

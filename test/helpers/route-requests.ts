@@ -22,6 +22,7 @@ export const MODULES: Record<string, string> = {
   catalogueCaptcha: 'functions/catalogue/captcha.ts',
   catalogueUtility: 'functions/catalogue/utility.ts',
   openapi: 'functions/openapi.ts',
+  docs: 'functions/docs.ts',
   fallback: 'functions/fallback.ts',
 };
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -121,6 +122,8 @@ export const VALID: Record<string, Valid> = {
     contentType: JSON_TYPE,
   },
   'GET /openapi.json': {},
+  'GET /docs': {},
+  'GET /docs/{asset}': { path: { asset: 'init.js' } },
 };
 
 /** The route's valid request as API Gateway hands it to the function, with this Authorization. */

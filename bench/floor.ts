@@ -26,6 +26,11 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SECRET_ID = 'platform-gateway/dev/platform';
 /** The HTTP functions (their bundles are held to the size target); the rest run on events. */
 const EVENT_FUNCTIONS = new Set(['consumeInvocations', 'watchScanJobs']);
+/**
+ * The reference page carries its renderer (Swagger UI, about 1.7 MB) in its own bundle, apart:
+ * it is held to no size, and every other HTTP function to 250 KB (scripts/check-package.ts).
+ */
+const APART = new Set(['docs']);
 
 /** The floor's two variants, bundled as the functions are (minified CommonJS for node24). */
 async function buildFloors(dir: string): Promise<{ fetch: string; undici: string }> {
@@ -56,7 +61,7 @@ function largestHttpBundle(out: string): { name: string; kb: number } {
   let largest = { name: '', kb: 0 };
   for (const zip of readdirSync(out).filter((f) => f.endsWith('.zip'))) {
     const name = zip.replace(/\.zip$/, '');
-    if (EVENT_FUNCTIONS.has(name)) continue;
+    if (EVENT_FUNCTIONS.has(name) || APART.has(name)) continue;
     const kb = loadedBytes(unpackedEntry(out, name)) / 1024;
     if (kb > largest.kb) largest = { name, kb };
   }

@@ -1,10 +1,13 @@
-/** GET /openapi.json: the OpenAPI 3.1 document of every route. */
-import { callerRoute } from '../lib/http/caller-route.js';
-import { openApiDocumentText } from '../lib/http/openapi-document.js';
+/**
+ * GET /openapi.json: the OpenAPI 3.1 document of every route, without a token (a stage's public
+ * reference, the default). A stage that turns it off deploys openapi-for-callers.ts instead
+ * (serverless.yml), so that this bundle carries no caller check and no HTTP client.
+ */
+import { publicRoute } from '../lib/http/public-route.js';
+import { openApiDocument } from '../lib/http/reference-responses.js';
+import { publicReferenceRoute } from '../lib/http/reference-routes.js';
 import { serviceRoutes } from '../lib/http/routes/service.js';
 
-export const handler = callerRoute(serviceRoutes.openapi, async () => ({
-  statusCode: 200,
-  headers: { 'content-type': 'application/json' },
-  body: openApiDocumentText(),
-}));
+export const handler = publicRoute(publicReferenceRoute(serviceRoutes.openapi), async () =>
+  openApiDocument(),
+);

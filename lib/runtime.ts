@@ -9,6 +9,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { type Config, loadConfig } from './core/config.js';
+import { configurationErrorMetric } from './core/configuration-metric.js';
 import { ConfigError, SecretReadError } from './core/errors.js';
 import { createLogger, describeError, type Logger } from './core/log.js';
 import {
@@ -26,7 +27,7 @@ import {
   fileSecretSource,
   type SecretSource,
 } from './secrets/sources.js';
-import { SecretStore } from './secrets/store.js';
+import { isMisconfiguration, SecretStore } from './secrets/store.js';
 import { createDispatcher } from './upstream/dispatch.js';
 import { RetryBudget } from './upstream/retry-budget.js';
 
@@ -75,16 +76,24 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
           ? undefined
           : fields.flatMap((capability) => CAPABILITY_FIELDS[capability]),
       deployed: config.deployed,
-      onFailure: (error, failure) =>
-        failure.servingCached
-          ? log.warn('secret fetch failed; the last good secret keeps serving', {
-              ...describeError(error),
-              retryInMs: failure.retryInMs,
-            })
-          : log.error('secret fetch failed; no good secret yet', {
-              ...describeError(error),
-              retryInMs: failure.retryInMs,
-            }),
+      onFailure: (error, failure) => {
+        const fields = { ...describeError(error), retryInMs: failure.retryInMs };
+        // Only an operator can mend it: the alarm's metric rides on the line that names the cause.
+        const metric = isMisconfiguration(error)
+          ? configurationErrorMetric('secret', (overrides.now ?? Date.now)())
+          : undefined;
+        if (failure.servingCached) {
+          log.warn('secret fetch failed; the last good secret keeps serving', fields, metric);
+        } else if (metric) {
+          log.error(
+            'the secret cannot be used (invalid, missing or not readable): every call that needs it answers 500 until an operator corrects it',
+            fields,
+            metric,
+          );
+        } else {
+          log.error('secret fetch failed; no good secret yet', fields);
+        }
+      },
       // Once per container, when the first secret that still has them loads (at cold start).
       onLoad: (secret: PlatformSecret) => {
         if (!secret.callerTokens || warnedCallerTokens) return;

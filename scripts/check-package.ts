@@ -2,14 +2,27 @@
  * After `serverless package`: every function declared in the generated CloudFormation template
  * must have its own artifact in .serverless/, holding one bundle, its source map, and undici's
  * HTTP parser beside it when the bundle reads it (`<bundle>.llhttp.wasm`,
- * scripts/sls/esbuild-plugins.cjs), nothing else. Prints each artifact's size. Exits non-zero on
- * any problem.
+ * scripts/sls/esbuild-plugins.cjs), nothing else. The reference page's renderer (Swagger UI) is
+ * in the docs function's bundle and in no other, and every other HTTP function loads at most
+ * 250 KB (its bundle and the parser beside it). Prints each artifact's size. Exits non-zero on
+ * any problem. `npx tsx scripts/check-package.ts [folder]` checks another package folder.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const out = path.resolve(import.meta.dirname, '../.serverless');
+const out = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../.serverless'));
+/** What an HTTP function may load: its bundle and the HTTP parser beside it. */
+const HTTP_BUNDLE_LIMIT_BYTES = 250 * 1024;
+/** Functions that no HTTP route calls: held to no size here. */
+const EVENT_FUNCTIONS = new Set(['consumeInvocations', 'watchScanJobs']);
+/** The one function that carries the reference page's renderer. */
+const RENDERER_FUNCTION = 'docs';
+/**
+ * How the renderer's script is carried: gzipped, in base64, over 300 KB of it (the OpenAPI
+ * document, carried the same way, is about 10 KB).
+ */
+const RENDERER_MARK = /H4sIA[A-Za-z0-9+/=]{300000,}/;
 const template = JSON.parse(
   readFileSync(path.join(out, 'cloudformation-template-update-stack.json'), 'utf8'),
 ) as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
@@ -48,11 +61,30 @@ for (const [logicalId, resource] of functions) {
   const allowed = new Set([`${bundle}.cjs`, `${bundle}.cjs.map`, parser]);
   const unexpected = entries.filter((entry) => !allowed.has(entry));
   if (unexpected.length > 0) problems.push(`${zip}: unexpected files ${unexpected.join(', ')}`);
-  const readsParser = execFileSync('unzip', ['-p', file, `${bundle}.cjs`], {
-    encoding: 'utf8',
+  const bundled = execFileSync('unzip', ['-p', file, `${bundle}.cjs`], {
     maxBuffer: 64 * 1024 * 1024,
-  }).includes('.llhttp.wasm');
+  });
+  const readsParser = bundled.includes('.llhttp.wasm');
   if (readsParser && !entries.includes(parser)) problems.push(`${zip}: ${parser} is missing`);
+  const name = zip.replace(/\.zip$/, '');
+  const carriesRenderer = RENDERER_MARK.test(bundled.toString('latin1'));
+  if (name === RENDERER_FUNCTION && !carriesRenderer) {
+    problems.push(`${zip}: the reference's renderer is not in it`);
+  }
+  if (name !== RENDERER_FUNCTION && carriesRenderer) {
+    problems.push(`${zip}: carries the reference's renderer, which only ${RENDERER_FUNCTION} may`);
+  }
+  if (name !== RENDERER_FUNCTION && !EVENT_FUNCTIONS.has(name)) {
+    const parserBytes = entries.includes(parser)
+      ? execFileSync('unzip', ['-p', file, parser], { maxBuffer: 16 * 1024 * 1024 }).length
+      : 0;
+    const loaded = bundled.length + parserBytes;
+    if (loaded > HTTP_BUNDLE_LIMIT_BYTES) {
+      problems.push(
+        `${zip}: loads ${(loaded / 1024).toFixed(1)} KB, over the ${HTTP_BUNDLE_LIMIT_BYTES / 1024} KB of an HTTP function`,
+      );
+    }
+  }
   console.log(
     `${logicalId.padEnd(40)} ${zip.padEnd(32)} ${(statSync(file).size / 1024).toFixed(1)} KB`,
   );

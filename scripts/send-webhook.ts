@@ -2,7 +2,8 @@
  * `npm run webhook -- [name] [json body] [--id=<webhook-id>]`: signs a delivery with the
  * webhook's secret (Standard Webhooks, from the secret file in use, the demo one by default;
  * during a rotation, the last of its `secrets`, the newest) and posts it to the local
- * `POST /webhooks/{name}`. Send the same --id twice to see that its action runs once.
+ * `POST /webhooks/{name}` on `PORT` (3000 by default, as npm start). Send the same --id twice to
+ * see that its action runs once. When nothing answers there, it says in one line what to start.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -28,15 +29,35 @@ if (!signingSecret) {
 }
 const timestamp = new Date();
 const signature = new Webhook(signingSecret).sign(id, timestamp, body);
-const url = `http://127.0.0.1:${process.env.PORT || 3000}/webhooks/${encodeURIComponent(name)}`;
-const response = await fetch(url, {
-  method: 'POST',
-  headers: {
-    'content-type': 'application/json',
-    'webhook-id': id,
-    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-    'webhook-signature': signature,
-  },
-  body,
-});
+const origin = `http://127.0.0.1:${process.env.PORT || 3000}`;
+const url = `${origin}/webhooks/${encodeURIComponent(name)}`;
+let response: Response;
+try {
+  response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+      'webhook-signature': signature,
+    },
+    body,
+  });
+} catch (error) {
+  console.error(unreachable(error, origin));
+  process.exit(1);
+}
 console.log(`${response.status} ${await response.text()}  (webhook-id ${id})`);
+
+/** One line saying what to start, for a connection nobody answered; no stack trace. */
+function unreachable(error: unknown, where: string): string {
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  if (code === 'ECONNREFUSED') {
+    return (
+      `Nothing answers on ${where}: start the functions first (npm start), or set PORT to the ` +
+      'port npm start listens on.'
+    );
+  }
+  const reason = error instanceof Error ? (error.cause as Error)?.message || error.message : '';
+  return `Could not post to ${where}: ${reason || String(error)}`;
+}

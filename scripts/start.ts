@@ -6,8 +6,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { demoSecretFor, startEmulator } from '../emulator/index.js';
-import { launchOffline } from './local/offline.js';
+import { watchBuildFolder } from './local/build-guard.js';
+import { launchOffline, type OfflineProcess } from './local/offline.js';
 import { DEMO_SECRETS_FILE, PROJECT_ROOT } from './local/paths.js';
+import { localConfigurationProblems } from './local/preflight.js';
 import { startLocalLedger } from './local-ledger.js';
 
 function portFromEnv(name: string, fallback: number): number {
@@ -114,6 +116,12 @@ async function main(): Promise<void> {
       env.SECRETS_FILE = await writeRebasedDemoSecret(emulatorUrl, emulatorPort);
     }
 
+    // What the functions would refuse on every call stops npm start now, with its cause.
+    const problems = await localConfigurationProblems(env);
+    if (problems.length > 0) {
+      throw new Error(`the local configuration is invalid:\n  - ${problems.join('\n  - ')}`);
+    }
+
     console.log(
       emulatorUrl
         ? `Platform emulator listening on ${emulatorUrl}`
@@ -121,28 +129,62 @@ async function main(): Promise<void> {
     );
     console.log(`Starting serverless offline on port ${port} (the first build takes a while)...`);
 
-    const offline = await launchOffline({
-      port,
-      env,
-      capture: false,
-      workFolder: `.esbuild/start-${port}`,
+    // Stage parameters, as serverless takes them: npm start -- --param="corsAllowedOrigins=...".
+    const params = stageParams(process.argv.slice(2));
+    // Its own build folder: no other command's build (a package, invoke local) deletes it.
+    const workFolder = `.esbuild/start-${port}`;
+    let offline: OfflineProcess | undefined;
+    let rebuilding = false;
+    let stopWatching = () => {};
+    cleanups.push(async () => {
+      stopWatching();
+      await offline?.stop();
     });
-    cleanups.push(() => offline.stop());
-    await offline.ready;
-    void offline.exited.then((code) => {
-      void shutdown(1, `serverless offline stopped unexpectedly (${code}); shutting down.`);
-    });
+    const boot = async (): Promise<OfflineProcess> => {
+      const launched = await launchOffline({ port, env, capture: false, workFolder, params });
+      offline = launched;
+      await launched.ready;
+      void launched.exited.then((code) => {
+        if (rebuilding || offline !== launched) return;
+        void shutdown(1, `serverless offline stopped unexpectedly (${code}); shutting down.`);
+      });
+      // A build deleted under us (rm -rf .esbuild, an older checkout's package): built again.
+      stopWatching = watchBuildFolder(resolve(PROJECT_ROOT, workFolder), () => {
+        void rebuild(launched);
+      });
+      return launched;
+    };
+    const rebuild = async (gone: OfflineProcess) => {
+      if (exiting || rebuilding) return;
+      rebuilding = true;
+      console.error(
+        `\nThe build in ${workFolder} was deleted while npm start ran; rebuilding (serverless offline restarts)...`,
+      );
+      try {
+        await gone.stop();
+        const again = await boot();
+        console.log(`Functions ready again at ${again.baseUrl}`);
+      } catch (error) {
+        void shutdown(
+          1,
+          `npm start failed to rebuild: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      } finally {
+        rebuilding = false;
+      }
+    };
+    const running = await boot();
 
     const token = await callerTokenHint(usesDemoSecret);
     console.log(
       [
         '',
-        `Functions ready at ${offline.baseUrl}`,
+        `Functions ready at ${running.baseUrl}`,
         `  SCAN_BASE_URL=${shown(env.SCAN_BASE_URL)}  OPENAPI_BASE_URL=${shown(env.OPENAPI_BASE_URL)}`,
         `  secrets: ${env.SECRETS_SOURCE === 'file' ? env.SECRETS_FILE : env.SECRETS_SOURCE}`,
         '',
         'Try:',
-        `  curl -H 'Authorization: Bearer ${token}' ${offline.baseUrl}/jobs`,
+        `  curl -H 'Authorization: Bearer ${token}' ${running.baseUrl}/jobs`,
         '',
         'Ctrl-C stops everything.',
       ].join('\n'),
@@ -153,6 +195,21 @@ async function main(): Promise<void> {
       `npm start failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** `--param=name=value` and `--param name=value` of the command line, as `name=value`. */
+function stageParams(args: readonly string[]): string[] {
+  const params: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.startsWith('--param=')) params.push(arg.slice('--param='.length));
+    else if (arg === '--param' && args[i + 1] !== undefined) params.push(args[++i]!);
+    else
+      throw new Error(
+        `unknown argument ${JSON.stringify(arg)} (npm start takes --param="name=value")`,
+      );
+  }
+  return params;
 }
 
 async function writeRebasedDemoSecret(emulatorUrl: string, emulatorPort: number): Promise<string> {

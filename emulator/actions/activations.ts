@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { copyJson } from './json-values.js';
 import type {
   ActionActivations,
   ActionDefinition,
@@ -37,7 +38,7 @@ export class ActivationLog implements ActionActivations {
 
   /** Copies, so a test cannot change what the emulator remembers. */
   activations(): ActivationLogEntry[] {
-    return structuredClone(this.#entries);
+    return copyJson(this.#entries);
   }
 
   reset(): void {
@@ -129,7 +130,7 @@ export function startActivation(
     activationId,
     kind: 'action',
     name: action.name,
-    params: structuredClone(params),
+    params: copyJson(params),
     method: caller.method,
     at: start,
     ...(caller.cause === undefined ? {} : { cause: caller.cause }),

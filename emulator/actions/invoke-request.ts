@@ -3,8 +3,10 @@
  * controller reads them: `blocking`, `result` and `timeout` from the query, a JSON object of
  * params from the body.
  */
+
 import type { GatewayRequest } from '../core/types.js';
 import { mediaType } from '../gateway/envelope.js';
+import { depthOf, MAX_JSON_DEPTH } from './json-values.js';
 import type { JsonObject } from './types.js';
 import { WHISK_MESSAGES } from './whisk-responses.js';
 
@@ -78,12 +80,17 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A request's JSON body, or the platform's refusal: not JSON, or nested deeper than it parses. */
 export function parseJson(text: string): Parsed<unknown> {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    // V8's JSON.parse keeps its own stack: any depth parses.
+    value = JSON.parse(text) as unknown;
   } catch {
     return refuse(400, WHISK_MESSAGES.malformedJson);
   }
+  if (depthOf(value) > MAX_JSON_DEPTH) return refuse(400, WHISK_MESSAGES.nestedTooDeep);
+  return { ok: true, value };
 }
 
 /**

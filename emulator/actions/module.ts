@@ -13,6 +13,7 @@ import {
 import { apiKeyAuthenticator, openAccess } from './api-key-auth.js';
 import { DEMO_API_ID, DEMO_STAGE, demoActions, demoTriggers } from './demo-actions.js';
 import { MAX_BLOCKING_WAIT_MS, parseInvokeOptions, parseJsonParams } from './invoke-request.js';
+import { copyJson } from './json-values.js';
 import type { ActionDefinition, TriggerDefinition } from './types.js';
 import { WEB_METHODS, webActionParams, webResponseOf } from './web.js';
 import {
@@ -105,7 +106,7 @@ function fireTrigger(
     activationId,
     kind: 'trigger',
     name: trigger.name,
-    params: structuredClone(params.value),
+    params: copyJson(params.value),
     method: request.method,
     at: context.now(),
   });

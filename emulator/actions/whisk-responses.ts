@@ -12,6 +12,9 @@ export const WHISK_MESSAGES = {
     "The request's Content-Type is not supported. Expected:\napplication/json",
   jsonObjectExpected: 'The request content was malformed:\nJSON object expected',
   malformedJson: 'The request content was malformed:\nThe body is not valid JSON.',
+  // spray-json's own words (its parser's maxNesting, 1000 by default), as the controller wraps them.
+  nestedTooDeep:
+    'The request content was malformed:\nJSON input nested too deeply:JSON input was nested more deeply than the configured limit of maxNesting = 1000',
   parametersNotAllowed:
     'Request defines parameters that are not allowed (e.g., reserved properties).',
   invalidHttpResponse: "Response is not valid 'message/http'.",

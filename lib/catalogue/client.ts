@@ -7,7 +7,7 @@
  * decoder.
  */
 import { requiredSetting } from '../core/config.js';
-import { UnexpectedError } from '../core/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { CallContext } from '../core/call-context.js';
 import type { Runtime } from '../runtime.js';
@@ -173,7 +173,7 @@ export interface AppCredentials {
 export function appCredentialsFrom(secrets: SecretStore): CredentialSource<AppCredentials> {
   return credentialsFrom(secrets, (secret) => {
     if (!secret.openapi) {
-      throw new UnexpectedError(new Error('The secret has no openapi credentials'));
+      throw new ConfigurationError(new Error('The secret has no openapi credentials'));
     }
     return secret.openapi;
   });

@@ -8,6 +8,7 @@ import {
   awsEnvironmentOf,
   environmentSchema,
   logLevelSchema,
+  publicReferenceSchema,
 } from './environment.js';
 import { ConfigError } from './errors.js';
 import type { LogLevel } from './log.js';
@@ -275,6 +276,18 @@ export function isSecureUrl(url: URL | string): boolean {
 export function loadLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel {
   const parsed = logLevelSchema.safeParse(env.LOG_LEVEL);
   return parsed.success ? parsed.data : 'info';
+}
+
+/**
+ * Whether the reference (GET /docs, GET /openapi.json) answers without a token: true unless the
+ * stage turns it off (PUBLIC_REFERENCE=false, from its publicReference parameter). Read alone,
+ * as the log level is, by the functions that serve the reference, which load no more config.
+ * An unreadable value fails closed: a token is needed.
+ */
+export function loadPublicReference(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.PUBLIC_REFERENCE === undefined || env.PUBLIC_REFERENCE === '') return true;
+  const parsed = publicReferenceSchema.safeParse(env.PUBLIC_REFERENCE);
+  return parsed.success ? parsed.data === 'true' : false;
 }
 
 /** The X-Ray trace of the current invocation: Lambda sets it anew for each one. */

@@ -36,7 +36,9 @@ export function lazyDynamoDb(
   let sdk: DynamoDbSdk | undefined;
   return async () => {
     sdk ??= await import('@aws-sdk/client-dynamodb');
-    const agent = bounds.maxSockets ? { keepAlive: true, maxSockets: bounds.maxSockets } : undefined;
+    const agent = bounds.maxSockets
+      ? { keepAlive: true, maxSockets: bounds.maxSockets }
+      : undefined;
     client ??= new sdk.DynamoDBClient({
       requestHandler: {
         connectionTimeout: bounds.connectionTimeoutMs,

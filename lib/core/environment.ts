@@ -49,6 +49,9 @@ export const logLevelSchema = z.enum(
   'expected debug, info, warn or error',
 );
 
+/** Whether GET /docs and GET /openapi.json answer without a token (the stage's publicReference). */
+export const publicReferenceSchema = z.enum(['true', 'false'], 'expected true or false');
+
 export const environmentSchema = z.object({
   EMULATOR_PORT: z.optional(port),
   SCAN_BASE_URL: z.optional(httpUrl),
@@ -135,6 +138,7 @@ export const environmentSchema = z.object({
   INVOCATION_MAX_ATTEMPTS: z.optional(positiveInt),
   INVOCATION_RETRY_SECONDS: z.optional(positiveInt),
   LOG_LEVEL: z.optional(logLevelSchema),
+  PUBLIC_REFERENCE: z.optional(publicReferenceSchema),
   DELIVERY_LEDGER_TABLE: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
   ),

@@ -16,6 +16,11 @@ interface ServiceErrorInit {
   readonly code: string;
   readonly message: string;
   readonly details?: ErrorDetails | undefined;
+  /**
+   * Why, in a few words, for the request's log line beside the errorCode (never a value the
+   * caller sent, a token or a secret): `missing-token`, `unknown input: query.pgae`, ...
+   */
+  readonly reason?: string | undefined;
   /** Extra response headers, such as `Allow` on a 405. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly cause?: unknown;
@@ -27,6 +32,8 @@ export class ServiceError extends Error {
   readonly code: string;
   readonly details: ErrorDetails | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  /** For the log line: why, in a few words, never a value (ServiceErrorInit.reason). */
+  readonly reason: string | undefined;
 
   constructor(init: ServiceErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -34,6 +41,7 @@ export class ServiceError extends Error {
     this.code = init.code;
     this.details = init.details;
     this.headers = init.headers ?? {};
+    this.reason = init.reason;
   }
 }
 
@@ -41,14 +49,45 @@ export class ServiceError extends Error {
 export class InputError extends ServiceError {
   override name = 'InputError';
   constructor(details: readonly InputIssue[], message = 'Bad Request Exception') {
-    super({ status: 400, code: '100', message, details });
+    super({ status: 400, code: '100', message, details, reason: inputReason(details) });
   }
 }
 
+/**
+ * The log's reason of an input error: the paths at fault. An unknown member's name came from the
+ * caller and may be anything: it is logged as `(unknown)`.
+ */
+function inputReason(details: readonly InputIssue[]): string {
+  const paths = details.map(({ path, issue }) =>
+    issue.startsWith('unknown ') ? `${path.split('.')[0]}.(unknown)` : path,
+  );
+  return `invalid input: ${[...new Set(paths)].join(' ')}`;
+}
+
+/**
+ * What was wrong with a request's credentials, as far as the caller may be told: no
+ * Authorization header; one that is not `Bearer <token>`; a token that is unknown or has expired
+ * (one answer for both, so that no answer tells which tokens exist).
+ */
+export type CallerAuthReason = 'missing-token' | 'not-bearer' | 'unknown-or-expired-token';
+
+const CALLER_AUTH_DETAILS: Readonly<Record<CallerAuthReason, string>> = {
+  'missing-token': 'No Authorization header: send "Authorization: Bearer <token>".',
+  'not-bearer':
+    'The Authorization header is not a bearer token: send "Authorization: Bearer <token>".',
+  'unknown-or-expired-token': 'The bearer token is unknown or has expired.',
+};
+
 export class CallerAuthError extends ServiceError {
   override name = 'CallerAuthError';
-  constructor() {
-    super({ status: 401, code: '200', message: 'Authentication Failed' });
+  constructor(readonly authReason: CallerAuthReason = 'unknown-or-expired-token') {
+    super({
+      status: 401,
+      code: '200',
+      message: 'Authentication Failed',
+      details: CALLER_AUTH_DETAILS[authReason],
+      reason: authReason,
+    });
   }
 }
 
@@ -64,6 +103,7 @@ export class CallerScopeError extends ServiceError {
       code: '210',
       message: 'Permission Denied',
       details: `This caller lacks the scope "${scope}".`,
+      reason: `missing-scope ${scope}`,
     });
   }
 }
@@ -108,7 +148,7 @@ export class WebhooksUnavailableError extends ServiceError {
 export class WebhookSignatureError extends ServiceError {
   override name = 'WebhookSignatureError';
   constructor(reason: string) {
-    super({ status: 401, code: '200', message: 'Authentication Failed', details: reason });
+    super({ status: 401, code: '200', message: 'Authentication Failed', details: reason, reason });
   }
 }
 
@@ -139,7 +179,13 @@ export class TooManyMatchesError extends ServiceError {
 export class NotFoundError extends ServiceError {
   override name = 'NotFoundError';
   constructor(details?: string) {
-    super({ status: 404, code: '300', message: 'Not Found Exception', details });
+    super({
+      status: 404,
+      code: '300',
+      message: 'Not Found Exception',
+      details,
+      reason: 'not-found',
+    });
   }
 }
 
@@ -152,6 +198,7 @@ export class MethodNotAllowedError extends ServiceError {
       message: 'Method Not Allowed',
       details: `Allowed: ${allow.join(', ')}`,
       headers: { Allow: allow.join(', ') },
+      reason: 'method-not-allowed',
     });
   }
 }
@@ -163,7 +210,8 @@ export class PayloadTooLargeError extends ServiceError {
       status: 413,
       code: '430',
       message: 'Request Entity Too Large',
-      details: `The request body is over ${limitBytes} bytes.`,
+      details: `The request body is over the limit of ${sizeText(limitBytes)} (${limitBytes} bytes).`,
+      reason: 'body-too-large',
     });
   }
 }
@@ -256,6 +304,14 @@ export class UsageStoreUnavailableError extends ServiceError {
   }
 }
 
+/** 6 MB, 10 MB, 16 KB: a limit as people write it. */
+export function sizeText(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  if (Number.isInteger(mb)) return `${mb} MB`;
+  const kb = bytes / 1024;
+  return Number.isInteger(kb) ? `${kb} KB` : `${bytes} bytes`;
+}
+
 /** The upstream could not be reached: refused, reset, DNS failure. */
 export class UpstreamUnreachableError extends ServiceError {
   override name = 'UpstreamUnreachableError';
@@ -311,6 +367,28 @@ export class CredentialsUnavailableError extends ServiceError {
   }
 }
 
+/**
+ * The service's configuration is wrong: its secret does not validate, does not exist, or the
+ * function's role may not read it. Retrying cannot help until an operator corrects it, so this
+ * is no 503 "try again later": 500/`900`. The log line names the cause (the field, never a
+ * value), and raises the ConfigurationErrors metric that an alarm watches; the answer names
+ * neither.
+ */
+export class ConfigurationError extends ServiceError {
+  override name = 'ConfigurationError';
+  constructor(cause?: unknown) {
+    super({
+      status: 500,
+      code: '900',
+      message: 'Unexpected Error',
+      details:
+        "The service's configuration is invalid (its secret cannot be used). Its operator must " +
+        'correct it; retrying will not help until then.',
+      cause,
+    });
+  }
+}
+
 /** The upstream answered with an error; status, code and message are the upstream's own. */
 export class UpstreamError extends ServiceError {
   override name = 'UpstreamError';
@@ -323,9 +401,15 @@ export class UnexpectedError extends ServiceError {
   }
 }
 
-/** Whatever was thrown, as the ServiceError a caller may see. */
+/**
+ * Whatever was thrown, as the ServiceError a caller may see: a setting found missing when it is
+ * used (ConfigError) is the configuration's fault, not an unexpected one.
+ */
 export function toServiceError(thrown: unknown): ServiceError {
-  return thrown instanceof ServiceError ? thrown : new UnexpectedError(thrown);
+  if (thrown instanceof ServiceError) return thrown;
+  return thrown instanceof ConfigError
+    ? new ConfigurationError(thrown)
+    : new UnexpectedError(thrown);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -339,6 +423,16 @@ export class ConfigError extends Error {
 /** The secret could not be read or does not validate (names fields, never values). */
 export class SecretError extends Error {
   override readonly name = 'SecretError';
+  /**
+   * True when trying again cannot help until an operator acts: the document does not validate,
+   * or the secret does not exist, or the function may not read it. False for what may pass
+   * (a timeout, throttling, Secrets Manager's own failure).
+   */
+  readonly misconfigured: boolean;
+  constructor(message: string, options: { cause?: unknown; misconfigured?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.misconfigured = options.misconfigured ?? false;
+  }
 }
 
 /** The watcher's local state file is unreadable: refused rather than started afresh. */

@@ -42,6 +42,18 @@ export function bearerTokenOf(headers: HeaderMap): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The token of `Authorization: Bearer <token>`, or the 401 that says what was wrong with the
+ * header: none, or not a bearer token (Basic, a bare token, `Bearer` with nothing after it).
+ */
+export function requireBearerToken(headers: HeaderMap): string {
+  const token = bearerTokenOf(headers);
+  if (token) return token;
+  throw new CallerAuthError(
+    (headers.authorization ?? '').trim() === '' ? 'missing-token' : 'not-bearer',
+  );
+}
+
 interface KnownCaller extends Caller {
   /** ms since the epoch from which the token is refused; undefined: no end. */
   readonly notAfter: number | undefined;
@@ -114,8 +126,7 @@ interface SecretCallersOptions {
 /** Callers by bearer token, from the secret. */
 export function secretCallers(options: SecretCallersOptions): IdentifyCaller {
   return async (_event, headers) => {
-    const token = bearerTokenOf(headers);
-    if (!token) throw new CallerAuthError();
+    const token = requireBearerToken(headers);
     const { value, fetchedAt } = await options.load();
     const now = options.now();
     if (now - fetchedAt > options.maxAgeMs) {
@@ -124,7 +135,8 @@ export function secretCallers(options: SecretCallersOptions): IdentifyCaller {
     const table = tableOf(value);
     const caller = table.callers[tokenIndex(token, table.digests)];
     if (!caller || (caller.notAfter !== undefined && now >= caller.notAfter)) {
-      throw new CallerAuthError();
+      // One reason for both: the answer never tells which tokens exist.
+      throw new CallerAuthError('unknown-or-expired-token');
     }
     return { id: caller.id, scopes: caller.scopes, plans: plansOf(value, caller.id) };
   };

@@ -153,7 +153,17 @@ function responsesOf(route: Route) {
       : undefined;
     responses[String(response.status)] = { description: response.description, content };
   }
-  responses['400'] ??= { $ref: '#/components/responses/Error' };
+  // Where the endpoint's own answer comes back whatever its status (an action), a 400 may be
+  // either this service's envelope (bad input) or the endpoint's own.
+  const passesThrough = route.responses.some(
+    (answer) => answer.status === 'default' && !answer.contentTypes,
+  );
+  responses['400'] ??= passesThrough
+    ? {
+        description:
+          "Bad input: the uniform envelope (see the Error response); or the endpoint's own 400, unchanged",
+      }
+    : { $ref: '#/components/responses/Error' };
   if (needsCaller(route)) responses['401'] ??= { $ref: '#/components/responses/Error' };
   if (typeof route.access === 'object') {
     responses['403'] ??= { $ref: '#/components/responses/Error' };
@@ -168,6 +178,8 @@ function responsesOf(route: Route) {
  * the path), `actions:*` or `*`. Any known caller: the scheme with no role; public: none.
  */
 function securityOf(route: Route): Record<string, string[]>[] {
+  // Public by default, a known caller's where the stage says so: the token is optional.
+  if (route.reference) return [{}, { callerToken: [] }];
   if (route.access === 'public') return [];
   if (route.access === 'caller') return [{ callerToken: [] }];
   return scopesGranting(route.access.scope).map((scope) => ({ callerToken: [scope] }));
@@ -187,8 +199,13 @@ export interface OpenApiDocument {
     version: string;
     description: string;
     license: { name: string; identifier: string };
+    contact: { name: string; url?: string };
   };
-  readonly servers: { url: string; description: string }[];
+  readonly servers: {
+    url: string;
+    description: string;
+    variables?: Record<string, { default: string }>;
+  }[];
   readonly tags: { name: string; description: string }[];
   readonly paths: Record<string, Record<string, unknown>>;
   readonly components: Record<string, unknown>;
@@ -240,12 +257,23 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
       // As package.json: a private package, no licence granted. OpenAPI 3.1 wants an SPDX
       // identifier or a URL; SPDX names a licence of one's own LicenseRef-<name>.
       license: { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' },
+      // Whoever deploys the package answers for it; docs/deploy.md says how to reach a stage.
+      contact: { name: 'The operators of this deployment (docs/deploy.md)' },
     },
+    // (A server variable's `description` would be valid OpenAPI 3.1, but swagger-parser's
+    // schema refuses it: each server's own description says what its variables are.)
     servers: [
-      { url: 'http://localhost:3000', description: 'npm start (serverless offline)' },
+      {
+        url: 'http://127.0.0.1:{port}',
+        description:
+          'npm start (serverless offline); {port} is its PORT. GET /docs calls the deployment it is served from',
+        variables: { port: { default: '3000' } },
+      },
       {
         url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
-        description: 'A deployed stage (the HTTP API of `serverless deploy`)',
+        description:
+          'A deployed stage: {apiId} is its HTTP API id, {region} its AWS region; `npx serverless info --stage <stage>` prints the whole URL',
+        variables: { apiId: { default: 'abc123defg' }, region: { default: 'us-east-1' } },
       },
     ],
     tags: [

@@ -76,6 +76,8 @@ export class RequestState {
   readonly responseHeaders: Record<string, string> = {};
   /** Gives the request's units back to its plans (its call never reached the platform). */
   giveBack: (() => Promise<void>) | undefined;
+  /** For the request line, when it is answered with an error: its code, and why (no value). */
+  failure: { readonly errorCode: string; readonly reason: string | undefined } | undefined;
   #targets: Record<string, string | readonly string[] | undefined> | undefined;
 
   constructor(event: APIGatewayProxyEventV2, lambda: Context, functionLog: Logger) {

@@ -6,7 +6,7 @@
  */
 import type { BulkSettings } from '../core/config.js';
 import { requiredSetting } from '../core/config.js';
-import { UnexpectedError } from '../core/errors.js';
+import { ConfigurationError, UnexpectedError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { CallContext } from '../core/call-context.js';
@@ -21,6 +21,7 @@ import {
 } from '../upstream/client.js';
 import type { CredentialSource } from '../upstream/gateway/credential-refresh.js';
 import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.js';
+import { type JobOperation, withJobHint } from './hints.js';
 import { DEFAULT_PAGE_SIZE, isJobId, type ListQuery, type SearchBody } from './schemas.js';
 
 const API = '/api/v1/jobs';
@@ -73,7 +74,10 @@ export class ScanJobsClient {
       ['page', String(query.page)],
       ['limit', String(query.limit)],
     ];
-    return this.gateway.call({ method: 'GET', path: API, query: params, onAttempt }, call);
+    return hinted(
+      'list',
+      this.gateway.call({ method: 'GET', path: API, query: params, onAttempt }, call),
+    );
   }
 
   search(
@@ -82,9 +86,12 @@ export class ScanJobsClient {
     onAttempt?: AttemptObserver,
   ): Promise<UpstreamAnswer> {
     // A search only reads, so it may be retried like a GET.
-    return this.gateway.call(
-      { method: 'POST', path: `${API}/search`, json: body, idempotent: true, onAttempt },
-      call,
+    return hinted(
+      'search',
+      this.gateway.call(
+        { method: 'POST', path: `${API}/search`, json: body, idempotent: true, onAttempt },
+        call,
+      ),
     );
   }
 
@@ -93,19 +100,32 @@ export class ScanJobsClient {
     call: CallContext,
     onAttempt?: AttemptObserver,
   ): Promise<UpstreamAnswer> {
-    return this.gateway.call(
-      { method: 'PATCH', path: jobPath(instanceId, 'cancel'), onAttempt },
-      call,
+    return hinted(
+      'cancel',
+      this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'cancel'), onAttempt }, call),
     );
   }
 
   stop(instanceId: string, call: CallContext): Promise<UpstreamAnswer> {
-    return this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'stop') }, call);
+    return hinted(
+      'stop',
+      this.gateway.call({ method: 'PATCH', path: jobPath(instanceId, 'stop') }, call),
+    );
   }
 
   report(instanceId: string, call: CallContext): Promise<UpstreamAnswer> {
-    return this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, call);
+    return hinted(
+      'report',
+      this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'report') }, call),
+    );
   }
+}
+
+/** A 901 of the platform, with the usual causes of this call's refusal (hints.ts). */
+function hinted(operation: JobOperation, call: Promise<UpstreamAnswer>): Promise<UpstreamAnswer> {
+  return call.catch((thrown: unknown) => {
+    throw withJobHint(thrown, operation);
+  });
 }
 
 function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): string {
@@ -119,7 +139,7 @@ function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): stri
 /** The signing keys of the secret: its IAM keys, and the gateway API key when it has one. */
 export function signingKeysFrom(secrets: SecretStore): CredentialSource<SigningKeys> {
   return credentialsFrom(secrets, (secret) => {
-    if (!secret.iam) throw new UnexpectedError(new Error('The secret has no iam credentials'));
+    if (!secret.iam) throw new ConfigurationError(new Error('The secret has no iam credentials'));
     return { ...secret.iam, apiKey: secret.apiKey };
   });
 }

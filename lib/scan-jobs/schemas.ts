@@ -7,7 +7,9 @@ import { intText } from '../core/schemas.js';
 
 const MAX_INT = 999_999_999;
 const positiveIntText = intText(1, MAX_INT, 'expected a positive integer');
-const positiveInt = z.int().check(z.positive('expected a positive integer'), z.lte(MAX_INT));
+const positiveInt = z
+  .int('expected a positive integer')
+  .check(z.positive('expected a positive integer'), z.lte(MAX_INT, `expected at most ${MAX_INT}`));
 
 // Strict: `pages` (a spelling in the platform's own sample) is refused, not silently ignored.
 export const listQuerySchema = z.strictObject({

@@ -5,10 +5,18 @@
  *
  * A bad secret cannot take the service down: a fetch that fails, or brings a document that
  * does not validate, leaves the last good secret in service, and further fetches back off.
- * With no good secret at all, callers get CredentialsUnavailableError (503, Retry-After).
+ * With no good secret at all, callers get CredentialsUnavailableError (503, Retry-After) while
+ * the failure may pass (a timeout, throttling), and ConfigurationError (500/`900`) when only an
+ * operator can mend it (the document does not validate, the secret does not exist or may not be
+ * read): telling the caller to try again later would mislead.
  */
 import { isSecureUrl } from '../core/config.js';
-import { CredentialsUnavailableError, SecretError } from '../core/errors.js';
+import {
+  ConfigurationError,
+  CredentialsUnavailableError,
+  SecretError,
+  SecretReadError,
+} from '../core/errors.js';
 import { type PlatformSecret, platformSecretSchema } from './schema.js';
 import type { SecretSource } from './sources.js';
 
@@ -133,7 +141,7 @@ export class SecretStore {
     if (waitMs > 0) {
       // Backing off: the last good secret, or the caller is told when to come back.
       if (this.cached) return Promise.resolve(this.cached.value);
-      return Promise.reject(new CredentialsUnavailableError(waitMs / 1000, this.lastFailure));
+      return Promise.reject(unavailable(waitMs, this.lastFailure));
     }
     this.inflight = this.fetchAndParse().finally(() => {
       this.inflight = undefined;
@@ -150,6 +158,7 @@ export class SecretStore {
       } catch (error) {
         throw new SecretError(`Could not read the secret from ${this.source.description}`, {
           cause: error,
+          misconfigured: isMisconfiguredRead(error),
         });
       }
       value = parseSecret(text, this.source.description, this.options);
@@ -177,8 +186,45 @@ export class SecretStore {
       retryInMs: backoff,
     });
     if (this.cached) return this.cached.value;
-    throw new CredentialsUnavailableError(backoff / 1000, error);
+    throw unavailable(backoff, error);
   }
+}
+
+/** What a caller is told while no good secret exists, by what the last failure was. */
+function unavailable(waitMs: number, failure: unknown): Error {
+  return isMisconfiguration(failure)
+    ? new ConfigurationError(failure)
+    : new CredentialsUnavailableError(waitMs / 1000, failure);
+}
+
+/** A failure only an operator can mend (the secret is invalid, missing or forbidden). */
+export function isMisconfiguration(failure: unknown): boolean {
+  return failure instanceof SecretError && failure.misconfigured;
+}
+
+/**
+ * Refusals of a read that no retry changes: the secret does not exist (or is being deleted), the
+ * function's role may not read it or decrypt it, it holds no value; locally, no such file.
+ */
+const MISCONFIGURED_READS = new Set([
+  'ResourceNotFoundException',
+  'AccessDeniedException',
+  'AccessDenied',
+  'DecryptionFailure',
+  'InvalidRequestException',
+  'NoValue',
+  'ENOENT',
+  'EACCES',
+  'EISDIR',
+]);
+
+function isMisconfiguredRead(error: unknown): boolean {
+  if (error instanceof SecretReadError) return MISCONFIGURED_READS.has(error.type);
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  return (
+    MISCONFIGURED_READS.has(error.name) || (code !== undefined && MISCONFIGURED_READS.has(code))
+  );
 }
 
 /**
@@ -195,14 +241,16 @@ export function parseSecret(
   try {
     json = JSON.parse(text);
   } catch {
-    throw new SecretError(`The secret from ${origin} is not valid JSON`);
+    throw new SecretError(`The secret from ${origin} is not valid JSON`, { misconfigured: true });
   }
   const parsed = platformSecretSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
     );
-    throw new SecretError(`The secret from ${origin} is invalid: ${problems.join('; ')}`);
+    throw new SecretError(`The secret from ${origin} is invalid: ${problems.join('; ')}`, {
+      misconfigured: true,
+    });
   }
   const secret = parsed.data;
   const problems: string[] = [];
@@ -226,7 +274,9 @@ export function parseSecret(
     }
   }
   if (problems.length > 0) {
-    throw new SecretError(`The secret from ${origin} is invalid: ${problems.join('; ')}`);
+    throw new SecretError(`The secret from ${origin} is invalid: ${problems.join('; ')}`, {
+      misconfigured: true,
+    });
   }
   return secret;
 }

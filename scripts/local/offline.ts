@@ -42,6 +42,8 @@ export interface LaunchOptions {
   /** esbuild output folder, relative to the project; must be under .esbuild/. */
   workFolder: string;
   readyTimeoutMs?: number;
+  /** Stage parameters, `name=value` each (serverless's `--param`), such as corsAllowedOrigins. */
+  params?: readonly string[];
 }
 
 export interface OfflineProcess {
@@ -77,12 +79,17 @@ export async function launchOffline(options: LaunchOptions): Promise<OfflineProc
     SLS_ESBUILD_WORK_FOLDER: workFolder,
     NODE_OPTIONS: [options.env.NODE_OPTIONS, WATCHDOG_IMPORT].filter(Boolean).join(' '),
   };
-  const child = spawn(process.execPath, [SERVERLESS_CLI, 'offline', 'start', '--noSponsor'], {
-    cwd: PROJECT_ROOT,
-    env,
-    detached: true, // own process group: stop() reaches esbuild and anything else it starts
-    stdio: ['pipe', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
-  });
+  const params = (options.params ?? []).map((param) => `--param=${param}`);
+  const child = spawn(
+    process.execPath,
+    [SERVERLESS_CLI, 'offline', 'start', '--noSponsor', ...params],
+    {
+      cwd: PROJECT_ROOT,
+      env,
+      detached: true, // own process group: stop() reaches esbuild and anything else it starts
+      stdio: ['pipe', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
+    },
+  );
 
   let output = '';
   const keep = (chunk: Buffer) => {

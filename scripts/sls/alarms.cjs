@@ -1,7 +1,35 @@
 'use strict';
 // Every function's alarms (a plugin, listed in serverless.yml): an errors alarm and a throttles
-// alarm, added once the functions are compiled into the template. Its static member is the
-// variable resolver of where alarms go: `${file(./scripts/sls/alarms.cjs):alarmActions}`.
+// alarm, added once the functions are compiled into the template, and the stack's configuration
+// alarm. Its static member is the variable resolver of where alarms go:
+// `${file(./scripts/sls/alarms.cjs):alarmActions}`.
+
+/**
+ * A function met a configuration only an operator can mend: its secret does not validate, does
+ * not exist or may not be read (the `ConfigurationErrors` metric, lib/core/configuration-metric.ts;
+ * the log line that carries it names the field). Calls that need it answer 500 meanwhile.
+ */
+function configurationAlarm(actions) {
+  return {
+    Type: 'AWS::CloudWatch::Alarm',
+    Properties: {
+      AlarmDescription:
+        "The service's secret is invalid, missing or not readable: calls answer 500 until it is " +
+        'corrected. The function logs name the field.',
+      Namespace: 'PlatformGateway',
+      MetricName: 'ConfigurationErrors',
+      Dimensions: [{ Name: 'Cause', Value: 'secret' }],
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 1,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: actions,
+      OKActions: actions,
+    },
+  };
+}
 
 class FunctionAlarms {
   constructor(serverless) {
@@ -16,6 +44,7 @@ class FunctionAlarms {
     const functions = Object.keys(resources).filter(
       (id) => resources[id].Type === 'AWS::Lambda::Function',
     );
+    resources.ConfigurationErrorsAlarm = configurationAlarm(actions);
     for (const id of functions) {
       const name = id.replace(/LambdaFunction$/, '');
       for (const [metric, what] of [
@@ -51,3 +80,4 @@ FunctionAlarms.alarmActions = async ({ resolveVariable }) => {
 };
 
 module.exports = FunctionAlarms;
+module.exports.configurationAlarm = configurationAlarm;

@@ -10,7 +10,8 @@ const { layoutOf } = require('./secrets.cjs');
 /**
  * What each function reads of the secret (by capability: scripts/sls/secrets.cjs) and which of
  * the permissions below it has besides its own logs. `callers` is dropped when the stage sets a
- * JWT issuer: API Gateway's authorizer checks callers then.
+ * JWT issuer (API Gateway's authorizer checks callers then), and, for the reference's functions
+ * (`reference`), while the stage's reference is public (params: publicReference).
  */
 const FUNCTIONS = {
   health: {},
@@ -27,7 +28,8 @@ const FUNCTIONS = {
   catalogueMaps: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
   catalogueCaptcha: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
   catalogueUtility: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
-  openapi: { reads: ['callers'] },
+  openapi: { reads: ['callers'], reference: true },
+  docs: { reads: ['callers'], reference: true },
   usage: { reads: ['callers'], may: ['readUsage'] },
   receiveWebhook: { reads: ['webhooks'], may: ['sendInvocations'] },
   consumeInvocations: {
@@ -147,12 +149,24 @@ const secretResource = (secretId) => {
 async function readsOf(resolveVariable) {
   const { ids } = await layoutOf(resolveVariable);
   const jwt = Boolean(setting('JWT_ISSUER_URL'));
+  const publicReference = await isPublicReference(resolveVariable);
   const reads = {};
   for (const [fn, access] of Object.entries(FUNCTIONS)) {
-    const capabilities = (access.reads ?? []).filter((c) => !(jwt && c === 'callers'));
+    const noCallers = jwt || (access.reference && publicReference);
+    const capabilities = (access.reads ?? []).filter((c) => !(noCallers && c === 'callers'));
     reads[fn] = { capabilities, secretIds: [...new Set(capabilities.map((c) => ids[c]))] };
   }
   return reads;
+}
+
+/** The stage's publicReference parameter: true unless it says false. */
+async function isPublicReference(resolveVariable) {
+  const value = await resolveVariable('param:publicReference').catch(() => true);
+  return (
+    String(value ?? true)
+      .trim()
+      .toLowerCase() !== 'false'
+  );
 }
 
 const LAMBDA_TRUST = {

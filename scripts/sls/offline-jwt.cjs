@@ -85,7 +85,11 @@ function verifierOf(authorizer) {
   };
   return async (authorization, scopes) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw new CallerAuthError();
+    if (!match) {
+      throw new CallerAuthError(
+        (authorization ?? '').trim() === '' ? 'missing-token' : 'not-bearer',
+      );
+    }
     let claims;
     try {
       ({ payload: claims } = await jwtVerify(match[1], await keySet(), {
@@ -122,7 +126,11 @@ class OfflineJwt {
    */
   routesBehind(name) {
     const routes = new Map();
-    for (const events of Object.values(jwtRouteEvents())) {
+    // The reference's routes are behind it too where the stage turns its public reference off.
+    const publicReference =
+      String(this.serverless.service.functions?.openapi?.environment?.PUBLIC_REFERENCE ?? true) !==
+      'false';
+    for (const events of Object.values(jwtRouteEvents(publicReference))) {
       for (const { httpApi } of events) {
         if (httpApi.authorizer?.name !== name) continue;
         routes.set(
@@ -165,7 +173,9 @@ class OfflineJwt {
         return h.continue;
       } catch (error) {
         const encoded = encodeError(
-          error instanceof CallerScopeError ? error : new CallerAuthError(),
+          error instanceof CallerScopeError || error instanceof CallerAuthError
+            ? error
+            : new CallerAuthError(),
           negotiateErrorFormat({
             accept: request.headers.accept,
             'content-type': request.headers['content-type'],

@@ -17,15 +17,16 @@ const local = () => process.env.IS_OFFLINE === 'true' || isLocal() === 'true';
  * start on such a route unless told to ignore it); scripts/sls/offline-jwt.cjs checks them there,
  * from the same events (jwtRouteEvents).
  */
-module.exports.httpApiEvents = () =>
+module.exports.httpApiEvents = async ({ resolveVariable }) =>
   registry.httpApiEvents({
     jwt: Boolean(setting('JWT_ISSUER_URL')) && !local(),
     allowStarScope: allowStarScope(),
+    publicReference: await publicReferenceOf(resolveVariable),
   });
 
 /** The events a stage with a JWT issuer deploys, by function name. */
-module.exports.jwtRouteEvents = () =>
-  registry.httpApiEvents({ jwt: true, allowStarScope: allowStarScope() });
+module.exports.jwtRouteEvents = (publicReference = true) =>
+  registry.httpApiEvents({ jwt: true, allowStarScope: allowStarScope(), publicReference });
 
 /**
  * Whether a JWT's `*` scope opens the routes (JWT_ALLOW_STAR_SCOPE=true): by default no route's
@@ -33,4 +34,15 @@ module.exports.jwtRouteEvents = () =>
  */
 function allowStarScope() {
   return setting('JWT_ALLOW_STAR_SCOPE') === 'true';
+}
+
+/** The stage's publicReference parameter: true unless it says false. */
+async function publicReferenceOf(resolveVariable) {
+  if (!resolveVariable) return true;
+  const value = await resolveVariable('param:publicReference').catch(() => true);
+  return (
+    String(value ?? true)
+      .trim()
+      .toLowerCase() !== 'false'
+  );
 }

@@ -4,6 +4,7 @@
 // every function's init in the cloud.
 const { setting, ARN } = require('./deploy-env.cjs');
 const { CAPABILITIES, settingOf } = require('./secrets.cjs');
+const cors = require('./cors.cjs');
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/;
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
@@ -39,14 +40,61 @@ function isSecureUrl(text) {
 }
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
 
+/** The region an ARN names ('' for a global resource), or undefined when it is no ARN. */
+function regionOfArn(text) {
+  const match = ARN.exec(String(text ?? '').trim());
+  return match ? match[2] : undefined;
+}
+
+/**
+ * The settings that name a resource of a region: each must be in the stack's region (a Lambda
+ * function reads a secret, uses a KMS key and attaches a layer of its own region only; an alarm
+ * notifies a topic of its own region only).
+ */
+function regionalSettings({ alarmActions, layers }) {
+  return [
+    ...alarmActions.map((topic) => ['The alarmTopicArn parameter', topic]),
+    ...['SECRET_ID', ...CAPABILITIES.map(settingOf), 'SECRET_KMS_KEY_ARN', 'EVENT_BUS_NAME'].map(
+      (name) => [name, setting(name)],
+    ),
+    ...(layers ?? [])
+      .filter((layer) => typeof layer === 'string')
+      .map((layer) => ['The secretsExtensionLayerArn parameter', layer]),
+  ];
+}
+
 /**
  * Every problem with the deploy-time settings, as messages that name the variable or the
- * stage parameter. `stage` and `alarmActions` are the resolved stage and alarm topics.
+ * stage parameter. `stage` and `alarmActions` are the resolved stage and alarm topics; `region`
+ * the stack's. `command` is `package` or `deploy`: a package may be built with no base URLs (to
+ * look at the artifacts and the template; see `warnings`), a deploy may not.
  */
 function problems(
-  { stage, alarmActions, redrivePrincipal } = { stage: undefined, alarmActions: [] },
+  {
+    stage,
+    alarmActions,
+    redrivePrincipal,
+    region,
+    layers,
+    command,
+    corsAllowedOrigins,
+    secretsReader,
+  } = {
+    stage: undefined,
+    alarmActions: [],
+  },
 ) {
-  const found = [];
+  const found = [...cors.problemsOf(corsAllowedOrigins)];
+  const reader = String(secretsReader ?? '').trim();
+  if (reader && !['signed', 'extension', 'sdk'].includes(reader)) {
+    found.push(
+      'The secretsReader parameter must be signed, extension or sdk (or empty: the default).',
+    );
+  } else if (reader === 'extension' && !(layers ?? []).some((layer) => typeof layer === 'string')) {
+    found.push(
+      'The secretsReader parameter is extension, but no layer is attached: set secretsExtensionLayerArn too.',
+    );
+  }
   const topic = alarmActions[0];
   if (topic === undefined && STAGES_NEEDING_AN_ALARM_TOPIC.has(stage)) {
     found.push(
@@ -71,7 +119,8 @@ function problems(
     'https is required when deployed (loopback hosts excepted), so that credentials never travel unencrypted';
   for (const [name, what] of REQUIRED) {
     const value = setting(name);
-    if (!value) found.push(`${name} is required to package or deploy a stage: ${what}.`);
+    if (!value && command === 'package') continue; // warnings()
+    if (!value) found.push(`${name} is required to deploy a stage: ${what}.`);
     else if (!HTTP_URL.test(value)) found.push(`${name} must be an absolute http(s) URL.`);
     else if (!isSecureUrl(value)) found.push(`${name} must be an https URL: ${https}.`);
   }
@@ -132,32 +181,106 @@ function problems(
       'SECRET_KMS_KEY_ARN must be the ARN of a KMS key (arn:aws:kms:<region>:<account>:key/<id>).',
     );
   }
+  if (region) {
+    for (const [name, value] of regionalSettings({ alarmActions, layers })) {
+      const where = regionOfArn(value);
+      if (where && where !== region) {
+        found.push(
+          `${name} names a resource of ${where}, but the stack deploys to ${region}: a stack, ` +
+            'its secrets, its key, its layer and its alarm topic must be in one region ' +
+            '(set AWS_REGION, or pass --region, to the region they are in).',
+        );
+      }
+    }
+  }
   return found;
 }
 
+/**
+ * What a package built without the deploy settings lacks, loudly: it is for looking at (the
+ * artifacts, the template), and `serverless deploy` refuses it.
+ */
+function warnings({ command } = {}) {
+  if (command !== 'package') return [];
+  const missing = REQUIRED.map(([name]) => name).filter((name) => !setting(name));
+  if (missing.length === 0) return [];
+  return [
+    `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: the package is built ` +
+      'for inspection only, its functions have no platform to call, and `serverless deploy` ' +
+      `refuses it. Set ${missing.join(' and ')} to build a package to deploy (docs/deploy.md).`,
+  ];
+}
+
+/** Functions of a compiled template whose environment lacks a base URL: never deployed. */
+function undeployable(template) {
+  const names = new Set();
+  for (const resource of Object.values(template?.Resources ?? {})) {
+    if (resource?.Type !== 'AWS::Lambda::Function') continue;
+    const variables = resource.Properties?.Environment?.Variables ?? {};
+    for (const [name] of REQUIRED) {
+      if (name in variables && !String(variables[name] ?? '').trim()) names.add(name);
+    }
+  }
+  return [...names];
+}
+
 class SettingsCheck {
-  constructor(serverless, options = {}) {
+  constructor(serverless, options = {}, utils = {}) {
     this.serverless = serverless;
     this.options = options;
-    this.hooks = { 'before:package:initialize': () => this.check() };
+    this.log = utils.log;
+    this.hooks = {
+      'before:package:initialize': () => this.check(),
+      // A package built earlier (`deploy --package <dir>`) is checked again before it deploys.
+      'before:deploy:deploy': () => this.checkDeployable(),
+    };
+  }
+
+  /** `package`, `deploy`, ...: the command serverless runs (undefined when not known). */
+  command() {
+    return this.serverless.processedInput?.commands?.[0];
   }
 
   check() {
     if (String(this.serverless.service.custom?.isLocal) === 'true') return;
     const service = this.serverless.service;
+    const command = this.command();
     const found = problems({
       // The command's --stage, else the template's default.
       stage: this.options.stage ?? service.provider.stage,
       alarmActions: service.custom?.alarmActions ?? [],
       redrivePrincipal: service.custom?.redrivePrincipalArn,
+      region: this.options.region ?? service.provider.region,
+      layers: service.provider.layers,
+      command,
+      corsAllowedOrigins: service.custom?.corsAllowedOrigins,
+      secretsReader: service.provider.environment?.SECRETS_READER,
     });
     if (found.length > 0) {
       throw new this.serverless.classes.Error(
         `Deploy settings:\n  - ${found.join('\n  - ')}\nSee docs/deploy.md.`,
       );
     }
+    for (const warning of warnings({ command })) this.warn(warning);
+  }
+
+  checkDeployable() {
+    const missing = undeployable(this.serverless.service.provider.compiledCloudFormationTemplate);
+    if (missing.length > 0) {
+      throw new this.serverless.classes.Error(
+        `Deploy settings:\n  - this package was built without ${missing.join(' and ')}; ` +
+          `package it again with ${missing.join(' and ')} set.\nSee docs/deploy.md.`,
+      );
+    }
+  }
+
+  warn(message) {
+    if (typeof this.log?.warning === 'function') this.log.warning(message);
+    else process.stderr.write(`WARNING: ${message}\n`);
   }
 }
 
 module.exports = SettingsCheck;
 module.exports.problems = problems;
+module.exports.warnings = warnings;
+module.exports.undeployable = undeployable;

@@ -91,7 +91,11 @@ describe('scan job routes through serverless offline', () => {
       headers: { ...TOKEN, 'content-type': 'application/json' },
       body,
     });
-    await expectEnvelope(response, 413, '430');
+    const { error } = (await expectEnvelope(response, 413, '430')) as {
+      error: { details?: string };
+    };
+    // Both state the documented limit, whichever part refused the body.
+    expect(error.details).toBe('The request body is over the limit of 6 MB (6291456 bytes).');
     expect(emulator.requests.length).toBe(before);
   });
 

@@ -110,7 +110,16 @@ describe('JWT callers (serverless offline, a local issuer)', () => {
     ]) {
       const { status, body } = await get('/jobs', token);
       expect(status, String(token)).toBe(401);
-      expect(body).toEqual({ error: { errorCode: '200', message: 'Authentication Failed' } });
+      expect(body).toEqual({
+        error: {
+          errorCode: '200',
+          message: 'Authentication Failed',
+          details:
+            token === undefined
+              ? 'No Authorization header: send "Authorization: Bearer <token>".'
+              : 'The bearer token is unknown or has expired.',
+        },
+      });
     }
   });
 

@@ -69,18 +69,23 @@ export interface OfflineStack {
  * running objects from then on.
  */
 export function offlineStackForSuite(
-  options: { secret?: (emulator: Emulator) => unknown } = {},
+  options: { secret?: (emulator: Emulator) => unknown; params?: readonly string[] } = {},
 ): OfflineStack {
   let emulator: Emulator | undefined;
   let offline: RunningOffline | undefined;
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    offline = await startOffline({
-      SCAN_BASE_URL: emulator.url,
-      OPENAPI_BASE_URL: emulator.url,
-      SECRETS_SOURCE: 'file',
-      SECRETS_FILE: options.secret ? await secretFile(options.secret(emulator)) : DEMO_SECRETS_FILE,
-    });
+    offline = await startOffline(
+      {
+        SCAN_BASE_URL: emulator.url,
+        OPENAPI_BASE_URL: emulator.url,
+        SECRETS_SOURCE: 'file',
+        SECRETS_FILE: options.secret
+          ? await secretFile(options.secret(emulator))
+          : DEMO_SECRETS_FILE,
+      },
+      { params: options.params },
+    );
   }, BOOT_TIMEOUT_MS);
   afterAll(async () => {
     await offline?.stop();
@@ -96,7 +101,7 @@ export function offlineStackForSuite(
 
 export async function startOffline(
   env: Record<string, string> = {},
-  options: { readyTimeoutMs?: number } = {},
+  options: { readyTimeoutMs?: number; params?: readonly string[] } = {},
 ): Promise<RunningOffline> {
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const name of FUNCTION_VARIABLES) delete inherited[name];
@@ -114,6 +119,7 @@ export async function startOffline(
         capture: true,
         workFolder: `.esbuild/e2e-${port}`,
         readyTimeoutMs: options.readyTimeoutMs,
+        params: options.params,
       });
       await offline.ready;
       checkAnswersFrom(offline.baseUrl);

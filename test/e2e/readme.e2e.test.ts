@@ -59,4 +59,31 @@ describe('the README', async () => {
     if ('statusCode' in result) expect(result.statusCode, stdout).toBe(200);
     else expect(result, stdout).toHaveProperty('baselined');
   });
+
+  it("keeps the watcher's view where the README says, not under the build folder", {
+    timeout: 120_000,
+  }, async () => {
+    const line = lines.find((each) => each.includes('-f watchScanJobs'));
+    expect(line).toBeDefined();
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('.local/watcher-state.json');
+    // A relative WATCHER_STATE_FILE, as a developer would give it: the project's, not the
+    // build folder's (invoke local runs the handler from .esbuild/invoke-local/.build).
+    const relative = path.join('.local', path.basename(stateDir), 'watcher-state.json');
+    try {
+      await run(line!, {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          EMULATOR_PORT: String(emulator.port),
+          WATCHER_STATE_FILE: relative,
+        },
+      });
+      const state = JSON.parse(await readFile(path.join(ROOT, relative), 'utf8'));
+      expect(state).toBeTypeOf('object');
+    } finally {
+      await rm(path.join(ROOT, path.dirname(relative)), { recursive: true, force: true });
+    }
+  });
 });

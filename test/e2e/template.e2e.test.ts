@@ -3,16 +3,21 @@
  * the defaults and a prod stage with every optional setting, and the CloudFormation templates
  * it generates. Each function gets the permissions it needs and no more; the queue, its
  * dead-letter queue, the schedule, the routes, the alarms and the stage settings are checked.
+ * Then the README's `npx serverless package`, exactly as printed (no variables, no credentials),
+ * while `npm start` runs: its build is its own, so every route keeps answering; a build deleted
+ * under it anyway is built again. (In this file: the suites that package run one after another.)
  */
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scopesGranting } from '../../lib/core/scopes.js';
 import { routes } from '../../lib/http/routes/index.js';
+import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
+import { findFreePort } from '../../scripts/local/ports.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -37,7 +42,11 @@ const ADMITS = [SECRET, ...USAGE];
 const FUNCTION_ACTIONS: Record<string, string[]> = {
   health: [],
   fallback: [],
-  openapi: [SECRET],
+  // The reference (GET /openapi.json, GET /docs) is public by default: it reads no secret.
+  openapi: [],
+  docs: [],
+  // GET /usage reads the callers (plans) and the usage table, and writes nothing.
+  usage: [SECRET, 'dynamodb:GetItem'],
   listJobs: ADMITS,
   searchJobs: ADMITS,
   cancelReservedJobs: ADMITS,
@@ -80,6 +89,8 @@ const PROD_READS: Record<string, string[]> = {
   health: [],
   fallback: [],
   openapi: [],
+  docs: [],
+  usage: [],
   listJobs: ['signing'],
   searchJobs: ['signing'],
   cancelReservedJobs: ['signing'],
@@ -113,6 +124,7 @@ const PROD_SETTINGS = {
   EVENT_BUS_NAME: 'scan-events',
 };
 const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:on-call';
+const CORS_ORIGINS = 'https://app.example.com,https://admin.example.com';
 const REDRIVE = 'arn:aws:iam::123456789012:role/on-call';
 const EXTENSION_LAYER =
   'arn:aws:lambda:us-east-1:177933569100:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12';
@@ -166,14 +178,38 @@ describe('serverless package and its CloudFormation template', () => {
       `alarmTopicArn=${ALARM_TOPIC}`,
       `redrivePrincipalArn=${REDRIVE}`,
       `secretsExtensionLayerArn=${EXTENSION_LAYER}`,
+      `corsAllowedOrigins=${CORS_ORIGINS}`,
     ]);
   }, 300_000);
+
+  it("passes the stage's secrets reader to the functions (empty: the default)", () => {
+    const variables = (
+      resources.ListJobsLambdaFunction!.Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(variables).toHaveProperty('SECRETS_READER', '');
+  });
+
+  it('configures CORS only where the stage names origins', () => {
+    const api = (of: Record<string, Resource>) =>
+      Object.values(of).find((r) => r.Type === 'AWS::ApiGatewayV2::Api')!.Properties;
+    expect(api(resources).CorsConfiguration).toBeUndefined();
+    const cors = api(prod.resources).CorsConfiguration as Record<string, unknown>;
+    expect(cors).toMatchObject({
+      AllowOrigins: CORS_ORIGINS.split(','),
+      AllowHeaders: expect.arrayContaining(['Authorization', 'Content-Type']),
+      MaxAge: 600,
+    });
+    // Bearer tokens, no cookies: credentials are never allowed.
+    expect(cors.AllowCredentials).toBeUndefined();
+  });
 
   afterAll(async () => {
     for (const dir of [out, prod?.dir]) if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('refuses to package a stage without its base URLs, naming them', async () => {
+  it('refuses to package prod without its alarm topic and redrive principal, naming them', async () => {
     const attempt = run(
       path.join(ROOT, 'node_modules/.bin/serverless'),
       ['package', '--stage', 'prod'],
@@ -189,8 +225,8 @@ describe('serverless package and its CloudFormation template', () => {
     };
     expect(failure.code).not.toBe(0);
     const output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`;
-    expect(output).toContain('SCAN_BASE_URL is required');
-    expect(output).toContain('OPENAPI_BASE_URL is required');
+    // A package may be built without the base URLs (for inspection, with a warning)...
+    expect(output).not.toContain('SCAN_BASE_URL is required');
     // prod's alarms must notify someone: no topic, no package.
     expect(output).toContain('alarmTopicArn parameter is required for the prod stage');
     expect(output).toContain('redrivePrincipalArn parameter is required for the prod stage');
@@ -319,6 +355,8 @@ describe('serverless package and its CloudFormation template', () => {
         'watchScanJobs',
         'consumeInvocations',
         'receiveWebhook',
+        'openapi',
+        'docs',
       ].includes(fn)
         ? expected
         : [...expected, 'callers'].sort();
@@ -728,8 +766,8 @@ describe('serverless package and its CloudFormation template', () => {
   });
 
   it('zips each bundle with its source map, its HTTP parser when it calls out, and nothing else', async () => {
-    // Health and the catch-all route call nothing: they carry no HTTP client.
-    const callsNothing = new Set(['health.zip', 'fallback.zip']);
+    // Health, the catch-all route and the public reference call nothing: no HTTP client.
+    const callsNothing = new Set(['health.zip', 'fallback.zip', 'openapi.zip', 'docs.zip']);
     for (const zip of (await readdir(out)).filter((f) => f.endsWith('.zip'))) {
       const { stdout } = await run('unzip', ['-Z1', path.join(out, zip)]);
       const entries = stdout
@@ -922,9 +960,82 @@ describe('serverless package and its CloudFormation template', () => {
     expect(JSON.stringify(dev.WatcherFailingAlarm?.Properties.Dimensions)).toContain(
       'WatchScanJobsLambdaFunction',
     );
+    // A secret only an operator can mend (invalid, missing, not readable).
+    expect(dev.ConfigurationErrorsAlarm?.Properties).toMatchObject({
+      Namespace: 'PlatformGateway',
+      MetricName: 'ConfigurationErrors',
+    });
     for (const alarm of Object.values(dev)) expect(alarm.Properties.AlarmActions).toEqual([]);
     for (const alarm of Object.values(prodAlarms)) {
       expect(alarm.Properties.AlarmActions).toEqual([ALARM_TOPIC]);
     }
+  });
+});
+
+describe("the README's package command while npm start runs", () => {
+  const output: string[] = [];
+  let start: ChildProcess | undefined;
+  let base = '';
+  let port = 0;
+  const printed = () => output.join('');
+  const waitFor = async (text: string, from = 0) => {
+    await vi.waitFor(
+      () => {
+        if (start?.exitCode !== null) throw new Error(`npm start exited:\n${printed()}`);
+        expect(printed().indexOf(text, from), printed()).toBeGreaterThanOrEqual(0);
+      },
+      { timeout: 180_000, interval: 250 },
+    );
+  };
+  const demoToken = async () =>
+    (JSON.parse(await readFile(DEMO_SECRETS_FILE, 'utf8')) as { callers: { token: string }[] })
+      .callers[0]!.token;
+
+  beforeAll(async () => {
+    port = await findFreePort();
+    base = `http://127.0.0.1:${port}`;
+    start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PORT: String(port),
+        EMULATOR_PORT: String(await findFreePort()),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    start.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    start.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    await waitFor('Functions ready at');
+  }, 200_000);
+
+  afterAll(async () => {
+    if (!start || start.exitCode !== null) return;
+    const exited = new Promise((resolve) => start?.once('exit', resolve));
+    start.kill('SIGTERM');
+    await exited;
+  }, 30_000);
+
+  it('packages with no variables and no credentials, and npm start keeps answering', {
+    timeout: 240_000,
+  }, async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('`npx serverless package`');
+    const packaged = await run('npx', ['serverless', 'package'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
+    expect(`${packaged.stdout}${packaged.stderr}`).toMatch(/built for inspection only/);
+    const token = await demoToken();
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    const jobs = await fetch(`${base}/jobs`, { headers: { authorization: `Bearer ${token}` } });
+    expect(jobs.status, await jobs.clone().text()).toBe(200);
+
+    // A build deleted under it anyway is built again, said in one line.
+    const before = printed().length;
+    await rm(path.join(ROOT, `.esbuild/start-${port}`), { recursive: true, force: true });
+    await waitFor('Functions ready again at', before);
+    expect(printed().slice(before)).toMatch(/The build in \.esbuild\/start-\d+ was deleted/);
+    expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 });

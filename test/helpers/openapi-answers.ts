@@ -62,7 +62,7 @@ export async function checkAnswerAgainstDocument(answer: ReceivedAnswer): Promis
     headers: {},
   }) as Operation | undefined;
   const where = `${answer.method} ${answer.path} -> ${answer.status} ${answer.contentType ?? ''}`;
-  const document = backendApi.document as unknown as {
+  const document = (backendApi.document ?? backendApi.definition) as unknown as {
     components: { responses: { Error: DocumentedAnswer } };
   };
   const documented = operation

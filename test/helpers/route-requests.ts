@@ -23,6 +23,7 @@ export const MODULES: Record<string, string> = {
   catalogueUtility: 'functions/catalogue/utility.ts',
   openapi: 'functions/openapi.ts',
   usage: 'functions/usage.ts',
+  docs: 'functions/docs.ts',
   fallback: 'functions/fallback.ts',
 };
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -123,6 +124,8 @@ export const VALID: Record<string, Valid> = {
   },
   'GET /openapi.json': {},
   'GET /usage': {},
+  'GET /docs': {},
+  'GET /docs/{asset}': { path: { asset: 'init.js' } },
 };
 
 /** The route's valid request as API Gateway hands it to the function, with this Authorization. */

@@ -158,14 +158,27 @@ describe('named, scoped callers on every route', () => {
       .filter((route) => route.access !== 'public')
       .map((route) => [`${route.method} ${route.path}`, route] as const),
   )(
-    '%s: 401/200 for an expired caller, an unknown token or none, nothing sent',
+    '%s: 401/200 for an expired caller, an unknown token, none or not a bearer token, saying which, nothing sent',
     async (_k, route) => {
-      for (const authorization of [bearer('expired'), `Bearer ${tokenOf('unknown')}`, undefined]) {
+      // An expired token and an unknown one get the same answer: it never tells which exist.
+      const rejected = 'The bearer token is unknown or has expired.';
+      const bearerHint = 'send "Authorization: Bearer <token>".';
+      for (const [authorization, details] of [
+        [bearer('expired'), rejected],
+        [`Bearer ${tokenOf('unknown')}`, rejected],
+        [undefined, `No Authorization header: ${bearerHint}`],
+        [
+          `Basic ${Buffer.from('user:pass').toString('base64')}`,
+          `The Authorization header is not a bearer token: ${bearerHint}`,
+        ],
+        ['Bearer', `The Authorization header is not a bearer token: ${bearerHint}`],
+      ] as const) {
         const result = await call(route, authorization);
         expect(result.statusCode).toBe(401);
         expect((jsonBody(result) as ErrorBody).error).toEqual({
           errorCode: '200',
           message: 'Authentication Failed',
+          details,
         });
       }
       expect(upstreamCalls()).toBe(0);

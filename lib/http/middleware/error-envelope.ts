@@ -14,6 +14,7 @@ export function errorEnvelope(): HttpMiddleware {
       const state = request.event;
       const error = toServiceError(request.error);
       if (error.status >= 500) state.log.error('error', describeError(request.error));
+      state.failure = { errorCode: error.code, reason: error.reason };
       const encoded = encodeError(error, negotiateErrorFormat(state.headers));
       // The request's own headers (its RateLimit fields), under the error's own.
       request.response = { ...encoded, headers: { ...state.responseHeaders, ...encoded.headers } };

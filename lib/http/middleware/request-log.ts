@@ -1,6 +1,7 @@
 /**
  * One log line per request, when it ends (answered or failed): method, route, status, duration,
- * what it changed (its targets), and the request's own metrics riding on the same line
+ * what it changed (its targets), an error's code and reason, and the request's own metrics
+ * riding on the same line
  * (lib/core/metrics.ts). Any metrics that cannot share it go out on lines of their own, from the
  * request's logger.
  */
@@ -16,6 +17,8 @@ export function requestLog(functionName: string): HttpMiddleware {
       status,
       durationMs: Math.round(performance.now() - state.startedAt),
       ...state.targetFields(),
+      // An error answer says why, on the same line: its code and a reason that holds no value.
+      ...state.failure,
     };
     const metrics = state.metrics.take(functionName);
     if (status !== undefined && status >= 500) {

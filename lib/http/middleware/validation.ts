@@ -1,10 +1,12 @@
 /**
  * Validates the query and the JSON body with the route's zod schemas, reporting every issue at
- * once (400/`100` with `details`), and puts the validated input on the request's state, where
- * the handler's request reads it. (The path was validated before the caller's scope.)
+ * once (400/`100` with `details` that teach: lib/core/input-issues.ts), and puts the validated
+ * input on the request's state, where the handler's request reads it. (The path was validated
+ * before the caller's scope, path-params.ts.)
  */
 import type * as z from 'zod/mini';
 import { InputError, type InputIssue } from '../../core/errors.js';
+import { type InputPlace, parseInput } from '../../core/input-issues.js';
 import { queryOf } from '../query.js';
 import type { HttpMiddleware } from './middleware.js';
 
@@ -16,19 +18,22 @@ interface InputSchemas {
 }
 
 /** A part of the input, validated: its value, or the 400 naming every issue. */
-export function validInput(where: string, schema: Schema<unknown>, value: unknown): unknown {
+export function validInput(where: InputPlace, schema: Schema<unknown>, value: unknown): unknown {
   const issues: InputIssue[] = [];
   const valid = checked(where, schema, value, issues);
   if (issues.length > 0) throw new InputError(issues);
   return valid;
 }
 
-function checked(where: string, schema: Schema<unknown>, value: unknown, issues: InputIssue[]) {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    issues.push({ path: [where, ...issue.path.map(String)].join('.'), issue: issue.message });
-  }
+function checked(
+  where: InputPlace,
+  schema: Schema<unknown>,
+  value: unknown,
+  issues: InputIssue[],
+): unknown {
+  const parsed = parseInput(where, schema, value);
+  if (parsed.success) return parsed.data;
+  issues.push(...parsed.issues);
   return undefined;
 }
 

@@ -4,8 +4,11 @@ import { type NamePath, namePathSchema } from '../../core/schemas.js';
 import { ONE_REQUEST } from '../../usage/units.js';
 import { defineRoute, type RouteResponse } from './route.js';
 
-/** `result` of an action or trigger route: `true` (the default) returns the action's result only. */
-export const executionQuerySchema = z.object({
+/**
+ * `result` of an action or trigger route: `true` (the default) returns the action's result only.
+ * Nothing else of the caller's query reaches the action: any other parameter is refused, named.
+ */
+export const executionQuerySchema = z.strictObject({
   result: z.pipe(
     z._default(z.enum(['true', 'false'], 'expected true or false'), 'true'),
     z.transform((value) => value === 'true'),
@@ -29,8 +32,11 @@ export const functionRoutes = {
     spends: () => ONE_REQUEST,
     summary: 'Run an action (blocking); a web action keeps the method, others take POST only',
     description:
-      'A JSON object of parameters is the body of an ordinary action (required); a web action ' +
-      'takes any body, or none, and receives the method, query and headers.',
+      'A JSON object of parameters is the body of an ordinary action (required; POST only). A ' +
+      'web action takes any JSON body, or none, with any of these methods: it receives the ' +
+      "method and the body only (not the caller's query or headers). What the action answers " +
+      "(status, Content-Type, body) comes back unchanged; only an error of the platform's " +
+      'gateway becomes the uniform envelope.',
     tag: 'functions',
     input: {
       path: namePathSchema,
@@ -45,7 +51,14 @@ export const functionRoutes = {
           'The parameters: a JSON object, required unless the action is a web action (any JSON, or none)',
       },
     },
-    responses: [endpointResponse("The action's answer")],
+    responses: [
+      {
+        status: 200,
+        description:
+          "The action's answer: with result=true (the default) its result, else the activation record",
+      },
+      endpointResponse("The action's answer"),
+    ],
   }),
   fireTrigger: defineRoute<undefined, ExecutionQuery, NamePath>({
     function: 'fireTrigger',
@@ -64,7 +77,7 @@ export const functionRoutes = {
         required: true,
         checkedBy: 'handler',
         schema: { type: 'object' },
-        description: 'The parameters: a JSON object',
+        description: 'The parameters: a JSON object (an array or a bare value is a 400)',
       },
     },
     responses: [

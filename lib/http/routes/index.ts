@@ -9,7 +9,7 @@ import { ALL_SCOPES, scopesGranting } from '../../core/scopes.js';
 import { routeOfEntry } from './catalogue.js';
 import { functionRoutes } from './functions.js';
 import { jobRoutes } from './jobs.js';
-import type { Route } from './route.js';
+import { accessOf, type Route } from './route.js';
 import { serviceRoutes } from './service.js';
 
 export const routes: readonly Route[] = [
@@ -53,14 +53,15 @@ export const JWT_AUTHORIZER = 'callerJwt';
  */
 function authorizerOf(
   route: Route,
-  allowStarScope: boolean,
+  options: { readonly allowStarScope: boolean; readonly publicReference: boolean },
 ): HttpApiEvent['httpApi']['authorizer'] {
-  if (route.access === 'public') return undefined;
-  if (route.access === 'caller' || route.access.scope.endsWith(':{name}')) {
+  const access = accessOf(route, options.publicReference);
+  if (access === 'public') return undefined;
+  if (access === 'caller' || access.scope.endsWith(':{name}')) {
     return { name: JWT_AUTHORIZER };
   }
-  const scopes = scopesGranting(route.access.scope).filter(
-    (scope) => allowStarScope || scope !== ALL_SCOPES,
+  const scopes = scopesGranting(access.scope).filter(
+    (scope) => options.allowStarScope || scope !== ALL_SCOPES,
   );
   return { name: JWT_AUTHORIZER, scopes };
 }
@@ -68,16 +69,20 @@ function authorizerOf(
 /**
  * serverless.yml's `httpApi` events of every HTTP function, by function name; with `jwt`, each
  * route that needs a caller is behind API Gateway's JWT authorizer with its scopes (`*` among
- * them only with `allowStarScope`).
+ * them only with `allowStarScope`; the reference's routes too, when the stage turns its public
+ * reference off).
  */
 export function httpApiEvents(
-  options: { jwt?: boolean; allowStarScope?: boolean } = {},
+  options: { jwt?: boolean; allowStarScope?: boolean; publicReference?: boolean } = {},
 ): Record<string, HttpApiEvent[]> {
   const events: Record<string, HttpApiEvent[]> = {};
   for (const route of routes) {
     const method = route.method === 'ANY' ? '*' : route.method;
     const authorizer = options.jwt
-      ? authorizerOf(route, options.allowStarScope === true)
+      ? authorizerOf(route, {
+          allowStarScope: options.allowStarScope === true,
+          publicReference: options.publicReference ?? true,
+        })
       : undefined;
     events[route.function] = [
       ...(events[route.function] ?? []),

@@ -62,9 +62,27 @@ export interface RouteInput<B, Q, P> {
 
 export type RouteAccess = { readonly scope: ScopeTemplate } | 'caller' | 'public';
 
-/** Whether the route needs a known caller (a bearer token, or a JWT when deployed with one). */
-export function needsCaller(route: Pick<Route, 'access'>): boolean {
-  return route.access !== 'public';
+/**
+ * A route's access as a stage serves it: a reference route (`reference: true`, GET /docs and GET
+ * /openapi.json) is public unless the stage turns its public reference off (PUBLIC_REFERENCE=false,
+ * from the stage parameter publicReference), and then needs any known caller.
+ */
+export function accessOf(
+  route: Pick<Route, 'access' | 'reference'>,
+  publicReference: boolean,
+): RouteAccess {
+  return route.reference && !publicReference ? 'caller' : route.access;
+}
+
+/**
+ * Whether the route needs a known caller (a bearer token, or a JWT when deployed with one), as
+ * a stage with its public reference on (the default) serves it, unless told otherwise.
+ */
+export function needsCaller(
+  route: Pick<Route, 'access' | 'reference'>,
+  publicReference = true,
+): boolean {
+  return accessOf(route, publicReference) !== 'public';
 }
 
 export interface Route<B = unknown, Q = unknown, P = unknown> {
@@ -75,11 +93,17 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   readonly path: string;
   /**
    * Who may call it: a caller holding a scope (`{ scope: 'jobs:read' }`, or one built from the
-   * path, `actions:{name}`), any known caller (`caller`: the OpenAPI document), or anyone
-   * (`public`: health; a webhook authenticates by its signature instead). The middy stack checks
-   * it before anything is parsed or sent, and a deployed JWT authorizer is given it.
+   * path, `actions:{name}`), any known caller (`caller`), or anyone (`public`: health; a webhook
+   * authenticates by its signature instead), or the reference's rule (`reference`: the docs page
+   * and the OpenAPI document, public unless the stage says otherwise; see accessOf). The middy
+   * stack checks it before anything is parsed or sent, and a deployed JWT authorizer is given it.
    */
   readonly access: RouteAccess;
+  /**
+   * The service's own reference (the docs page, the OpenAPI document): its `access` is public,
+   * and a stage may turn that off (accessOf), when any known caller may call it instead.
+   */
+  readonly reference?: true;
   /** Unique operation id; also the name in log lines. */
   readonly id: string;
   readonly summary: string;

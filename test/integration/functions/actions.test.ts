@@ -90,6 +90,21 @@ describe('function execution against the emulator', () => {
       expect(sentTo(emulator)[0]?.url).toBe(`${base}/hello?timeout=5000&blocking=true&result=true`);
     });
 
+    it('runs an action with parameters nested 100 deep; deeper than the platform parses is its 400', async () => {
+      const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const ran = await fn.invoke(invokeEvent('hello', { body: nested(100) }), lambdaContext());
+      expect(ran.statusCode).toBe(200);
+      expect(jsonBody(ran)).toEqual({ payload: 'Hello, World!' });
+      const refused = await fn.invoke(
+        invokeEvent('hello', { body: nested(1500) }),
+        lambdaContext(),
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(String((jsonBody(refused) as { error: unknown }).error)).toMatch(
+        /JSON input nested too deeply/,
+      );
+    });
+
     it("passes the action's own failure through unchanged (502, not an envelope)", async () => {
       const result = await fn.invoke(invokeEvent('fail'), lambdaContext());
       expect(result.statusCode).toBe(502);

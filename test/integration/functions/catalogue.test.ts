@@ -591,7 +591,7 @@ describe('catalogue functions against the emulator', () => {
       expectRefused(await call('captcha', `GET /captcha/${kind}`), 'query.key');
       expectRefused(
         await call('captcha', `GET /captcha/${kind}/key`, { query: 'code=1' }),
-        'query',
+        'query.code',
       );
     });
 

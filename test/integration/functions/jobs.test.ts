@@ -2,6 +2,7 @@
  * The scan job functions invoked as Lambda invokes them, with the real middy stack, over
  * loopback against the embedded emulator.
  */
+
 import { createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -10,6 +11,7 @@ import {
   INACTIVE_ACCESS_KEY,
   INACTIVE_SECRET_KEY,
 } from '../../../emulator/index.js';
+import { usualCausesOf } from '../../../lib/scan-jobs/hints.js';
 import { emulatorForSuite } from '../../helpers/emulator.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
@@ -77,14 +79,17 @@ describe('scan job functions against the emulator', () => {
     );
 
     it('refuses a caller without a valid token and sends nothing', async () => {
-      for (const authorization of [undefined, 'Bearer nope']) {
+      for (const [authorization, details] of [
+        [undefined, 'No Authorization header: send "Authorization: Bearer <token>".'],
+        ['Bearer nope', 'The bearer token is unknown or has expired.'],
+      ] as const) {
         const result = await fn.list(
           httpEvent('jobs-list.json', { headers: { authorization } }),
           lambdaContext(),
         );
         expect(result.statusCode).toBe(401);
         expect(jsonBody(result)).toEqual({
-          error: { errorCode: '200', message: 'Authentication Failed' },
+          error: { errorCode: '200', message: 'Authentication Failed', details },
         });
       }
       expect(gatewayRequests(emulator)).toHaveLength(0);
@@ -158,8 +163,45 @@ describe('scan job functions against the emulator', () => {
       });
       const result = await fn.cancel(event, lambdaContext());
       expect(result.statusCode).toBe(400);
-      expect(jsonBody(result)).toEqual({ error: { errorCode: '901', message: 'API Call Fail' } });
+      expect(jsonBody(result)).toEqual({
+        error: {
+          errorCode: '901',
+          message: 'API Call Fail',
+          details: usualCausesOf('cancel'),
+        },
+      });
       expect(gatewayRequests(emulator)).toHaveLength(1);
+    });
+
+    it.each([
+      ['cancelling an unknown job id', 'cancel', '/jobs/9999999/cancel', '9999999'],
+      ['cancelling a non-numeric job id', 'cancel', '/jobs/abc/cancel', 'abc'],
+      ['cancelling a finished job', 'cancel', '/jobs/2810001/cancel', '2810001'],
+      ['stopping a reserved job', 'stop', '/jobs/2810017/stop', '2810017'],
+      ['the report of an unknown job', 'report', '/jobs/9999999/report', '9999999'],
+    ] as const)(
+      'answers %s with the upstream 901 and its usual causes',
+      async (_case, operation, path, instanceId) => {
+        const event = httpEvent(`jobs-${operation}.json`, { path, pathParameters: { instanceId } });
+        const result = await fn[operation](event, lambdaContext());
+        expect(result.statusCode).toBe(400);
+        const { error } = jsonBody(result) as ErrorBody;
+        expect(error).toEqual({
+          errorCode: '901',
+          message: 'API Call Fail',
+          details: usualCausesOf(operation),
+        });
+        expect(String(error.details)).toMatch(/Usual causes: no job has this instanceNo/);
+      },
+    );
+
+    it("answers a page over the platform's largest with the upstream 901 and its usual causes", async () => {
+      const result = await fn.list(
+        httpEvent('jobs-list.json', { query: 'page=1&limit=100000' }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(400);
+      expect((jsonBody(result) as ErrorBody).error.details).toMatch(/limit over 100/);
     });
 
     it('stops a running job, and refuses to stop a reserved one', async () => {
@@ -603,7 +645,7 @@ describe('scan job functions with other credentials', () => {
     expect(jsonBody(result)).toEqual({ error: { errorCode: '500', message: 'Endpoint Error' } });
   });
 
-  it('answer 503/500 with Retry-After when the secret is malformed from the start, and log the field', async () => {
+  it('answer 500/900 (not "try again later") when the secret is malformed from the start, log the field and raise the configuration metric', async () => {
     const file = await secretFile({
       iam: { accessKey: 'AK', secretKey: 987654321987 },
       callers: (await demoSecret()).callers,
@@ -620,15 +662,20 @@ describe('scan job functions with other credentials', () => {
       results.push(await fn.list(httpEvent('jobs-list.json'), lambdaContext()));
     vi.restoreAllMocks();
     for (const result of results) {
-      expect(result.statusCode).toBe(503);
-      expect(result.headers?.['Retry-After']).toMatch(/^[1-9][0-9]*$/);
-      expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('500');
+      expect(result.statusCode).toBe(500);
+      expect(result.headers?.['Retry-After']).toBeUndefined();
+      const { error } = jsonBody(result) as ErrorBody;
+      expect(error.errorCode).toBe('900');
+      expect(JSON.stringify(error)).not.toMatch(/try again later|iam/i);
     }
     const log = lines.join('\n');
     expect(log).toContain('iam.secretKey');
     expect(log).not.toContain('987654321987');
-    // One read, then the backoff: five requests do not mean five reads.
-    expect(lines.filter((line) => line.includes('secret fetch failed'))).toHaveLength(1);
+    // One read, then the backoff: five requests do not mean five reads. The line that names the
+    // cause carries the metric the ConfigurationErrors alarm watches.
+    const causes = lines.filter((line) => line.includes('the secret cannot be used'));
+    expect(causes).toHaveLength(1);
+    expect(JSON.parse(causes[0]!)).toMatchObject({ Cause: 'secret', ConfigurationErrors: 1 });
   });
 
   it('keep serving the last good secret when the secret turns malformed', async () => {

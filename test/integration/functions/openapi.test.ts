@@ -1,43 +1,128 @@
 /**
- * GET /openapi.json invoked as Lambda invokes it, with the real middy stack: the document
- * lib/http/openapi.ts builds, served behind the caller check.
+ * The reference, invoked as Lambda invokes it, with the real middy stack: GET /openapi.json (the
+ * document lib/http/openapi.ts builds) and GET /docs with its files, without a token by default,
+ * and behind the caller check where the stage turns its public reference off.
  */
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DOCS_ASSET_NAMES } from '../../../lib/http/docs-page.js';
 import { buildOpenApiDocument } from '../../../lib/http/openapi.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import { DEMO_SECRET_FILE, loadHandlers } from '../../helpers/platform.js';
 
-describe('GET /openapi.json', () => {
+const SECRET = { SECRETS_SOURCE: 'file', SECRETS_FILE: DEMO_SECRET_FILE };
+const NO_TOKEN = { headers: { authorization: undefined } };
+
+async function handlers(env: Record<string, string> = {}) {
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  return loadHandlers(
+    { ...SECRET, ...env },
+    {
+      openapi: 'functions/openapi.ts',
+      docs: 'functions/docs.ts',
+      openapiForCallers: 'functions/openapi-for-callers.ts',
+      docsForCallers: 'functions/docs-for-callers.ts',
+    },
+  );
+}
+
+const docsEvent = (asset?: string, headers: Record<string, string | undefined> = {}) =>
+  httpEvent('docs.json', {
+    path: asset ? `/docs/${asset}` : '/docs',
+    routeKey: asset ? 'GET /docs/{asset}' : 'GET /docs',
+    pathParameters: asset ? { asset } : undefined,
+    headers: { authorization: undefined, ...headers },
+  });
+
+describe('the reference (GET /openapi.json, GET /docs)', () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
-  async function openapiHandler() {
-    vi.spyOn(console, 'log').mockImplementation(() => {});
-    const { openapi } = await loadHandlers(
-      { SECRETS_SOURCE: 'file', SECRETS_FILE: DEMO_SECRET_FILE },
-      { openapi: 'functions/openapi.ts' },
-    );
-    return openapi;
-  }
-
-  it('serves the document to a caller with a token', async () => {
-    const handler = await openapiHandler();
-    const result = await handler(httpEvent('catalogue-openapi.json'), lambdaContext());
+  it('serves the document without a token', async () => {
+    const { openapi } = await handlers();
+    const result = await openapi!(httpEvent('catalogue-openapi.json', NO_TOKEN), lambdaContext());
     expect(result.statusCode).toBe(200);
     expect(result.headers?.['content-type']).toBe('application/json');
     expect(jsonBody(result)).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
   });
 
-  it('refuses a caller without a token with the envelope', async () => {
-    const handler = await openapiHandler();
-    const result = await handler(
-      httpEvent('catalogue-openapi.json', { headers: { authorization: undefined } }),
+  it('serves the page without a token, allowed to reach its own origin only', async () => {
+    const { docs } = await handlers();
+    const page = await docs!(docsEvent(), lambdaContext());
+    expect(page.statusCode).toBe(200);
+    expect(page.headers?.['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers?.['content-security-policy']).toMatch(
+      /default-src 'none'.*connect-src 'self'/,
+    );
+    expect(page.body).toContain('<script src="docs/swagger-ui-bundle.js"></script>');
+    expect(page.body).not.toMatch(/https?:\/\//);
+  });
+
+  it.each(DOCS_ASSET_NAMES)(
+    'serves %s, gzipped when asked, and as it is otherwise',
+    async (name) => {
+      const { docs } = await handlers();
+      const gzipped = await docs!(
+        docsEvent(name, { 'accept-encoding': 'gzip, br' }),
+        lambdaContext(),
+      );
+      const plain = await docs!(
+        docsEvent(name, { 'accept-encoding': 'identity' }),
+        lambdaContext(),
+      );
+      expect(gzipped.statusCode).toBe(200);
+      expect(plain.statusCode).toBe(200);
+      const bytes = (result: typeof plain) =>
+        result.isBase64Encoded
+          ? Buffer.from(result.body ?? '', 'base64')
+          : Buffer.from(result.body ?? '');
+      const unzipped =
+        gzipped.headers?.['content-encoding'] === 'gzip'
+          ? gunzipSync(bytes(gzipped))
+          : bytes(gzipped);
+      expect(unzipped.equals(bytes(plain))).toBe(true);
+      expect(plain.headers?.['content-encoding']).toBeUndefined();
+      expect(bytes(plain).length).toBeGreaterThan(100);
+    },
+  );
+
+  it('refuses a file it does not serve, naming the ones it does', async () => {
+    const { docs } = await handlers();
+    const result = await docs!(docsEvent('secret.json'), lambdaContext());
+    expect(result.statusCode).toBe(400);
+    expect(jsonBody(result)).toMatchObject({ error: { errorCode: '100' } });
+  });
+
+  it('refuses to start public where the stage turned its public reference off', async () => {
+    await expect(handlers({ PUBLIC_REFERENCE: 'false' })).rejects.toThrow(
+      /PUBLIC_REFERENCE is false/,
+    );
+  });
+
+  it('where the stage turns it off: a known caller only, for the document and the page', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { openapiForCallers, docsForCallers } = await loadHandlers(
+      { ...SECRET, PUBLIC_REFERENCE: 'false' },
+      {
+        openapiForCallers: 'functions/openapi-for-callers.ts',
+        docsForCallers: 'functions/docs-for-callers.ts',
+      },
+    );
+    const refused = await openapiForCallers!(
+      httpEvent('catalogue-openapi.json', NO_TOKEN),
       lambdaContext(),
     );
-    expect(result.statusCode).toBe(401);
-    expect(jsonBody(result)).toEqual({
-      error: { errorCode: '200', message: 'Authentication Failed' },
+    expect(refused.statusCode).toBe(401);
+    expect(jsonBody(refused)).toEqual({
+      error: {
+        errorCode: '200',
+        message: 'Authentication Failed',
+        details: 'No Authorization header: send "Authorization: Bearer <token>".',
+      },
     });
+    const served = await openapiForCallers!(httpEvent('catalogue-openapi.json'), lambdaContext());
+    expect(served.statusCode).toBe(200);
+    expect((await docsForCallers!(docsEvent(), lambdaContext())).statusCode).toBe(401);
   });
 });

@@ -91,23 +91,30 @@ describe('routeStack (the one middy stack)', () => {
     expect(jsonBody(result)).toEqual({ body: { n: 3 }, query: { mode: 'a' }, path: { id: '42' } });
   });
 
+  const missing = 'No Authorization header: send "Authorization: Bearer <token>".';
+  const notBearer =
+    'The Authorization header is not a bearer token: send "Authorization: Bearer <token>".';
+  const rejected = 'The bearer token is unknown or has expired.';
   it.each([
-    ['no Authorization header', undefined],
-    ['a wrong token', 'Bearer bad-token'],
-    ['another scheme', `Basic ${Buffer.from(GOOD).toString('base64')}`],
-    ['an empty bearer', 'Bearer '],
-    ['a token prefix', `Bearer ${GOOD.slice(0, -1)}`],
-    ['a token and more', `Bearer ${GOOD}x`],
-  ])('refuses %s with 401/200 and calls nothing', async (_case, authorization) => {
-    let called = false;
-    const { handler } = echoFunction({ onCall: () => (called = true) });
-    const result = await handler(validEvent({ headers: { authorization } }), lambdaContext());
-    expect(result.statusCode).toBe(401);
-    expect(jsonBody(result)).toEqual({
-      error: { errorCode: '200', message: 'Authentication Failed' },
-    });
-    expect(called).toBe(false);
-  });
+    ['no Authorization header', undefined, missing],
+    ['a wrong token', 'Bearer bad-token', rejected],
+    ['another scheme', `Basic ${Buffer.from(GOOD).toString('base64')}`, notBearer],
+    ['an empty bearer', 'Bearer ', notBearer],
+    ['a token prefix', `Bearer ${GOOD.slice(0, -1)}`, rejected],
+    ['a token and more', `Bearer ${GOOD}x`, rejected],
+  ])(
+    'refuses %s with 401/200, says what was wrong, and calls nothing',
+    async (_case, authorization, details) => {
+      let called = false;
+      const { handler } = echoFunction({ onCall: () => (called = true) });
+      const result = await handler(validEvent({ headers: { authorization } }), lambdaContext());
+      expect(result.statusCode).toBe(401);
+      expect(jsonBody(result)).toEqual({
+        error: { errorCode: '200', message: 'Authentication Failed', details },
+      });
+      expect(called).toBe(false);
+    },
+  );
 
   it('accepts a caller with the scope, and a token of callerTokens (scope *)', async () => {
     const { handler } = echoFunction();
@@ -176,7 +183,7 @@ describe('routeStack (the one middy stack)', () => {
     ['a wrong Content-Type', { headers: { 'content-type': 'text/plain' } }, 'headers.content-type'],
     ['no body', { body: undefined }, 'body'],
     ['a failed schema', { body: '{"n":-1}' }, 'body.n'],
-    ['an unknown member', { body: '{"n":1,"pages":2}' }, 'body'],
+    ['an unknown member', { body: '{"n":1,"pages":2}' }, 'body.pages'],
     ['a bad query value', { query: 'mode=c' }, 'query.mode'],
     ['a bad path parameter', { pathParameters: { id: 'x/y' } }, 'path.id'],
     ['no Content-Type', { headers: { 'content-type': undefined } }, 'headers.content-type'],

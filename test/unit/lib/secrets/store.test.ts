@@ -2,9 +2,19 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CredentialsUnavailableError, SecretError } from '../../../../lib/core/errors.js';
+import {
+  ConfigurationError,
+  CredentialsUnavailableError,
+  SecretError,
+  SecretReadError,
+} from '../../../../lib/core/errors.js';
 import { fileSecretSource, type SecretSource } from '../../../../lib/secrets/sources.js';
-import { type FetchFailure, parseSecret, SecretStore } from '../../../../lib/secrets/store.js';
+import {
+  type FetchFailure,
+  isMisconfiguration,
+  parseSecret,
+  SecretStore,
+} from '../../../../lib/secrets/store.js';
 
 const secretText = (accessKey: string) =>
   JSON.stringify({
@@ -179,7 +189,7 @@ describe('SecretStore', () => {
     expect(failures[1]).toEqual({ servingCached: true, retryInMs: 6000 });
   });
 
-  it('answers 503 with Retry-After while no good secret exists, then recovers', async () => {
+  it('answers 500/900, not "try again later", while no good secret exists and only an operator can mend it; then recovers', async () => {
     const control = controlledSource('{"iam":{"accessKey":""}}');
     const time = clock();
     const store = new SecretStore(control.source, { ttlMs: 60_000, now: time.now });
@@ -191,20 +201,67 @@ describe('SecretStore', () => {
     }
     expect(control.fetches()).toBe(1);
     for (const error of errors) {
-      expect(error).toBeInstanceOf(CredentialsUnavailableError);
-      expect((error as CredentialsUnavailableError).headers['Retry-After']).toBe('3');
-      // The field is named, its value never.
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toMatchObject({ status: 500, code: '900' });
+      expect((error as ConfigurationError).details).not.toMatch(/try again later/i);
+      expect((error as ConfigurationError).details).toMatch(/operator must correct it/);
+      // The field is named in the cause (for the log), its value never; the answer names neither.
       expect(String((error as Error).cause)).toContain('iam.accessKey');
+      expect(String((error as ConfigurationError).details)).not.toContain('iam');
+      expect(isMisconfiguration((error as Error).cause)).toBe(true);
     }
     time.advance(1000);
-    const waiting = await store.get().catch((e: unknown) => e);
-    expect((waiting as CredentialsUnavailableError).headers['Retry-After']).toBe('2');
+    expect(await store.get().catch((e: unknown) => e)).toBeInstanceOf(ConfigurationError);
     time.advance(2000);
     control.rotate(secretText('AK3'));
     const fixed = store.get();
     control.releaseAll();
     expect((await fixed).iam?.accessKey).toBe('AK3');
     expect(control.fetches()).toBe(2);
+  });
+
+  it('answers 503 with Retry-After while a failure may pass (the source failed), and 500 for a missing secret', async () => {
+    const control = controlledSource(secretText('AK1'));
+    const time = clock();
+    control.failNextFetch();
+    const store = new SecretStore(control.source, { ttlMs: 60_000, now: time.now });
+    const first = store.get();
+    control.releaseAll();
+    const error = await first.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CredentialsUnavailableError);
+    expect((error as CredentialsUnavailableError).headers['Retry-After']).toBe('3');
+    time.advance(1000);
+    const waiting = await store.get().catch((e: unknown) => e);
+    expect((waiting as CredentialsUnavailableError).headers['Retry-After']).toBe('2');
+
+    for (const missing of [
+      new SecretReadError(
+        'Secrets Manager answered 400 ResourceNotFoundException',
+        'ResourceNotFoundException',
+      ),
+      Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT' }),
+    ]) {
+      const gone = new SecretStore(
+        { description: 'test source', fetchText: () => Promise.reject(missing) },
+        { ttlMs: 60_000 },
+      );
+      const refused = await gone.get().catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ConfigurationError);
+      expect(refused).toMatchObject({ status: 500, code: '900' });
+    }
+    const throttled = new SecretStore(
+      {
+        description: 'test source',
+        fetchText: () =>
+          Promise.reject(
+            new SecretReadError('Secrets Manager answered 400', 'ThrottlingException'),
+          ),
+      },
+      { ttlMs: 60_000 },
+    );
+    expect(await throttled.get().catch((e: unknown) => e)).toBeInstanceOf(
+      CredentialsUnavailableError,
+    );
   });
 
   it('reads the file source', async () => {

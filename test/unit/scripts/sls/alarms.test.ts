@@ -26,6 +26,7 @@ describe('the alarms of every function', () => {
     expect(Object.keys(resources)).toEqual([
       'ListJobsLambdaFunction',
       'InvocationQueue',
+      'ConfigurationErrorsAlarm',
       'ListJobsErrorsAlarm',
       'ListJobsThrottlesAlarm',
     ]);
@@ -34,6 +35,25 @@ describe('the alarms of every function', () => {
       Dimensions: [{ Name: 'FunctionName', Value: { Ref: 'ListJobsLambdaFunction' } }],
       AlarmActions: [topic],
       OKActions: [topic],
+    });
+  });
+
+  it('adds the alarm on a configuration only an operator can mend (the ConfigurationErrors metric)', () => {
+    const resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> = {};
+    const topic = 'arn:aws:sns:us-east-1:123456789012:on-call';
+    new FunctionAlarms({
+      service: {
+        provider: { compiledCloudFormationTemplate: { Resources: resources } },
+        custom: { alarmActions: [topic] },
+      },
+    }).addFunctionAlarms();
+    expect(resources.ConfigurationErrorsAlarm?.Properties).toMatchObject({
+      Namespace: 'PlatformGateway',
+      MetricName: 'ConfigurationErrors',
+      Dimensions: [{ Name: 'Cause', Value: 'secret' }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [topic],
     });
   });
 

@@ -13,11 +13,16 @@ const iam = createRequire(import.meta.url)('../../../../scripts/sls/iam.cjs') as
   roles: Resolver;
 };
 const variablesOf =
-  (layout = 'single') =>
+  (layout = 'single', publicReference: boolean | string = true) =>
   async (name: string) =>
-    ({ 'self:service': 'platform-gateway', 'sls:stage': 'dev', 'param:secretLayout': layout })[
-      name
-    ];
+    (
+      ({
+        'self:service': 'platform-gateway',
+        'sls:stage': 'dev',
+        'param:secretLayout': layout,
+        'param:publicReference': publicReference,
+      }) as Record<string, unknown>
+    )[name];
 const resolveVariable = variablesOf();
 const SAVED = { ...process.env };
 
@@ -81,7 +86,9 @@ describe('who reads which secret', () => {
     expect(of('invokeAction')).toEqual(['callers', 'execution']);
     expect(of('consumeInvocations')).toEqual(['execution']);
     expect(of('receiveWebhook')).toEqual(['webhooks']);
-    expect(of('openapi')).toEqual(['callers']);
+    // The reference is public by default: its functions read no secret.
+    expect(of('openapi')).toEqual([]);
+    expect(of('docs')).toEqual([]);
     const webhookReaders = Object.keys(reads).filter((fn) => of(fn).includes('webhooks'));
     expect(webhookReaders).toEqual(['receiveWebhook']);
     const signingReaders = Object.keys(reads).filter((fn) => of(fn).includes('signing'));
@@ -99,6 +106,16 @@ describe('who reads which secret', () => {
     );
   });
 
+  it("reads the callers for the reference's functions where the stage turns its public reference off", async () => {
+    delete process.env.SECRET_ID;
+    for (const off of [false, 'false']) {
+      const reads = await iam.readsOf(variablesOf('split', off));
+      for (const fn of ['openapi', 'docs']) {
+        expect(reads[fn]!.capabilities, fn).toEqual(['callers']);
+      }
+    }
+  });
+
   it('reads no callers where API Gateway checks JWT callers', async () => {
     process.env.JWT_ISSUER_URL = 'https://issuer.example.com';
     const reads = await iam.readsOf(variablesOf('split'));
@@ -113,7 +130,7 @@ describe('who reads which secret', () => {
     const logs = JSON.stringify(Resources.ListJobsRole!.Properties.Policies[0]);
     expect(logs).toContain('log-group:/aws/lambda/platform-gateway-dev-listJobs:*');
     expect(logs).not.toContain('-dev-*');
-    expect(Object.keys(Resources)).toHaveLength(19);
+    expect(Object.keys(Resources)).toHaveLength(20);
   });
 
   it('lets the functions that admit keep usage in the usage table, and no other', async () => {
@@ -156,7 +173,7 @@ describe('who reads which secret', () => {
       'dynamodb:UpdateItem',
       'dynamodb:GetItem',
     ]);
-    for (const fn of ['Health', 'Fallback', 'Openapi', 'ReceiveWebhook', 'WatchScanJobs']) {
+    for (const fn of ['Health', 'Fallback', 'Openapi', 'Docs', 'ReceiveWebhook', 'WatchScanJobs']) {
       expect(usageActions(`${fn}Role`), fn).toEqual([]);
     }
   });

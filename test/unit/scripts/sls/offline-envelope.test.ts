@@ -119,7 +119,7 @@ describe("the local server's own refusals", () => {
     },
   );
 
-  it('answers headers over 16 KB with 431/100 in the envelope', async () => {
+  it('answers headers over 16 KB with 431/100 in the envelope, stating the limit', async () => {
     const { status, body } = parse(
       await exchange(
         server.info.port,
@@ -127,9 +127,22 @@ describe("the local server's own refusals", () => {
       ),
     );
     expect(status).toBe(431);
-    expect(JSON.parse(body)).toMatchObject({
-      error: { errorCode: '100', message: 'Request Header Fields Too Large' },
-    });
+    const { error } = JSON.parse(body);
+    expect(error).toMatchObject({ errorCode: '100', message: 'Request Header Fields Too Large' });
+    expect(error.details).toMatch(/^The request headers are too large: .* at most 16 KB here/);
+  });
+
+  it('says it was the URL when a 20 KB query string is too long', async () => {
+    const { status, body } = parse(
+      await exchange(
+        server.info.port,
+        `GET /health?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      ),
+    );
+    expect(status).toBe(431);
+    expect(JSON.parse(body).error.details).toMatch(
+      /^The URL \(with its query string\) is too long: .* at most 16 KB here \(10 KB deployed/,
+    );
   });
 
   it('leaves well-formed requests to hapi', async () => {

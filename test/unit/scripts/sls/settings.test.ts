@@ -3,7 +3,11 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const SettingsCheck = createRequire(import.meta.url)('../../../../scripts/sls/settings.cjs') as {
-  new (serverless: unknown): { check(): void };
+  new (
+    serverless: unknown,
+    options?: Record<string, unknown>,
+    utils?: { log: { warning(message: string): void } },
+  ): { check(): void; checkDeployable(): void };
 };
 const SAVED = { ...process.env };
 
@@ -27,7 +31,7 @@ describe('the settings check before packaging', () => {
       SECRET_KMS_KEY_ARN: 'key-1',
     };
     const attempt = () => deployed().check();
-    expect(attempt).toThrow(/SCAN_BASE_URL is required/);
+    expect(attempt).toThrow(/SCAN_BASE_URL is required to deploy a stage/);
     expect(attempt).toThrow(/OPENAPI_BASE_URL must be an absolute http\(s\) URL/);
     expect(attempt).toThrow(/SECRET_ID must be/);
     expect(attempt).toThrow(/EVENT_BUS_NAME must be/);
@@ -127,6 +131,113 @@ describe('the settings check before packaging', () => {
     }
     process.env = { PATH: SAVED.PATH, ...URLS, JWT_ALLOW_STAR_SCOPE: 'yes' };
     expect(() => deployed().check()).toThrow(/JWT_ALLOW_STAR_SCOPE must be true or false/);
+  });
+});
+
+describe('the secrets reader a stage chooses', () => {
+  const withReader = (reader: string, layers: unknown[] = []) =>
+    new SettingsCheck({
+      service: {
+        custom: { isLocal: false, alarmActions: [] },
+        provider: { stage: 'dev', layers, environment: { SECRETS_READER: reader } },
+      },
+      classes: { Error },
+    });
+
+  it('takes signed, sdk, or extension with its layer, and nothing else', () => {
+    process.env = { PATH: SAVED.PATH, ...URLS };
+    for (const reader of ['', 'signed', 'sdk'])
+      expect(() => withReader(reader).check()).not.toThrow();
+    expect(() => withReader('extension').check()).toThrow(/set secretsExtensionLayerArn too/);
+    expect(() =>
+      withReader('extension', ['arn:aws:lambda:us-east-1:1:layer:x:1']).check(),
+    ).not.toThrow();
+    expect(() => withReader('vault').check()).toThrow(
+      /secretsReader parameter must be signed, extension or sdk/,
+    );
+  });
+});
+
+describe('serverless package with no settings', () => {
+  const withCommand = (
+    command: string,
+    warnings: string[] = [],
+    provider: Record<string, unknown> = { stage: 'dev' },
+  ) =>
+    new SettingsCheck(
+      {
+        service: { custom: { isLocal: false, alarmActions: [] }, provider },
+        classes: { Error },
+        processedInput: { commands: [command] },
+      },
+      {},
+      { log: { warning: (message) => warnings.push(message) } },
+    );
+
+  it('packages with no base URL and says loudly that the package cannot be deployed', () => {
+    process.env = { PATH: SAVED.PATH };
+    const warnings: string[] = [];
+    expect(() => withCommand('package', warnings).check()).not.toThrow();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /SCAN_BASE_URL and OPENAPI_BASE_URL are not set: the package is built for inspection only.*serverless deploy` refuses it/,
+    );
+    process.env = { PATH: SAVED.PATH, ...URLS };
+    const none: string[] = [];
+    withCommand('package', none).check();
+    expect(none).toEqual([]);
+  });
+
+  it('refuses to deploy with no base URL, and refuses a package built without them', () => {
+    process.env = { PATH: SAVED.PATH };
+    expect(() => withCommand('deploy').check()).toThrow(
+      /SCAN_BASE_URL is required to deploy a stage/,
+    );
+    const template = (url: string) => ({
+      Resources: {
+        ListJobsLambdaFunction: {
+          Type: 'AWS::Lambda::Function',
+          Properties: { Environment: { Variables: { SCAN_BASE_URL: url, OPENAPI_BASE_URL: url } } },
+        },
+      },
+    });
+    const built = (url: string) =>
+      withCommand('deploy', [], { stage: 'dev', compiledCloudFormationTemplate: template(url) });
+    expect(() => built('').checkDeployable()).toThrow(
+      /built without SCAN_BASE_URL and OPENAPI_BASE_URL/,
+    );
+    expect(() => built('https://wsc.apigw.example.com').checkDeployable()).not.toThrow();
+  });
+
+  it('refuses an alarm topic, a secret, a key or a layer of another region than the stack', () => {
+    process.env = {
+      PATH: SAVED.PATH,
+      ...URLS,
+      SIGNING_SECRET_ID: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:gw/signing',
+      SECRET_KMS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd',
+    };
+    const inRegion = (region: string, topic: string, layers: unknown[] = []) =>
+      new SettingsCheck({
+        service: {
+          custom: { isLocal: false, alarmActions: [topic] },
+          provider: { stage: 'dev', region, layers },
+        },
+        classes: { Error },
+      });
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:on-call';
+    const layer =
+      'arn:aws:lambda:us-east-1:177933569100:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12';
+    const attempt = () => inRegion('us-east-1', topic, [layer]).check();
+    expect(attempt).toThrow(
+      /alarmTopicArn parameter names a resource of eu-west-1, but the stack deploys to us-east-1/,
+    );
+    expect(attempt).toThrow(/SIGNING_SECRET_ID names a resource of eu-west-1/);
+    expect(attempt).not.toThrow(/SECRET_KMS_KEY_ARN|secretsExtensionLayerArn/);
+    process.env.SECRET_KMS_KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd';
+    expect(() => inRegion('eu-west-1', topic).check()).not.toThrow();
+    expect(() => inRegion('eu-west-1', topic, [layer]).check()).toThrow(
+      /secretsExtensionLayerArn parameter names a resource of us-east-1/,
+    );
   });
 });
 

@@ -1,0 +1,17 @@
+/**
+ * GET /docs and GET /docs/{asset}: the reference in a browser (lib/http/docs-page.ts), Swagger
+ * UI from this function's own bundle, without a token (a stage's public reference, the
+ * default). A stage that turns it off deploys docs-for-callers.ts instead (serverless.yml).
+ */
+import { docsAsset, docsPage } from '../lib/http/docs-responses.js';
+import { publicRoute } from '../lib/http/public-route.js';
+import { publicReferenceRoute } from '../lib/http/reference-routes.js';
+import { routeGroup } from '../lib/http/route-group.js';
+import { serviceRoutes } from '../lib/http/routes/service.js';
+
+export const handler = routeGroup([
+  publicRoute(publicReferenceRoute(serviceRoutes.docs), async () => docsPage()),
+  publicRoute(publicReferenceRoute(serviceRoutes.docsAsset), async (request) =>
+    docsAsset(request.path.asset, request.headers),
+  ),
+]);

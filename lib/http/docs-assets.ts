@@ -1,0 +1,39 @@
+/**
+ * Swagger UI's files (swagger-ui-dist), as GET /docs/{asset} serves them: gzipped bytes with
+ * their Content-Type. Read here from node_modules (tests, tsx); in a bundle, this module is
+ * replaced by the files themselves, gzipped at package time (scripts/sls/esbuild-plugins.cjs),
+ * so that the docs function carries them in its own zip and no other function does.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export interface RendererFile {
+  readonly contentType: string;
+  readonly gzipped: Buffer;
+}
+
+/** The renderer's files the page loads, by name, with their Content-Type. */
+export const RENDERER_FILES: Readonly<Record<string, string>> = {
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const read = new Map<string, RendererFile>();
+
+/** One of Swagger UI's files, or undefined when it is not one of RENDERER_FILES. */
+export function rendererFile(name: string): RendererFile | undefined {
+  const contentType = RENDERER_FILES[name];
+  if (!contentType) return undefined;
+  let file = read.get(name);
+  if (!file) {
+    const dir = path.dirname(
+      createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
+    );
+    file = { contentType, gzipped: gzipSync(readFileSync(path.join(dir, name))) };
+    read.set(name, file);
+  }
+  return file;
+}

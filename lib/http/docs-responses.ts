@@ -1,0 +1,65 @@
+/**
+ * The answers of the reference's routes (GET /docs, GET /docs/{asset}) as plain functions of the
+ * request's headers: the page with its Content-Security-Policy, and each file gzipped when the
+ * browser takes gzip (every browser does), else as it is.
+ */
+import { gunzipSync } from 'node:zlib';
+import type { HeaderMap } from '../core/headers.js';
+import { rendererFile } from './docs-assets.js';
+import {
+  DOCS_CONTENT_SECURITY_POLICY,
+  type DocsAssetName,
+  docsInitScript,
+  docsPageHtml,
+} from './docs-page.js';
+import type { HttpResponse } from './responses.js';
+
+/** The files change with the package only: a browser may keep them an hour. */
+const FILE_CACHE = 'public, max-age=3600';
+
+export function docsPage(): HttpResponse {
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-cache',
+    },
+    body: docsPageHtml(),
+  };
+}
+
+export function docsAsset(name: DocsAssetName, headers: HeaderMap): HttpResponse {
+  const common = { 'x-content-type-options': 'nosniff', 'cache-control': FILE_CACHE };
+  if (name === 'init.js') {
+    return {
+      statusCode: 200,
+      headers: { ...common, 'content-type': 'application/javascript; charset=utf-8' },
+      body: docsInitScript(),
+    };
+  }
+  const file = rendererFile(name);
+  // The route's schema lists the names; a name without a file is the package's own fault.
+  if (!file) throw new Error(`The reference has no file ${name}`);
+  if (/\bgzip\b/i.test(headers['accept-encoding'] ?? '')) {
+    return {
+      statusCode: 200,
+      headers: {
+        ...common,
+        'content-type': file.contentType,
+        'content-encoding': 'gzip',
+        vary: 'accept-encoding',
+      },
+      body: file.gzipped.toString('base64'),
+      isBase64Encoded: true,
+    };
+  }
+  return {
+    statusCode: 200,
+    headers: { ...common, 'content-type': file.contentType, vary: 'accept-encoding' },
+    body: gunzipSync(file.gzipped).toString('base64'),
+    isBase64Encoded: true,
+  };
+}

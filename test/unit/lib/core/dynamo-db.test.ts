@@ -72,5 +72,21 @@ describe('lazyDynamoDb', () => {
       expect(failing.received).toHaveLength(3);
       client.destroy();
     });
+
+    it('gives up after the tries its bounds allow', async () => {
+      restores.push(pointAwsSdkAt('AWS_ENDPOINT_URL_DYNAMODB', failing.url.origin));
+      failing.received.length = 0;
+      const { client } = await lazyDynamoDb(undefined, {
+        connectionTimeoutMs: 1000,
+        requestTimeoutMs: 3000,
+        maxAttempts: 1,
+        maxSockets: 200,
+      })();
+      await expect(client.send(new ListTablesCommand({}))).rejects.toMatchObject({
+        name: 'InternalServerError',
+      });
+      expect(failing.received).toHaveLength(1);
+      client.destroy();
+    });
   });
 });

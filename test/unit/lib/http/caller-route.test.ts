@@ -59,7 +59,7 @@ describe('callerRoute', () => {
     expect(bound.route.id).toBe('testRoute');
     const result = await bound(event(`Bearer ${DEMO_TOKENS.reporting}`), lambdaContext());
     expect(result.statusCode).toBe(200);
-    expect(seen?.caller).toEqual({ id: 'demo-reporting', scopes: ['jobs:read'] });
+    expect(seen?.caller).toMatchObject({ id: 'demo-reporting', scopes: ['jobs:read'] });
     expect(seen?.runtime).toBe(getRuntime());
   });
 
@@ -77,6 +77,20 @@ describe('callerRoute', () => {
     expect(narrow.statusCode).toBe(403);
     expect(jsonBody(narrow)).toMatchObject({ error: { errorCode: '210' } });
     expect(runs).toBe(0);
+  });
+
+  it("admits a route that reaches the platform against the caller's plans: the answer carries its RateLimit fields", async () => {
+    const { callerRoute } = await coldStart();
+    const spending = { ...route({ scope: 'jobs:read' }), spends: () => ({ requests: 1 }) };
+    const bound = callerRoute(spending, async () => ({ statusCode: 200, body: '{}' }));
+    const metered = await bound(event(`Bearer ${DEMO_TOKENS.metered}`), lambdaContext());
+    expect(metered.statusCode).toBe(200);
+    expect(metered.headers?.['RateLimit-Policy']).toContain('q=5');
+    expect(metered.headers?.RateLimit).toBeDefined();
+    // A route that reaches nothing of the platform is held by no plan.
+    const free = callerRoute(route({ scope: 'jobs:read' }), async () => ({ statusCode: 200 }));
+    const unmetered = await free(event(`Bearer ${DEMO_TOKENS.metered}`), lambdaContext());
+    expect(unmetered.headers?.['RateLimit-Policy']).toBeUndefined();
   });
 
   it('lets any known caller call a route open to every caller', async () => {
@@ -108,7 +122,7 @@ describe('callerRoute', () => {
       jwt: { claims: { iss: issuer, sub: 'svc-reports', scope: 'jobs:read' } },
     };
     const result = await bound(withClaims, lambdaContext());
-    expect(jsonBody(result)).toEqual({ id: 'svc-reports', scopes: ['jobs:read'] });
+    expect(jsonBody(result)).toMatchObject({ id: 'svc-reports', scopes: ['jobs:read'] });
     expect((await bound(event(`Bearer ${DEMO_TOKENS.all}`), lambdaContext())).statusCode).toBe(401);
   });
 

@@ -28,4 +28,6 @@ export const DEMO_TOKENS = {
   reporting: 'demo-reporting-token-reads-jobs-only-01',
   /** `demo-echo`: `actions:echo` only. */
   echo: 'demo-echo-token-runs-the-echo-action-01',
+  /** `demo-metered`: `jobs:read`, under a plan (5 a second, a burst of 10). */
+  metered: 'demo-metered-token-reads-jobs-under-a-plan',
 } as const;

@@ -94,13 +94,13 @@ describe('RequestState', () => {
     expect(local.state.call().remainingMs).toBeUndefined();
   });
 
-  it('gathers the targets a handler names, lists joined, for the request line', () => {
+  it('gathers the targets a handler names, for the request line', () => {
     const { state } = stateOf();
     expect(state.targetFields()).toBeUndefined();
     state.target({ jobIds: ['1', '2'] });
     state.target({ action: 'hello', failedJobIds: [] });
     state.target({ action: 'echo' });
-    expect(state.targetFields()).toEqual({ jobIds: '1,2', action: 'echo', failedJobIds: '' });
+    expect(state.targetFields()).toEqual({ jobIds: ['1', '2'], action: 'echo', failedJobIds: [] });
   });
 });
 

@@ -47,8 +47,12 @@ describe('authorize', () => {
     expect(await runs('actions:{name}', requestBy(scopes, { name: 'echo' }))).toBe(true);
     expect(await runs('actions:{name}', requestBy(scopes, { name: 'hello' }))).toBe(false);
     expect(await runs('actions:{name}', requestBy(['actions:*'], { name: 'hello' }))).toBe(true);
-    // No name at all grants nothing but the wildcards.
-    expect(await runs('actions:{name}', requestBy(scopes))).toBe(false);
+    // A scope named by the path is never built without a validated name: a bug, not a grant.
+    for (const path of [{}, { name: '' }, { name: 'a b' }]) {
+      await expect(ownStack([authorize('actions:{name}')])(requestBy(['*'], path))).rejects.toThrow(
+        'needs a validated {name}',
+      );
+    }
   });
 
   it('refuses a request with no caller (no caller check before it)', async () => {

@@ -44,6 +44,26 @@ describe('errorEnvelope', () => {
     expect(lines.join('\n')).not.toMatch(/\n\s+at /);
   });
 
+  it("carries the request's own answer headers (its RateLimit fields), under the error's own", async () => {
+    const { state } = stateOf();
+    Object.assign(state.responseHeaders, {
+      RateLimit: '"caller-rate";r=0;t=1',
+      'Retry-After': '9',
+    });
+    const result = await failing(
+      new ServiceError({
+        status: 429,
+        code: '420',
+        message: 'Rate Limited',
+        headers: { 'Retry-After': '1' },
+      }),
+    )(state);
+    expect(result.headers).toMatchObject({
+      RateLimit: '"caller-rate";r=0;t=1',
+      'Retry-After': '1',
+    });
+  });
+
   it('answers in XML when the caller asks for it or sends XML', async () => {
     for (const headers of [{ accept: 'text/xml' }, { 'content-type': 'application/xml' }]) {
       const { state } = stateOf({ headers });

@@ -20,7 +20,7 @@ describe('requestLog', () => {
       method: 'POST',
       route: 'POST /jobs/search',
       status: 200,
-      jobIds: '2810001,2810002',
+      jobIds: ['2810001', '2810002'],
       action: 'hello',
     });
     expect(typeof lines[0].durationMs).toBe('number');

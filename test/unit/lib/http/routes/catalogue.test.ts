@@ -84,6 +84,15 @@ describe('routeOfEntry', () => {
     expect(routeOfEntry(entry({})).input?.bytes).toBeUndefined();
   });
 
+  it("spends of the caller's plans one request, or the characters of `text` for translation and speech", () => {
+    expect(routeOfEntry(entry({})).spends?.({ body: undefined })).toEqual({ requests: 1 });
+    const translate = routeOfEntry(entry({ api: 'translate', sends: 'json' }));
+    expect(translate.spends?.({ body: { text: '안녕하세요' } })).toEqual({
+      requests: 1,
+      characters: { api: 'translate', count: 5 },
+    });
+  });
+
   it('gives every entry of the table a route of its own', () => {
     const keys = catalogue.map(routeOfEntry).map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(catalogue.length);

@@ -43,7 +43,7 @@ describe('BulkScanJobs against the emulator', () => {
       remaining: [],
       complete: true,
     });
-    expect(result.cancelled).toHaveLength(3);
+    expect('cancelled' in result && result.cancelled).toHaveLength(3);
     for (const id of ['2810020', '2810023', '2810025']) {
       expect(emulator.scanJobs.get(id)?.status).toBe('Cancel');
     }
@@ -55,6 +55,31 @@ describe('BulkScanJobs against the emulator', () => {
       '/api/v1/jobs/2810023/cancel',
       '/api/v1/jobs/2810025/cancel',
     ]);
+  });
+
+  it('answers a dry run with what it would cancel, and cancels nothing', async () => {
+    const result = await bulkScanJobsOf(runtime()).cancelReserved(
+      { searchType: 'memo', searchKeyword: 'weekend scan', dryRun: true },
+      testCall(),
+    );
+    expect(result).toMatchObject({ dryRun: true, failed: [], complete: true });
+    expect('reserved' in result && [...result.reserved].sort()).toEqual([
+      '2810020',
+      '2810023',
+      '2810025',
+    ]);
+    expect(emulator.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+    expect(emulator.scanJobs.get('2810020')?.status).toBe('Reservation');
+  });
+
+  it('refuses, sending no cancel, when more jobs are reserved than the caller expects', async () => {
+    await expect(
+      bulkScanJobsOf(runtime()).cancelReserved(
+        { searchType: 'memo', searchKeyword: 'weekend scan', expectAtMost: 2 },
+        testCall(),
+      ),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(emulator.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
   });
 
   it('is one per container', () => {

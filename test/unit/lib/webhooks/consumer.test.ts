@@ -14,6 +14,8 @@ import { SecretStore } from '../../../../lib/secrets/store.js';
 import { UpstreamClient } from '../../../../lib/upstream/client.js';
 import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
 import type { Dispatcher } from '../../../../lib/upstream/undici.js';
+import { UsageGate } from '../../../../lib/usage/gate.js';
+import { memoryUsageStore } from '../../../../lib/usage/store.js';
 import { s3BodyStore } from '../../../../lib/webhooks/body-store.js';
 import {
   type ConsumerDeps,
@@ -56,6 +58,8 @@ const ok = (res: ServerResponse) =>
 
 describe('the consumer (handleMessage)', () => {
   let action: ScriptedServer;
+  /** Where nothing listens: a call there reaches nothing. */
+  let closedUrl: string;
   let s3: S3StandIn;
   let dispatcher: Dispatcher;
   let secret: ReturnType<typeof memorySecretSource>;
@@ -68,6 +72,9 @@ describe('the consumer (handleMessage)', () => {
 
   beforeAll(async () => {
     action = await startScriptedServer();
+    const closed = await startScriptedServer();
+    closedUrl = closed.url.href;
+    await closed.close();
     s3 = await startS3StandIn();
     dispatcher = createDispatcher();
   });
@@ -84,6 +91,7 @@ describe('the consumer (handleMessage)', () => {
       actions: {
         hello: { url: `${action.url.href}fx/hello` },
         safe: { url: `${action.url.href}fx/safe`, idempotent: true },
+        gone: { url: `${closedUrl}fx/gone` },
       },
       webhooks: { demo: { secret: 'whsec_LGZvD+lrGSqN7iOBVynzvIQhL0Yfn3E+', action: 'hello' } },
     });
@@ -375,6 +383,34 @@ describe('the consumer (handleMessage)', () => {
       settled: 'parked',
       detail: 'refused: no body store for its params',
     });
+  });
+
+  it("counts a delivery that reached the platform in the account's usage, and none that reached nothing", async () => {
+    const usage = new UsageGate({
+      store: memoryUsageStore(),
+      onStoreFailure: 'open',
+      log: deps.log,
+      now: () => clock,
+    });
+    const accountRequests = async () =>
+      (await usage.usage('anyone', { plan: undefined, accountPlan: { dayQuotaRequest: 100 } }))
+        .account?.day.requests;
+    const counted = { ...deps, usage };
+    await handleMessage(hello('m-1', 'msg_ran'), counted, call);
+    expect(await accountRequests()).toBe(1);
+    // The gateway answered: the platform counted it too.
+    action.script = (_req, res) => gatewayError(res, 503, '500', 'Endpoint Error', 'APIGW');
+    await handleMessage(hello('m-2', 'msg_gateway'), counted, call);
+    expect(await accountRequests()).toBe(2);
+    // Nothing reached: a refused connection, an unknown action, a malformed message.
+    expect(
+      await handleMessage(delivery('m-5', { action: 'gone' }, 'msg_gone'), counted, call),
+    ).toMatchObject({
+      settled: 'later',
+    });
+    await handleMessage(delivery('m-3', { action: 'nope' }), counted, call);
+    await handleMessage({ id: 'm-4', body: 'not json' }, counted, call);
+    expect(await accountRequests()).toBe(2);
   });
 
   describe('processMessage (local runs: one message handed over in process)', () => {

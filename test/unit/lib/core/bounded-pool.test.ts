@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { AdaptiveLimit, runBounded } from '../../../../lib/core/bounded-pool.js';
-import { WalkPlan } from '../../../../lib/core/walk-plan.js';
-import { testCall } from '../../../helpers/call-context.js';
 
 /** A call that ends when the test says so. */
 function gate() {
@@ -181,35 +179,5 @@ describe('runBounded', () => {
       ),
     ).rejects.toThrow('bug');
     expect(started).toEqual([1, 2]);
-  });
-});
-
-describe('WalkPlan', () => {
-  it('gives its calls the invocation time less the reserve, and starts a call only when the time left covers it', async () => {
-    let now = 0;
-    let remaining = 10_000;
-    const plan = new WalkPlan(testCall({ remainingMs: () => remaining }), {
-      reserveMs: 1000,
-      callReserveMs: 250,
-      minCallMs: 50,
-      now: () => now,
-    });
-    expect(plan.call.remainingMs?.()).toBe(9000);
-    expect(plan.expectedCallMs()).toBe(100);
-    await plan.time(async () => {
-      now += 400;
-    });
-    expect(plan.expectedCallMs()).toBe(800);
-    remaining = 1000 + 250 + 800;
-    expect(plan.mayStart()).toBe(true);
-    remaining -= 1;
-    expect(plan.mayStart()).toBe(false);
-  });
-
-  it('always starts when the invocation has no deadline', () => {
-    const plan = new WalkPlan(testCall(), { reserveMs: 1000 });
-    expect(plan.call.remainingMs).toBeUndefined();
-    expect(plan.remainingMs()).toBeUndefined();
-    expect(plan.mayStart()).toBe(true);
   });
 });

@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../../../lib/core/log.js';
+import { publicRoute } from '../../../../lib/http/public-route.js';
+import { json } from '../../../../lib/http/responses.js';
+import { routeGroup } from '../../../../lib/http/route-group.js';
+import { defineRoute } from '../../../../lib/http/routes/route.js';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
+import { captureLogLines } from '../../../helpers/logs.js';
+
+const route = (method: 'GET' | 'POST', path: string, id: string) =>
+  defineRoute({
+    function: 'groupFunction',
+    id,
+    method,
+    path,
+    access: 'public',
+    summary: id,
+    tag: 'test',
+    responses: [],
+  });
+
+function group() {
+  const lines: string[] = [];
+  const log = createLogger({}, (line) => lines.push(line));
+  const bind = (method: 'GET' | 'POST', path: string, id: string) =>
+    publicRoute(route(method, path, id), async () => json(200, { served: id }), { log });
+  const handler = routeGroup([
+    bind('GET', '/maps/static', 'static'),
+    bind('GET', '/maps/geocode', 'geocode'),
+    bind('POST', '/maps/geocode', 'geocodePost'),
+  ]);
+  return { handler, lines };
+}
+
+const eventFor = (routeKey: string) =>
+  httpEvent('jobs-search.json', { routeKey, headers: { authorization: undefined } });
+
+describe('routeGroup', () => {
+  it('serves each request with the route API Gateway names in its route key, method included', async () => {
+    const { handler } = group();
+    for (const [routeKey, served] of [
+      ['GET /maps/static', 'static'],
+      ['GET /maps/geocode', 'geocode'],
+      ['POST /maps/geocode', 'geocodePost'],
+    ]) {
+      expect(jsonBody(await handler(eventFor(routeKey!), lambdaContext()))).toEqual({ served });
+    }
+  });
+
+  it('answers a route key it does not serve with the uniform 404/300, logged under its function', async () => {
+    const { handler } = group();
+    const lines = captureLogLines();
+    const result = await handler(eventFor('GET /maps/elsewhere'), lambdaContext());
+    vi.restoreAllMocks();
+    expect(result.statusCode).toBe(404);
+    expect(jsonBody(result)).toMatchObject({ error: { errorCode: '300' } });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+      function: 'groupFunction',
+      message: 'request',
+      status: 404,
+    });
+  });
+});

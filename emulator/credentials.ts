@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-export interface AccessKeyPair {
+interface AccessKeyPair {
   accessKey: string;
   secretKey: string;
   active: boolean;
 }
 
-export interface GatewayApiKey {
+interface GatewayApiKey {
   key: string;
   active: boolean;
 }
 
-export interface CatalogueApp {
+interface CatalogueApp {
   clientId: string;
   clientSecret: string;
 }

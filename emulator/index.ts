@@ -23,54 +23,25 @@ import { createScanJobStore, type ScanJobStore } from './scan-jobs/store.js';
 import type { ScanJobRecord } from './scan-jobs/types.js';
 
 export * from './actions/index.js';
-export type { CatalogueControl } from './catalogue/index.js';
-export type { ControlRoute } from './core/control-api.js';
-export { CONTROL_PREFIX } from './core/control-api.js';
-export type {
-  Fault,
-  FaultController,
-  FaultMatch,
-  LatencyFault,
-  RegisteredFault,
-  ResetFault,
-  SkewFault,
-  StatusFault,
-} from './core/faults.js';
+export type { Fault } from './core/faults.js';
 export { FaultValidationError } from './core/faults.js';
-export type { RecordedRequest } from './core/request-log.js';
-export type { GatewayResponse, ResponseOrigin } from './core/types.js';
-export type {
-  AccessKeyPair,
-  CatalogueApp,
-  EmulatorCredentials,
-  GatewayApiKey,
-} from './credentials.js';
 export {
   demoCredentials,
   INACTIVE_ACCESS_KEY,
   INACTIVE_API_KEY,
   INACTIVE_SECRET_KEY,
 } from './credentials.js';
-export type { ApiModule, ApiRoute, RouteContext } from './gateway/api-module.js';
-export { JSON_CONTENT_TYPE, XML_CONTENT_TYPE } from './gateway/envelope.js';
-export { GATEWAY_ERRORS, type GatewayErrorCode } from './gateway/error-table.js';
 export { AUTH_DETAILS } from './gateway/iam-auth.js';
 export { MAX_BODY_BYTES, MAX_CLOCK_SKEW_MS } from './gateway/limits.js';
 export {
-  type SignedParts,
   signatureV2,
   stringToSign,
   verifySignatureV2,
 } from './gateway/signature-v2.js';
-export type { VendorHeaders } from './gateway/vendor-headers.js';
-export { vendorHeaders } from './gateway/vendor-headers.js';
 export { demoScanJobs } from './scan-jobs/demo-data.js';
 export { DEFAULT_MAX_LIMIT, type ScanJobListResult } from './scan-jobs/pagination.js';
-export type { ScanReport } from './scan-jobs/report.js';
-export { WSC_API_CALL_FAIL, WSC_REQUEST_SUCCESS } from './scan-jobs/responses.js';
-export type { ScanJobStore, TransitionOutcome } from './scan-jobs/store.js';
-export { type SyntheticJobsOptions, syntheticScanJobs } from './scan-jobs/synthetic-data.js';
-export type { ResultButton, ScanJobRecord, ScanJobStatus } from './scan-jobs/types.js';
+export { syntheticScanJobs } from './scan-jobs/synthetic-data.js';
+export type { ScanJobRecord } from './scan-jobs/types.js';
 
 export interface EmulatorOptions {
   /** 0 (default) = a free port. */

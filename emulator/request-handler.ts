@@ -43,7 +43,7 @@ export interface RequestHandlerDependencies {
   readonly onReceived?: () => void;
 }
 
-export const BODY_TOO_LARGE = 'Request body is larger than 10 MB.';
+const BODY_TOO_LARGE = 'Request body is larger than 10 MB.';
 
 function splitTarget(target: string): { path: string; query: URLSearchParams } {
   const queryStart = target.indexOf('?');

@@ -5,14 +5,10 @@
  * through the same DynamoDB code as deployed.
  */
 import type { Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
 import tables from './sls/tables.cjs';
-
-type Dynalite = (options: { createTableMs?: number; deleteTableMs?: number }) => Server;
-// dynalite ships no type declarations of its own, hence the typed require.
-const dynalite = createRequire(import.meta.url)('dynalite') as Dynalite;
 
 export const LOCAL_LEDGER_TABLE = 'platform-gateway-local-deliveries';
 export const LOCAL_USAGE_TABLE = 'platform-gateway-local-usage';

@@ -10,8 +10,8 @@ import type {
 } from './types.js';
 
 /** The demo namespace and subject that activation records name. */
-export const ACTIVATION_SUBJECT = 'demo@example.com';
-export const ACTIVATION_NAMESPACE = 'demo@example.com_demo';
+const ACTIVATION_SUBJECT = 'demo@example.com';
+const ACTIVATION_NAMESPACE = 'demo@example.com_demo';
 const ACTION_VERSION = '0.0.1';
 const ACTION_KIND = 'nodejs:20';
 /** OpenWhisk's default limits, as the record's `limits` annotation shows them. */

@@ -9,8 +9,8 @@ export const DEMO_API_ID = 'fx7h2k';
 export const DEMO_STAGE = 'demo';
 
 /** How long `slow` sleeps unless its `ms` param says otherwise, and the most it accepts. */
-export const SLOW_DEFAULT_MS = 300;
-export const SLOW_MAX_MS = 10_000;
+const SLOW_DEFAULT_MS = 300;
+const SLOW_MAX_MS = 10_000;
 
 export const FAIL_ERROR = 'The fail action failed on purpose.';
 

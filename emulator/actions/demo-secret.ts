@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DEMO_SECRET_URL } from '../credentials.js';
 
-/** The emulator address the bundled demo secret's action and trigger URLs point at. */
-export const DEMO_SECRET_EMULATOR_URL = 'http://127.0.0.1:4010';
-
 interface UrlEntry {
   url: string;
   [field: string]: unknown;

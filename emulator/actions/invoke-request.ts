@@ -23,7 +23,7 @@ export interface InvokeOptions {
 }
 
 /** A refusal of the request, with OpenWhisk's status and message. */
-export interface Refusal {
+interface Refusal {
   readonly status: number;
   readonly message: string;
 }

@@ -24,13 +24,13 @@ import {
   withActivationId,
 } from './whisk-responses.js';
 
-export const ACTIVATIONS_CONTROL_PATH = `${CONTROL_PREFIX}/activations`;
+const ACTIVATIONS_CONTROL_PATH = `${CONTROL_PREFIX}/activations`;
 
 /**
  * How many path segments below a web action's resource reach it as `__ow_path` (the gateway's
  * `{type+}` resource); the router matches one segment per parameter, so depth is bounded.
  */
-export const MAX_WEB_SUBPATH_DEPTH = 4;
+const MAX_WEB_SUBPATH_DEPTH = 4;
 
 export interface ActionModuleOptions {
   readonly log: ActivationLog;
@@ -46,7 +46,7 @@ export interface ActionModuleOptions {
 }
 
 /** The gateway path of a resource: /<api id>/<stage>/<resource>. */
-export function resourcePathOf(apiId: string, stage: string, resource: string): string {
+function resourcePathOf(apiId: string, stage: string, resource: string): string {
   return `/${apiId}/${stage}/${resource}`;
 }
 

@@ -14,7 +14,7 @@ export type ActionOutcome =
   | { readonly kind: 'application_error'; readonly result: { readonly error: unknown } };
 
 /** The code of an action: params in, outcome out. */
-export type ActionCode = (params: JsonObject) => Promise<ActionOutcome>;
+type ActionCode = (params: JsonObject) => Promise<ActionOutcome>;
 
 export interface ActionDefinition {
   readonly name: string;
@@ -27,7 +27,7 @@ export interface ActionDefinition {
   readonly code: ActionCode;
 }
 
-export interface RuleDefinition {
+interface RuleDefinition {
   readonly name: string;
   /** The action the rule runs when its trigger fires. */
   readonly action: string;

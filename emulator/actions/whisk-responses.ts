@@ -45,7 +45,7 @@ export function accepted(activationId: string): GatewayResponse {
 }
 
 /** OpenWhisk's HTTP status for a finished blocking activation (Actions.scala doInvoke). */
-export function statusForActivation(status: ActivationStatus): number {
+function statusForActivation(status: ActivationStatus): number {
   if (status === 'success') return 200;
   if (status === 'whisk_internal_error') return 500;
   return 502;

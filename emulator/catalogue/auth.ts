@@ -5,7 +5,7 @@ import { gatewayError } from '../gateway/error-table.js';
 import { AUTH_DETAILS, type Authenticator } from '../gateway/iam-auth.js';
 import type { VendorHeaders } from '../gateway/vendor-headers.js';
 
-export interface ClientCredentials {
+interface ClientCredentials {
   readonly clientId: string;
   readonly clientSecret: string;
 }

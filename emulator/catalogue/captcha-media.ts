@@ -57,7 +57,7 @@ export function captchaImage(key: string, answer: string): Buffer {
   return encodeJpeg(raster, 90);
 }
 
-export const CAPTCHA_AUDIO = { sampleRate: 8000, toneMs: 180, gapMs: 120 } as const;
+const CAPTCHA_AUDIO = { sampleRate: 8000, toneMs: 180, gapMs: 120 } as const;
 
 export function captchaAudio(answer: string): Buffer {
   const segments = dtmfSegments(answer, CAPTCHA_AUDIO);

@@ -6,13 +6,13 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 export type CaptchaKind = 'image' | 'audio';
 
-export const CAPTCHA_KEY_LENGTH = 16;
+const CAPTCHA_KEY_LENGTH = 16;
 /** responseTime tops out at 7200 s on the platform: a key older than that is gone. */
-export const CAPTCHA_KEY_LIFETIME_MS = 7200 * 1000;
+const CAPTCHA_KEY_LIFETIME_MS = 7200 * 1000;
 /** Letters and digits that cannot be mistaken for each other (no 0/O, 1/I). */
-export const IMAGE_ANSWER_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const IMAGE_ANSWER_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const IMAGE_ANSWER_LENGTH = 6;
-export const AUDIO_ANSWER_LENGTH = 6;
+const AUDIO_ANSWER_LENGTH = 6;
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -41,7 +41,7 @@ function mediaEndpoint(store: CaptchaStore, kind: CaptchaKind, request: GatewayR
     : binary('audio/wav', captchaAudio(answer));
 }
 
-export const CAPTCHA_PATHS = {
+const CAPTCHA_PATHS = {
   imageKey: '/captcha/v1/nkey',
   image: '/captcha-bin/v1/ncaptcha',
   audioKey: '/scaptcha/v1/nkey',

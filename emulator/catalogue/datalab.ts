@@ -10,9 +10,9 @@ import type { Authenticator } from '../gateway/iam-auth.js';
 import { isJson } from './params.js';
 import { badRequest, endpointJson } from './responses.js';
 
-export const DATALAB_EARLIEST_DATE = '2016-01-01';
-export const MAX_KEYWORD_GROUPS = 5;
-export const MAX_KEYWORDS_PER_GROUP = 20;
+const DATALAB_EARLIEST_DATE = '2016-01-01';
+const MAX_KEYWORD_GROUPS = 5;
+const MAX_KEYWORDS_PER_GROUP = 20;
 const TIME_UNITS = ['date', 'week', 'month'] as const;
 type TimeUnit = (typeof TIME_UNITS)[number];
 const DAY_MS = 86_400_000;
@@ -121,12 +121,7 @@ function nextUnit(day: number, unit: TimeUnit): number {
 }
 
 /** Period labels: each unit's first day, the first one clipped to startDate. */
-export function periodsOf(
-  startDate: string,
-  endDate: string,
-  unit: TimeUnit,
-  today: number,
-): string[] {
+function periodsOf(startDate: string, endDate: string, unit: TimeUnit, today: number): string[] {
   const start = dayOf(startDate) ?? 0;
   const end = Math.min(dayOf(endDate) ?? 0, today);
   const periods: string[] = [];

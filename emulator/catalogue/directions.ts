@@ -9,7 +9,7 @@ import type { Authenticator } from '../gateway/iam-auth.js';
 import { distanceMetres, type LonLat, parseInteger, parseLonLat } from './params.js';
 import { badRequest, endpointJson } from './responses.js';
 
-export const DIRECTION_OPTIONS = [
+const DIRECTION_OPTIONS = [
   'trafast',
   'tracomfort',
   'traoptimal',
@@ -17,7 +17,7 @@ export const DIRECTION_OPTIONS = [
   'traavoidcaronly',
 ] as const;
 type DirectionOption = (typeof DIRECTION_OPTIONS)[number];
-export const MAX_WAYPOINTS = 5;
+const MAX_WAYPOINTS = 5;
 const FUEL_TYPES = ['gasoline', 'highgradegasoline', 'diesel', 'lpg'] as const;
 type FuelType = (typeof FUEL_TYPES)[number];
 const LANGUAGES = ['ko', 'en', 'ja', 'zh'];
@@ -25,7 +25,7 @@ const LANGUAGES = ['ko', 'en', 'ja', 'zh'];
 /** Where there are roads: mainland South Korea and its islands, roughly. */
 const ROAD_AREA = { minLon: 124.5, maxLon: 131.0, minLat: 33.0, maxLat: 38.7 };
 
-export const DIRECTION_MESSAGES = {
+const DIRECTION_MESSAGES = {
   0: '길찾기를 성공하였습니다.',
   1: '출발지와 도착지가 동일합니다. 확인 후 다시 지정해주세요.',
   2: '출발지 또는 도착지가 도로 주변이 아닌 경우입니다.',

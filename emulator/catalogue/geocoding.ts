@@ -17,7 +17,7 @@ import { distanceMetres, type LonLat, parseInteger, parseLonLat } from './params
 import { endpointJson } from './responses.js';
 import { reverseGeocode } from './reverse-geocoding.js';
 
-export const MAX_GEOCODE_COUNT = 100;
+const MAX_GEOCODE_COUNT = 100;
 const DEFAULT_GEOCODE_COUNT = 10;
 
 /** Failures the Maps APIs report inside a 200 body. */

@@ -13,14 +13,14 @@ import { createRaster, drawLine, fillRect, type Raster, type Rgb } from '../medi
 import { type LonLat, parseInteger } from './params.js';
 import { binary, emptyStatus } from './responses.js';
 
-export const MAP_TYPES = ['basic', 'traffic', 'satellite', 'satellite_base', 'terrain'] as const;
-export const STATIC_FORMATS = ['jpg', 'jpeg', 'png8', 'png'] as const;
-export const STATIC_MAX_WIDTH = 4096;
-export const STATIC_MAX_HEIGHT = 2048;
-export const MAX_LEVEL = 21;
+const MAP_TYPES = ['basic', 'traffic', 'satellite', 'satellite_base', 'terrain'] as const;
+const STATIC_FORMATS = ['jpg', 'jpeg', 'png8', 'png'] as const;
+const STATIC_MAX_WIDTH = 4096;
+const STATIC_MAX_HEIGHT = 2048;
+const MAX_LEVEL = 21;
 /** Generated images are scaled down to fit this many pixels a side, aspect kept. */
-export const MAX_IMAGE_SIDE = 256;
-export const TILE_SIZE = 256;
+const MAX_IMAGE_SIDE = 256;
+const TILE_SIZE = 256;
 const DEFAULT_MARKER_LEVEL = 16;
 const CRS_LIST = ['EPSG:4326', 'NHN:2048', 'NHN:128', 'EPSG:3857', 'EPSG:900913', 'EPSG:5179'];
 const LANGUAGES = ['ko', 'en', 'ja', 'zh'];
@@ -79,7 +79,7 @@ function parseXY(text: string): LonLat | undefined {
 }
 
 /** `type:d|size:mid|color:red|pos:127.1 37.3|label:1`; undefined when malformed or without pos. */
-export function parseMarker(text: string): LonLat | undefined {
+function parseMarker(text: string): LonLat | undefined {
   const fields = new Map<string, string>();
   for (const segment of text.split('|')) {
     const colon = segment.indexOf(':');

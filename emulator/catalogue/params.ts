@@ -16,7 +16,7 @@ function scalarText(value: unknown): string | undefined {
 }
 
 /** The scalar members of a JSON object body, as text; undefined when the body is not JSON. */
-export function jsonParams(request: GatewayRequest): Parameters | undefined {
+function jsonParams(request: GatewayRequest): Parameters | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(request.body.toString('utf8'));

@@ -5,12 +5,12 @@ import { distanceMetres, type LonLat, parseLonLat } from './params.js';
 import { endpointJson, xmlResponse } from './responses.js';
 import { toXmlDocument } from './xml.js';
 
-export const REVERSE_GEOCODE_ORDERS = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const;
+const REVERSE_GEOCODE_ORDERS = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const;
 type Order = (typeof REVERSE_GEOCODE_ORDERS)[number];
 const DEFAULT_ORDERS: readonly Order[] = ['legalcode', 'admcode'];
 
 /** How far from a gazetteer point a coordinate still resolves to it. */
-export const REVERSE_GEOCODE_RADIUS_M = 3000;
+const REVERSE_GEOCODE_RADIUS_M = 3000;
 
 type Output = 'json' | 'xml';
 

@@ -11,12 +11,12 @@ import { bodyParams } from './params.js';
 import { badRequest, endpointJson } from './responses.js';
 import { toXmlDocument } from './xml.js';
 
-export const SHORT_URL_BASE = 'https://me2.do/';
-export const SHORT_HASH_LENGTH = 8;
-export const MAX_SHORTEN_URL_LENGTH = 4096;
+const SHORT_URL_BASE = 'https://me2.do/';
+const SHORT_HASH_LENGTH = 8;
+const MAX_SHORTEN_URL_LENGTH = 4096;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export function shortHash(url: string): string {
+function shortHash(url: string): string {
   let value = createHash('sha256').update(url, 'utf8').digest().readBigUInt64BE(0);
   let hash = '';
   for (let index = 0; index < SHORT_HASH_LENGTH; index++) {

@@ -13,7 +13,7 @@ import { formParams, isForm, type Parameters } from './params.js';
 import { binary, endpointJson, legacyError } from './responses.js';
 
 /** The legacy synthesis voices (legacy `POST /voice/v1/tts`). */
-export const TTS_SPEAKERS = [
+const TTS_SPEAKERS = [
   'mijin',
   'jinho',
   'clara',
@@ -24,8 +24,8 @@ export const TTS_SPEAKERS = [
   'jose',
   'carmen',
 ] as const;
-export const MAX_TTS_CHARS = 2000;
-export const TTS_WAV_SAMPLE_RATE = 16_000;
+const MAX_TTS_CHARS = 2000;
+const TTS_WAV_SAMPLE_RATE = 16_000;
 
 const LEVEL = /^[+-]?[0-5]$/;
 const MIN_AUDIO_MS = 300;
@@ -64,7 +64,7 @@ function validateTts(params: Parameters): TtsRequest | GatewayResponse {
 }
 
 /** Longer text speaks longer; speed 5 is half as fast, -5 twice as fast. */
-export function speechDurationMs(text: string, speed: number): number {
+function speechDurationMs(text: string, speed: number): number {
   const base = Math.min(MAX_AUDIO_MS, Math.max(MIN_AUDIO_MS, [...text].length * MS_PER_CHAR));
   return Math.round(base * 2 ** (speed / 5));
 }
@@ -82,14 +82,14 @@ function synthesise(request: GatewayRequest): GatewayResponse {
   return binary('audio/wav', encodeWav(tone, TTS_WAV_SAMPLE_RATE));
 }
 
-export const STT_LANGUAGES = ['Kor', 'Eng', 'Jpn', 'Chn'] as const;
-export type SttLanguage = (typeof STT_LANGUAGES)[number];
-export const MAX_STT_SECONDS = 60;
+const STT_LANGUAGES = ['Kor', 'Eng', 'Jpn', 'Chn'] as const;
+type SttLanguage = (typeof STT_LANGUAGES)[number];
+const MAX_STT_SECONDS = 60;
 /** For audio whose length cannot be read (not WAV): 60 s of 16 kHz 16-bit mono PCM. */
-export const MAX_STT_OPAQUE_BYTES = MAX_STT_SECONDS * 16_000 * 2;
+const MAX_STT_OPAQUE_BYTES = MAX_STT_SECONDS * 16_000 * 2;
 
 /** What the emulator "hears" in any audio with sound in it, per language. */
-export const STT_PHRASES: Readonly<Record<SttLanguage, string>> = {
+const STT_PHRASES: Readonly<Record<SttLanguage, string>> = {
   Kor: '안녕하세요 반갑습니다',
   Eng: 'hello nice to meet you',
   Jpn: 'こんにちは はじめまして',

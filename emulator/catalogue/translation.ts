@@ -9,7 +9,7 @@ import type { Authenticator } from '../gateway/iam-auth.js';
 import { bodyParams, type Parameters } from './params.js';
 import { badRequest, endpointJson, legacyError } from './responses.js';
 
-export const MAX_TRANSLATION_CHARS = 5000;
+const MAX_TRANSLATION_CHARS = 5000;
 
 interface Engine {
   readonly path: string;
@@ -46,7 +46,7 @@ const nmtHasTranslator = (source: string, target: string): boolean =>
 
 const SMT_LANGUAGES = ['ko', 'en', 'ja', 'zh-CN', 'zh-TW'];
 
-export const NMT: Engine = {
+const NMT: Engine = {
   path: '/nmt/v1/translation',
   codePrefix: 'N2MT',
   service: 'platformservice.nmt.proxy',
@@ -57,7 +57,7 @@ export const NMT: Engine = {
 };
 
 // [INFERRED] the legacy engine translated to and from Korean only, and had no detection.
-export const SMT: Engine = {
+const SMT: Engine = {
   path: '/smt/v1/translation',
   codePrefix: 'TR',
   service: 'platformservice.smt.proxy',
@@ -83,7 +83,7 @@ function refusal(engine: Engine, number: keyof typeof MESSAGES): GatewayResponse
 }
 
 /** Papago's language detection, reduced to the script of the first letters. */
-export function detectLanguage(text: string): string {
+function detectLanguage(text: string): string {
   if (/\p{Script=Hangul}/u.test(text)) return 'ko';
   if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return 'ja';
   if (/\p{Script=Han}/u.test(text)) return 'zh-CN';
@@ -100,7 +100,7 @@ const PHRASES: readonly Readonly<Record<string, string>>[] = [
   { ko: '좋은 아침입니다', en: 'Good morning', ja: 'おはようございます' },
 ];
 
-export function translate(text: string, source: string, target: string): string {
+function translate(text: string, source: string, target: string): string {
   const wanted = text.trim();
   const phrase = PHRASES.find((entry) => entry[source] === wanted);
   return phrase?.[target] ?? `[${target}] ${text}`;

@@ -12,14 +12,14 @@ export const CONTROL_PREFIX = '/__emulator';
 
 const CONTROL_BODY_LIMIT_BYTES = 1024 * 1024;
 
-export interface ControlContext {
+interface ControlContext {
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
   /** The parsed JSON body; undefined when the body is empty. */
   readonly body: unknown;
 }
 
-export interface ControlResult {
+interface ControlResult {
   readonly status: number;
   readonly body?: unknown;
 }

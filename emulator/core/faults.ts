@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Which requests a fault applies to; an absent field matches every request. */
-export interface FaultMatch {
+interface FaultMatch {
   /** Compared case-insensitively. */
   method?: string;
   /** Compared with the start of the path (query excluded). */
@@ -15,13 +15,13 @@ interface FaultCommon {
 }
 
 /** Delays the request, then lets it continue (or meet a later fault). */
-export interface LatencyFault extends FaultCommon {
+interface LatencyFault extends FaultCommon {
   kind: 'latency';
   ms: number;
 }
 
 /** Destroys the connection without answering. */
-export interface ResetFault extends FaultCommon {
+interface ResetFault extends FaultCommon {
   kind: 'reset';
 }
 
@@ -40,7 +40,7 @@ export interface StatusFault extends FaultCommon {
 }
 
 /** Puts the gateway clock off by `ms`, so correctly timed signatures look skewed. */
-export interface SkewFault extends FaultCommon {
+interface SkewFault extends FaultCommon {
   kind: 'skew';
   ms: number;
 }

@@ -16,8 +16,8 @@ export interface RecordedRequest {
 }
 
 /** A long-running emulator (npm start, benchmarks) must not grow without bound. */
-export const MAX_RECORDED_REQUESTS = 2000;
-export const RECORDED_BODY_MAX_BYTES = 64 * 1024;
+const MAX_RECORDED_REQUESTS = 2000;
+const RECORDED_BODY_MAX_BYTES = 64 * 1024;
 
 /** Appends to `log` in place (the array is shared with callers) and drops the oldest entries. */
 export function recordRequest(

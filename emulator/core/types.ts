@@ -1,5 +1,5 @@
 /** Who produced an answer, as the gateway tells it in x-<vendor>-apigw-response-origin. */
-export type ResponseOrigin = 'APIGW' | 'ENDPOINT';
+type ResponseOrigin = 'APIGW' | 'ENDPOINT';
 
 /** Request header names are lower case; repeated headers are joined with ", ". */
 export type RequestHeaders = Readonly<Record<string, string>>;

@@ -3,7 +3,7 @@ import type { RouteDefinition } from '../core/router.js';
 import type { GatewayRequest, GatewayResponse } from '../core/types.js';
 import type { Authenticator } from './iam-auth.js';
 
-export interface RouteContext {
+interface RouteContext {
   readonly request: GatewayRequest;
   /** Path template parameters, percent-decoded. */
   readonly params: Readonly<Record<string, string>>;

@@ -6,7 +6,7 @@ import { gatewayError } from './error-table.js';
 
 export type GatewayDispatcher = (request: GatewayRequest) => Promise<GatewayResponse>;
 
-export const URL_NOT_FOUND = 'URL not found.';
+const URL_NOT_FOUND = 'URL not found.';
 
 /**
  * The gateway's own order: find the resource (unknown path, or a method the resource does not

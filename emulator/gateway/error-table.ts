@@ -19,7 +19,7 @@ interface GatewayErrorSpec {
   readonly message: string;
 }
 
-export const GATEWAY_ERRORS: Readonly<Record<GatewayErrorCode, GatewayErrorSpec>> = {
+const GATEWAY_ERRORS: Readonly<Record<GatewayErrorCode, GatewayErrorSpec>> = {
   '100': { status: 400, message: 'Bad Request Exception' },
   '200': { status: 401, message: 'Authentication Failed' },
   '210': { status: 401, message: 'Permission Denied' },
@@ -52,7 +52,7 @@ function isGatewayErrorCode(code: string): code is GatewayErrorCode {
 }
 
 /** The first table code for a status (429 -> 400 Quota Exceeded), when the table has one. */
-export function defaultErrorCodeFor(status: number): GatewayErrorCode | undefined {
+function defaultErrorCodeFor(status: number): GatewayErrorCode | undefined {
   const codes = Object.keys(GATEWAY_ERRORS) as GatewayErrorCode[];
   return codes.find((code) => GATEWAY_ERRORS[code].status === status);
 }

@@ -5,10 +5,10 @@
  */
 
 /** 32 kHz mono at 32 kbps: 144 * 32000 / 32000 = 144 bytes per frame, never padded. */
-export const MP3_SAMPLE_RATE = 32_000;
-export const MP3_FRAME_BYTES = 144;
+const MP3_SAMPLE_RATE = 32_000;
+const MP3_FRAME_BYTES = 144;
 /** Every MPEG-1 Layer III frame carries 1152 samples (36 ms at 32 kHz). */
-export const MP3_SAMPLES_PER_FRAME = 1152;
+const MP3_SAMPLES_PER_FRAME = 1152;
 
 // 0xFFFB: 11-bit sync, MPEG-1, Layer III, no CRC. 0x18: bitrate index 1 (32 kbps), sample rate
 // index 2 (32 kHz), no padding. 0xC4: mono, no mode extension, not copyrighted, original.

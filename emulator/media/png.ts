@@ -5,7 +5,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { Raster } from './raster.js';
 
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 const COLOUR_TYPE_TRUECOLOUR = 2;
 const COLOUR_TYPE_PALETTE = 3;

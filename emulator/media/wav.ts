@@ -51,7 +51,7 @@ export function renderSegments(segments: readonly ToneSegment[], sampleRate: num
 }
 
 /** The low (row) and high (column) frequencies of each DTMF key, in Hz. */
-export const DTMF_FREQUENCIES: Readonly<Record<string, readonly [number, number]>> = {
+const DTMF_FREQUENCIES: Readonly<Record<string, readonly [number, number]>> = {
   '1': [697, 1209],
   '2': [697, 1336],
   '3': [697, 1477],

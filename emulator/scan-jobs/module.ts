@@ -15,7 +15,7 @@ import { apiCallFail, requestSuccess } from './responses.js';
 import { matchesSearch, parseSearchBody } from './search.js';
 import type { ScanJobStore, TransitionOutcome } from './store.js';
 
-export const SCAN_JOB_PATH_PREFIX = '/api/v1';
+const SCAN_JOB_PATH_PREFIX = '/api/v1';
 
 export interface ScanJobModuleOptions {
   readonly store: ScanJobStore;

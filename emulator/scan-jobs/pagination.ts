@@ -1,7 +1,7 @@
 import type { ScanJobRecord } from './types.js';
 
 /** The list shows page links in blocks of ten. */
-export const PAGE_BLOCK_SIZE = 10;
+const PAGE_BLOCK_SIZE = 10;
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 20;
 /**

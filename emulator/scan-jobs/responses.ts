@@ -2,7 +2,7 @@ import type { GatewayResponse } from '../core/types.js';
 import { endpointJson } from '../gateway/envelope.js';
 
 /** The success body of cancel and stop. */
-export const WSC_REQUEST_SUCCESS = {
+const WSC_REQUEST_SUCCESS = {
   returnCode: '0',
   returnDesc: 'Request Success',
   returnMessage: 'Success',
@@ -10,7 +10,7 @@ export const WSC_REQUEST_SUCCESS = {
 } as const;
 
 /** The scan job backend's one documented failure; its errorCode is a number, as the real one. */
-export const WSC_API_CALL_FAIL = { error: { errorCode: 901, message: 'API Call Fail' } } as const;
+const WSC_API_CALL_FAIL = { error: { errorCode: 901, message: 'API Call Fail' } } as const;
 
 export function apiCallFail(): GatewayResponse {
   return endpointJson(400, WSC_API_CALL_FAIL);

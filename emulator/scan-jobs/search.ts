@@ -7,7 +7,7 @@ import {
   UNUSED_STATUS_CODES,
 } from './types.js';
 
-export type SearchType = 'memo' | 'url' | '';
+type SearchType = 'memo' | 'url' | '';
 
 export interface SearchCriteria {
   readonly searchType: SearchType;

@@ -10,7 +10,7 @@ import type { UpstreamAnswer } from '../upstream/client.js';
 import type { Pairs } from '../upstream/urls.js';
 
 /** The Lambda function that serves a group of routes (sls/functions/catalogue.yml). */
-export type CatalogueFunctionName =
+type CatalogueFunctionName =
   | 'catalogueLanguage'
   | 'catalogueMaps'
   | 'catalogueCaptcha'
@@ -21,10 +21,10 @@ export type CatalogueFunctionName =
  * application/x-www-form-urlencoded in UTF-8), `json` (POST body), `raw` (the caller's bytes
  * as application/octet-stream, parameters in the query).
  */
-export type SendsAs = 'query' | 'form' | 'json' | 'raw';
+type SendsAs = 'query' | 'form' | 'json' | 'raw';
 
 /** What the API answers on success. */
-export interface Answer {
+interface Answer {
   readonly kind: 'json' | 'json-or-xml' | 'binary';
   /** Content types the upstream may answer with (documentation and tests). */
   readonly contentTypes: readonly string[];
@@ -41,7 +41,7 @@ export interface CatalogueInput<B, Q, P> {
 }
 
 /** What a route sends: the upstream path (when it varies) and the parameters or body. */
-export interface UpstreamPayload {
+interface UpstreamPayload {
   /** Percent-encoded path; defaults to the entry's only upstream path. */
   readonly path?: string;
   /** Query parameters, or form fields when the entry sends a form. */

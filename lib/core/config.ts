@@ -132,7 +132,7 @@ const DEFAULT_EMULATOR_PORT = 4010;
  * (larger params take the body bucket), and about a millisecond of HMAC-SHA256 per secret. A
  * sender of larger deliveries is served by raising it, up to the 6 MB Lambda carries.
  */
-export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
 /** A stale secret may say who the callers are for 5 minutes past its TTL (10 in all). */
 const DEFAULT_CALLERS_MAX_STALE_SECONDS = 300;
 const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';

@@ -7,7 +7,7 @@
  */
 import { METRIC_NAMESPACE, type MetricDocument } from './metrics.js';
 
-export const CONFIGURATION_ERRORS_METRIC = 'ConfigurationErrors';
+const CONFIGURATION_ERRORS_METRIC = 'ConfigurationErrors';
 
 /** What was wrong: the secret (invalid, missing, unreadable), or the environment. */
 export type ConfigurationCause = 'secret' | 'environment';

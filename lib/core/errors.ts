@@ -305,7 +305,7 @@ export class UsageStoreUnavailableError extends ServiceError {
 }
 
 /** 6 MB, 10 MB, 16 KB: a limit as people write it. */
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   if (Number.isInteger(mb)) return `${mb} MB`;
   const kb = bytes / 1024;

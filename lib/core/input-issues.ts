@@ -31,7 +31,7 @@ type Issue = z.core.$ZodIssue;
 type Key = PropertyKey;
 
 /** The longest input echoed in an issue, and the longest member name kept in a path. */
-export const MAX_ECHOED_CHARS = 40;
+const MAX_ECHOED_CHARS = 40;
 
 /** Names whose values are never echoed, whatever their length. */
 const SECRET_NAME = /token|secret|password|passwd|credential|authorization|api[-_]?key|signature/i;

@@ -97,7 +97,7 @@ export function logWithMetrics(
 }
 
 /** console.log: Lambda ships it to CloudWatch Logs, and test runners can capture it. */
-export function defaultSink(line: string): void {
+function defaultSink(line: string): void {
   console.log(line);
 }
 

@@ -61,7 +61,7 @@ export function isScope(text: string): boolean {
 const NAME_ONLY = new RegExp(`^${NAME}$`);
 
 /** Whether a text is a name a path-built scope may carry (an action's, a trigger's). */
-export function isScopeName(text: string): boolean {
+function isScopeName(text: string): boolean {
   return NAME_ONLY.test(text);
 }
 

@@ -42,7 +42,7 @@ export interface Execution {
 }
 
 /** The header that names the delivery a queued run belongs to. */
-export const DELIVERY_ID_HEADER = 'x-delivery-id';
+const DELIVERY_ID_HEADER = 'x-delivery-id';
 
 /**
  * Methods after which an execution may be repeated when the call failed. Running an action

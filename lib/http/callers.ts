@@ -37,7 +37,7 @@ export interface Caller {
 export type IdentifyCaller = (event: APIGatewayProxyEventV2, headers: HeaderMap) => Promise<Caller>;
 
 /** The token of `Authorization: Bearer <token>`, or undefined. */
-export function bearerTokenOf(headers: HeaderMap): string | undefined {
+function bearerTokenOf(headers: HeaderMap): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
   return match?.[1];
 }
@@ -46,7 +46,7 @@ export function bearerTokenOf(headers: HeaderMap): string | undefined {
  * The token of `Authorization: Bearer <token>`, or the 401 that says what was wrong with the
  * header: none, or not a bearer token (Basic, a bare token, `Bearer` with nothing after it).
  */
-export function requireBearerToken(headers: HeaderMap): string {
+function requireBearerToken(headers: HeaderMap): string {
   const token = bearerTokenOf(headers);
   if (token) return token;
   throw new CallerAuthError(

@@ -15,7 +15,7 @@ export interface RendererFile {
 }
 
 /** The renderer's files the page loads, by name, with their Content-Type. */
-export const RENDERER_FILES: Readonly<Record<string, string>> = {
+const RENDERER_FILES: Readonly<Record<string, string>> = {
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
   'swagger-ui.css': 'text/css; charset=utf-8',
   'favicon-32x32.png': 'image/png',

@@ -14,9 +14,9 @@ import type { UpstreamAnswer } from '../upstream/client.js';
 export type HttpResponse = APIGatewayProxyStructuredResultV2;
 
 /** On every answer: the browser takes the Content-Type as sent and never sniffs another. */
-export const NOSNIFF = { name: 'x-content-type-options', value: 'nosniff' } as const;
+const NOSNIFF = { name: 'x-content-type-options', value: 'nosniff' } as const;
 /** On every body passed through: nothing in it may load, run or frame anything. */
-export const PASSED_THROUGH_CSP = {
+const PASSED_THROUGH_CSP = {
   name: 'content-security-policy',
   value: "default-src 'none'",
 } as const;

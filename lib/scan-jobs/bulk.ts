@@ -12,7 +12,7 @@ import { type ScanJobsClient, scanJobsClientOf } from './client.js';
 import type { CancelReservedBody } from './schemas.js';
 import { PageWalk } from './walk.js';
 
-export class BulkScanJobs {
+class BulkScanJobs {
   constructor(private readonly client: ScanJobsClient) {}
 
   /** A walk over the pages of the job list, under a walk's time plan (the watcher's). */

@@ -31,9 +31,9 @@ const RESERVED_STATUS = 'Reservation';
  * log line, a late timer on a busy event loop. The whole-invocation guard answers 100 ms before
  * the timeout; the walk stops well before it.
  */
-export const CANCEL_RESERVED_RESERVE_MS = 1000;
+const CANCEL_RESERVED_RESERVE_MS = 1000;
 
-export interface CancelFailure {
+interface CancelFailure {
   readonly instanceNo: string;
   readonly error: {
     readonly errorCode: string;
@@ -53,7 +53,7 @@ export interface CancelReservedResult {
 }
 
 /** The answer of a dry run: what a call with the same criteria would do, with nothing sent. */
-export interface CancelReservedDryRun {
+interface CancelReservedDryRun {
   readonly dryRun: true;
   /** The reserved jobs found, which a call would cancel. */
   readonly reserved: string[];

@@ -73,7 +73,7 @@ export const cancelReservedBodySchema = z.strictObject({
 export type CancelReservedBody = z.infer<typeof cancelReservedBodySchema>;
 
 /** One job of a list or search page: the fields every walker needs; the others kept as sent. */
-export const listedJobSchema = z.looseObject({
+const listedJobSchema = z.looseObject({
   instanceNo: z.union([z.string(), z.number()]),
   status: z.nullish(z.string()),
 });

@@ -31,7 +31,7 @@ export interface WalkedPage {
 }
 
 /** Fetches one page of the list or the search, telling `onAttempt` how each attempt ended. */
-export type FetchPage = (
+type FetchPage = (
   page: number,
   limit: number,
   onAttempt: AttemptObserver,

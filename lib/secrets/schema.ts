@@ -31,7 +31,7 @@ const triggerSchema = z.object({
  * The shortest webhook secret, in bytes once decoded: Standard Webhooks secrets are 24 to 64
  * bytes. A shorter key (`whsec_AA==` is one byte) could be found by trying.
  */
-export const MIN_WEBHOOK_SECRET_BYTES = 24;
+const MIN_WEBHOOK_SECRET_BYTES = 24;
 /** Secrets a webhook may hold at once: the old and the new one during a rotation, and a spare. */
 export const MAX_WEBHOOK_SECRETS = 3;
 
@@ -54,7 +54,7 @@ const webhookSecret = z.string().check(
  * A webhook: its secret, or its secrets during a rotation (a delivery signed with any of them is
  * accepted, so that the sender may switch at any moment), and the action its deliveries run.
  */
-export const webhookSchema = z
+const webhookSchema = z
   .object({
     secret: z.optional(webhookSecret),
     secrets: z.optional(
@@ -115,7 +115,7 @@ const webhooksSchema = z.record(name, webhookSchema).check(
  * A caller's bearer token: long enough that it cannot be guessed in any number of tries (a
  * one-character token could be). The message names the field, never the token.
  */
-export const MIN_TOKEN_LENGTH = 32;
+const MIN_TOKEN_LENGTH = 32;
 const token = z
   .string()
   .check(

@@ -88,7 +88,7 @@ function countsOf(item: Item, window: 'day' | 'month'): Counts {
 }
 
 /** A usage item as a state; undefined for no item (or a lease's). */
-export function stateOfItem(item: Item | undefined): UsageState | undefined {
+function stateOfItem(item: Item | undefined): UsageState | undefined {
   if (!item || (item.day === undefined && item.tat === undefined)) return undefined;
   return {
     tat: Number(item.tat?.N ?? 0),

@@ -43,7 +43,7 @@ export interface MetricRecorder {
 }
 
 /** The metrics the gate writes (namespace PlatformGateway; the recorder adds `Function`). */
-export const USAGE_METRICS = {
+const USAGE_METRICS = {
   /** The store could not answer; dimension Policy (`open`: admitted, `closed`: refused). */
   storeFailures: 'UsageStoreFailures',
   /** A request refused by a plan; dimensions Plan (`caller`, `account`) and Limit. */
@@ -89,7 +89,7 @@ export interface Admitted {
   giveBack(): Promise<void>;
 }
 
-export interface Refused {
+interface Refused {
   readonly admitted: false;
   /** The error to answer with: 429 / `420` or `400` with Retry-After, or 503 / `500`. */
   readonly error: ServiceError;
@@ -112,7 +112,7 @@ interface Taken {
 }
 
 /** A subject's usage in one window, as GET /usage answers it. */
-export interface WindowUsage {
+interface WindowUsage {
   /** The window: `2026-11-25`, `2026-11`. */
   readonly window: string;
   readonly requests: number;
@@ -126,7 +126,7 @@ export interface WindowUsage {
   readonly resetsAt: string;
 }
 
-export interface SubjectUsage {
+interface SubjectUsage {
   readonly plan: PlanEntry | null;
   /** False for a caller without a plan: its requests are not counted on their own. */
   readonly counted: boolean;

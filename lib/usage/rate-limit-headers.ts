@@ -36,7 +36,7 @@ import { DAY_SECONDS, type Windows } from './windows.js';
 // Structured Field Values (RFC 9651): the serialization of a List of Items with Parameters.
 
 /** A bare item: an Integer, a String, a Byte Sequence or a Boolean. */
-export type BareItem = number | string | Uint8Array | boolean;
+type BareItem = number | string | Uint8Array | boolean;
 
 export interface ListMember {
   /** The item's value: a String. */

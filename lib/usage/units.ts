@@ -14,7 +14,7 @@ import type { CatalogueApi } from '../core/scopes.js';
 import type { Counts } from './plan.js';
 
 /** The APIs the platform bills by characters, as scopes and plans name them. */
-export type CharacterApi = 'translate' | 'tts';
+type CharacterApi = 'translate' | 'tts';
 
 /** What one request spends. */
 export interface Units {

@@ -28,7 +28,7 @@ export function monthEndOf(ms: number): number {
 }
 
 /** When the UTC month of an instant began. */
-export function monthStartOf(ms: number): number {
+function monthStartOf(ms: number): number {
   const date = new Date(ms);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
 }

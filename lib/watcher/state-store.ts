@@ -27,7 +27,7 @@ export interface WatchCursor {
   readonly baselining: boolean;
 }
 
-export interface WatcherState {
+interface WatcherState {
   /** The recorded status of every job. */
   readonly jobs: Map<string, RecordedJob>;
   /** Where the last pass stopped, when it stopped short. */
@@ -35,7 +35,7 @@ export interface WatcherState {
 }
 
 /** Calls a store has made, for the cost of a pass (DynamoDB calls, or file reads and writes). */
-export interface StoreCalls {
+interface StoreCalls {
   readonly reads: number;
   readonly writes: number;
 }

@@ -98,7 +98,7 @@ const DEFAULT_LEASE_MS = 60_000;
  * Kept back from the invocation (60 s): the chunk in flight, the cursor's write and the
  * summary's log line.
  */
-export const WATCH_RESERVE_MS = 5000;
+const WATCH_RESERVE_MS = 5000;
 
 export class ScanJobWatcher {
   private readonly now: () => number;

@@ -13,7 +13,7 @@ import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
 
 /** Where a body was put: what the queued message carries instead of it. */
-export interface BodyRef {
+interface BodyRef {
   readonly bucket: string;
   readonly key: string;
 }

@@ -44,7 +44,7 @@ export function rememberUntil(timestampMs: number, nowMs: number, memoryMs = DEF
   return Math.max(timestampMs + ACCEPTANCE_WINDOW_MS, nowMs) + memoryMs;
 }
 
-export type ClaimResult =
+type ClaimResult =
   | {
       readonly outcome: 'claimed';
       readonly token: string;
@@ -60,7 +60,7 @@ export type ClaimResult =
   /** It is parked: this copy runs nothing. `messageId` is the message that was parked. */
   | { readonly outcome: 'parked'; readonly reason: string; readonly messageId: string };
 
-export interface ClaimRequest {
+interface ClaimRequest {
   readonly key: string;
   /** Epoch ms until which the record is kept. */
   readonly rememberUntilMs: number;
@@ -70,7 +70,7 @@ export interface ClaimRequest {
   readonly redrive?: boolean;
 }
 
-export interface ParkRequest {
+interface ParkRequest {
   readonly reason: string;
   /** The SQS message that carries it to the dead-letter queue. */
   readonly messageId: string;

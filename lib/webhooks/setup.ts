@@ -24,7 +24,7 @@ import { logSettlement, type Settlement, sqsSettlement } from './settlement.js';
  * The container's delivery ledger: the DynamoDB table (DELIVERY_LEDGER_TABLE: deployed, and
  * under `npm start`), else this process's memory (`serverless invoke local`, tests).
  */
-export const deliveryLedgerOf = perRuntime((runtime: Runtime): DeliveryLedger => {
+const deliveryLedgerOf = perRuntime((runtime: Runtime): DeliveryLedger => {
   const table = deployedSetting(
     runtime.config,
     runtime.config.deliveryLedgerTable,

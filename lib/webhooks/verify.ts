@@ -32,7 +32,7 @@ import type { FetchedSecret } from '../secrets/store.js';
 import { depthOf, MAX_PAYLOAD_DEPTH } from './invocation.js';
 
 /** How far a delivery's timestamp may be from the receiver's clock, either way. */
-export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
+const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
 /** Signatures read from one `webhook-signature` header: a sender rotating sends two or three. */
 const MAX_SIGNATURES = 10;
 

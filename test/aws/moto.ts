@@ -16,8 +16,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { inject } from 'vitest';
 import tables from '../../scripts/sls/tables.cjs';
 
-export const REGION = 'us-east-1';
-export const ACCOUNT = '123456789012';
+const REGION = 'us-east-1';
 
 /** What the SDK needs to reach moto, as environment variables (the SDK reads them itself). */
 export function awsEnv(): Record<string, string> {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedEntry {
+interface ReceivedEntry {
   EventBusName?: string;
   Source?: string;
   DetailType?: string;
@@ -17,7 +17,7 @@ export interface ReceivedEntry {
   Time?: number | string;
 }
 
-export interface PutEventsCall {
+interface PutEventsCall {
   target: string | undefined;
   authorization: string | undefined;
   entries: ReceivedEntry[];

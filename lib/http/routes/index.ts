@@ -42,7 +42,7 @@ interface HttpApiEvent {
 }
 
 /** The name of the JWT authorizer in serverless.yml (provider.httpApi.authorizers). */
-export const JWT_AUTHORIZER = 'callerJwt';
+const JWT_AUTHORIZER = 'callerJwt';
 
 /**
  * The JWT authorizer's part of a route: every route with a caller is behind it; a route with a

@@ -12,7 +12,7 @@ import { WEB_ACTION_METHODS } from '../../execution/targets.js';
 export type Schema<T> = z.ZodMiniType<T>;
 export type JsonSchema = Record<string, unknown>;
 
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
 /** One success response of a route, as the document describes it. */
 export interface RouteResponse {
@@ -33,7 +33,7 @@ export interface RouteResponse {
  * handler runs), or the handler itself (`handler`: a webhook verifies its signature over them
  * first, an execution checks them against its target).
  */
-export interface BytesInput {
+interface BytesInput {
   /** The media types the body may have. */
   readonly contentTypes: readonly string[];
   /** Whether a body must be sent. */
@@ -49,7 +49,7 @@ export interface BytesInput {
  * handler's `request.body`); `bytes` is a body taken as bytes (`request.bytes`); `query` and
  * `path` are validated (`request.query`, `request.path`). Every handler may read `request.bytes`.
  */
-export interface RouteInput<B, Q, P> {
+interface RouteInput<B, Q, P> {
   /** A JSON body (Content-Type application/json) validated by this schema. */
   readonly body?: Schema<B>;
   /** A body taken as bytes; ignored when `body` is set. */

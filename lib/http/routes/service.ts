@@ -47,7 +47,7 @@ const subjectUsageSchema: JsonSchema = {
 };
 
 /** The reference's own static files (its page, the renderer's script and style). */
-export const docsAssetPathSchema = z.object({
+const docsAssetPathSchema = z.object({
   asset: z.enum(DOCS_ASSET_NAMES, `expected one of ${DOCS_ASSET_NAMES.join(', ')}`),
 });
 export type DocsAssetPath = z.infer<typeof docsAssetPathSchema>;

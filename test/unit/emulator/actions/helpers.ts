@@ -1,7 +1,7 @@
 import type { Emulator } from '../../../../emulator/index.js';
 
 /** The demo API and stage of the emulator's function execution URLs. */
-export const API_PATH = '/fx7h2k/demo';
+const API_PATH = '/fx7h2k/demo';
 export const DEMO_GATEWAY_API_KEY = 'demo-gateway-api-key';
 
 export interface CallOptions {

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { S3Client } from '@aws-sdk/client-s3';
 
-export interface StoredObject {
+interface StoredObject {
   readonly body: Buffer;
   readonly contentType: string | undefined;
 }

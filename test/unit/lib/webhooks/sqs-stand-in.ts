@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
 
-export interface SqsCall {
+interface SqsCall {
   /** `SendMessage`, `ChangeMessageVisibility`, ... */
   readonly action: string;
   readonly input: Record<string, unknown>;

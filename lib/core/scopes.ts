@@ -48,9 +48,18 @@ export const ALL_SCOPES = '*';
 /** Reading any caller's usage (`GET /usage?caller=<id>`); every caller may read its own. */
 export const USAGE_READ_SCOPE = 'usage:read';
 
+/** The scopes that name no action, trigger or API: each allows the routes of the table above. */
+export const FIXED_SCOPES = [
+  'jobs:read',
+  'jobs:cancel',
+  'jobs:cancel-reserved',
+  'jobs:stop',
+  USAGE_READ_SCOPE,
+] as const;
+
 const NAME = '[A-Za-z0-9_.-]{1,128}';
 const SCOPE = new RegExp(
-  `^(\\*|jobs:(read|cancel|cancel-reserved|stop)|usage:read|(actions|triggers):(\\*|${NAME})|catalogue:(\\*|${CATALOGUE_APIS.join('|')}))$`,
+  `^(\\*|${FIXED_SCOPES.join('|')}|(actions|triggers):(\\*|${NAME})|catalogue:(\\*|${CATALOGUE_APIS.join('|')}))$`,
 );
 
 /** Whether a text is a scope of the vocabulary. */

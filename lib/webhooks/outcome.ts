@@ -73,11 +73,14 @@ export function outcomeOfError(thrown: unknown): RunOutcome {
   return { kind: 'unknown', reason: `the call failed unexpectedly (${name})` };
 }
 
-/** Retry-After as seconds (a number, or an HTTP date), when it is one. */
+/**
+ * Retry-After as seconds (a number, or an HTTP date), when it is one. A negative number is
+ * neither (Date.parse would read `-1` as a year).
+ */
 function retryAfterSeconds(value: string | undefined): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max((date - Date.now()) / 1000, 0);
 }

@@ -40,6 +40,13 @@ describe('outcomeOfAnswer (the action answered)', () => {
     });
   });
 
+  it('takes a negative Retry-After as none: the default wait, not a date', () => {
+    expect(outcomeOfAnswer(answer(429, { 'retry-after': '-1' }))).toMatchObject({
+      kind: 'busy',
+      retryAfterSeconds: 30,
+    });
+  });
+
   describe('with a Retry-After date', () => {
     afterEach(() => {
       vi.useRealTimers();

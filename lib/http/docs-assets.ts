@@ -14,8 +14,12 @@ export interface RendererFile {
   readonly gzipped: Buffer;
 }
 
-/** The renderer's files the page loads, by name, with their Content-Type. */
-const RENDERER_FILES: Readonly<Record<string, string>> = {
+/**
+ * The renderer's files the page loads, by name, with their Content-Type; read at package time by
+ * scripts/sls/esbuild-plugins.cjs, which carries them gzipped in the docs bundle.
+ * @public
+ */
+export const RENDERER_FILES: Readonly<Record<string, string>> = {
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
   'swagger-ui.css': 'text/css; charset=utf-8',
   'favicon-32x32.png': 'image/png',

@@ -12,7 +12,8 @@ const { applyManagedInstances } = createRequire(import.meta.url)(
 };
 
 const ARN = 'arn:aws:lambda:eu-west-1:123456789012:capacity-provider:gateway';
-const template = () => ({
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+const template = (): Resources => ({
   ListJobsLambdaFunction: { Type: 'AWS::Lambda::Function', Properties: { Handler: 'x' } },
   ConsumeInvocationsLambdaFunction: { Type: 'AWS::Lambda::Function', Properties: {} },
   UsageTable: { Type: 'AWS::DynamoDB::Table', Properties: {} },
@@ -32,17 +33,17 @@ describe('Lambda Managed Instances', () => {
       perEnvironmentMaxConcurrency: '32',
     });
     for (const id of ['ListJobsLambdaFunction', 'ConsumeInvocationsLambdaFunction'] as const) {
-      expect(resources[id].Properties.CapacityProviderConfig).toEqual({
+      expect(resources[id]!.Properties.CapacityProviderConfig).toEqual({
         LambdaManagedInstancesCapacityProviderConfig: {
           CapacityProviderArn: ARN,
           PerExecutionEnvironmentMaxConcurrency: 32,
         },
       });
     }
-    expect(resources.UsageTable.Properties).toEqual({});
+    expect(resources.UsageTable!.Properties).toEqual({});
     const defaults = template();
     applyManagedInstances(defaults, { capacityProviderArn: ARN, perEnvironmentMaxConcurrency: '' });
-    expect(defaults.ListJobsLambdaFunction.Properties.CapacityProviderConfig).toEqual({
+    expect(defaults.ListJobsLambdaFunction!.Properties.CapacityProviderConfig).toEqual({
       LambdaManagedInstancesCapacityProviderConfig: { CapacityProviderArn: ARN },
     });
   });

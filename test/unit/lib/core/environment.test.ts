@@ -101,6 +101,39 @@ describe('the environment table', () => {
     ]);
   });
 
+  it.each([
+    ['SECRETS_SOURCE', 'vault', 'expected file or aws'],
+    ['SECRETS_READER', 'kms', 'expected signed, extension or sdk'],
+    [
+      'OPENAPI_SERVICE_URLS',
+      '["https://papago.example.com"]',
+      'expected a JSON object of service path segments ("nmt") to URLs',
+    ],
+  ])('teaches on %s=%s too: %s', (name, value, expected) => {
+    expect(problems({ [name]: value })).toEqual([{ path: name, message: expected }]);
+  });
+
+  it('says what a service of OPENAPI_SERVICE_URLS must be named', () => {
+    expect(
+      problems({ OPENAPI_SERVICE_URLS: '{"Papago NMT":"https://papago.example.com"}' }),
+    ).toEqual([
+      {
+        path: 'OPENAPI_SERVICE_URLS.Papago NMT',
+        message: 'expected a JSON object of service path segments ("nmt") to URLs',
+      },
+    ]);
+  });
+
+  it('never answers with zod\'s bare "Invalid input": each variable says what it expected', () => {
+    // Any value but the empty string, which loadConfig reads as unset.
+    for (const name of Object.keys(environmentSchema.shape)) {
+      const result = environmentSchema.safeParse({ [name]: ' not this ' });
+      for (const issue of result.error?.issues ?? []) {
+        expect(issue.message, name).not.toBe('Invalid input');
+      }
+    }
+  });
+
   it('never says the value it refused, whatever the variable', () => {
     const marker = 'sekrit-value-0123';
     const bad: Record<string, string> = {

@@ -40,77 +40,80 @@ import {
 /** What a caller sees of an error: its status, errorCode and message. */
 const seen = (error: ServiceError) => [error.status, error.code, error.message];
 
+/** One of each error a caller may see, with its cause, status, errorCode and message. */
+const CALLER_ERRORS: [string, ServiceError, number, string, string][] = [
+  [
+    'bad input',
+    new InputError([{ path: 'query.page', issue: 'x' }]),
+    400,
+    '100',
+    'Bad Request Exception',
+  ],
+  ['no or bad token', new CallerAuthError(), 401, '200', 'Authentication Failed'],
+  [
+    'a bad webhook signature',
+    new WebhookSignatureError('No matching signature found'),
+    401,
+    '200',
+    'Authentication Failed',
+  ],
+  [
+    'a caller without the scope',
+    new CallerScopeError('jobs:read'),
+    403,
+    '210',
+    'Permission Denied',
+  ],
+  ['callers not checkable', new CallersUnavailableError(3), 503, '500', 'Service Unavailable'],
+  ['webhooks not checkable', new WebhooksUnavailableError(3), 503, '500', 'Service Unavailable'],
+  ['over a rate', new RateLimitedError('caller', 1), 429, '420', 'Rate Limited'],
+  [
+    'over a quota',
+    new QuotaExceededError('account', 'dayQuotaRequest', 60),
+    429,
+    '400',
+    'Quota Exceeded',
+  ],
+  [
+    'a second long run',
+    new ThrottleLimitedError('cancel-reserved', 30),
+    429,
+    '410',
+    'Throttle Limited',
+  ],
+  [
+    'usage store down, held closed',
+    new UsageStoreUnavailableError(),
+    503,
+    '500',
+    'Service Unavailable',
+  ],
+  ['more matches than expected', new TooManyMatchesError(12, 10), 409, '100', 'Conflict'],
+  ['unknown route', new NotFoundError(), 404, '300', 'Not Found Exception'],
+  ['wrong method', new MethodNotAllowedError(['GET']), 405, '100', 'Method Not Allowed'],
+  [
+    'body over the limit',
+    new PayloadTooLargeError(6 * 1024 * 1024),
+    413,
+    '430',
+    'Request Entity Too Large',
+  ],
+  ['upstream unreachable', new UpstreamUnreachableError(), 503, '500', 'Endpoint Error'],
+  ['no credentials yet', new CredentialsUnavailableError(3), 503, '500', 'Service Unavailable'],
+  ['upstream too slow', new UpstreamTimeoutError(), 504, '510', 'Endpoint Timeout'],
+  [
+    'upstream answer too large',
+    new UpstreamResponseTooLargeError(6_291_456),
+    502,
+    '520',
+    'Response Too Large',
+  ],
+  ['a wrong configuration', new ConfigurationError(), 500, '900', 'Unexpected Error'],
+  ['anything unexpected', new UnexpectedError(), 500, '900', 'Unexpected Error'],
+];
+
 describe('the errors a caller sees', () => {
-  it.each([
-    [
-      'bad input',
-      new InputError([{ path: 'query.page', issue: 'x' }]),
-      400,
-      '100',
-      'Bad Request Exception',
-    ],
-    ['no or bad token', new CallerAuthError(), 401, '200', 'Authentication Failed'],
-    [
-      'a bad webhook signature',
-      new WebhookSignatureError('No matching signature found'),
-      401,
-      '200',
-      'Authentication Failed',
-    ],
-    [
-      'a caller without the scope',
-      new CallerScopeError('jobs:read'),
-      403,
-      '210',
-      'Permission Denied',
-    ],
-    ['callers not checkable', new CallersUnavailableError(3), 503, '500', 'Service Unavailable'],
-    ['webhooks not checkable', new WebhooksUnavailableError(3), 503, '500', 'Service Unavailable'],
-    ['over a rate', new RateLimitedError('caller', 1), 429, '420', 'Rate Limited'],
-    [
-      'over a quota',
-      new QuotaExceededError('account', 'dayQuotaRequest', 60),
-      429,
-      '400',
-      'Quota Exceeded',
-    ],
-    [
-      'a second long run',
-      new ThrottleLimitedError('cancel-reserved', 30),
-      429,
-      '410',
-      'Throttle Limited',
-    ],
-    [
-      'usage store down, held closed',
-      new UsageStoreUnavailableError(),
-      503,
-      '500',
-      'Service Unavailable',
-    ],
-    ['more matches than expected', new TooManyMatchesError(12, 10), 409, '100', 'Conflict'],
-    ['unknown route', new NotFoundError(), 404, '300', 'Not Found Exception'],
-    ['wrong method', new MethodNotAllowedError(['GET']), 405, '100', 'Method Not Allowed'],
-    [
-      'body over the limit',
-      new PayloadTooLargeError(6 * 1024 * 1024),
-      413,
-      '430',
-      'Request Entity Too Large',
-    ],
-    ['upstream unreachable', new UpstreamUnreachableError(), 503, '500', 'Endpoint Error'],
-    ['no credentials yet', new CredentialsUnavailableError(3), 503, '500', 'Service Unavailable'],
-    ['upstream too slow', new UpstreamTimeoutError(), 504, '510', 'Endpoint Timeout'],
-    [
-      'upstream answer too large',
-      new UpstreamResponseTooLargeError(6_291_456),
-      502,
-      '520',
-      'Response Too Large',
-    ],
-    ['a wrong configuration', new ConfigurationError(), 500, '900', 'Unexpected Error'],
-    ['anything unexpected', new UnexpectedError(), 500, '900', 'Unexpected Error'],
-  ])('%s: %s', (_cause, error, status, code, message) => {
+  it.each(CALLER_ERRORS)('%s: %s', (_cause, error, status, code, message) => {
     expect(error).toBeInstanceOf(ServiceError);
     expect(seen(error)).toEqual([status, code, message]);
   });
@@ -163,6 +166,46 @@ describe('the errors a caller sees', () => {
     expect(new ServiceError({ status: 500, code: '900', message: 'm' })).not.toHaveProperty(
       'cause',
     );
+  });
+});
+
+describe("each error's reason, for the request's log line", () => {
+  it.each([
+    [new CallersUnavailableError(3), 'callers-unavailable'],
+    [new WebhooksUnavailableError(3), 'webhooks-unavailable'],
+    [new RateLimitedError('caller', 1), 'rate-limited caller rateRps'],
+    [
+      new QuotaExceededError('account', 'dayQuotaRequest', 60),
+      'quota-exceeded account dayQuotaRequest',
+    ],
+    [new ThrottleLimitedError('cancel-reserved', 30), 'throttle-limited cancel-reserved'],
+    [new UsageStoreUnavailableError(), 'usage-store-unavailable'],
+    [new TooManyMatchesError(12, 10), 'too-many-matches'],
+    [new UpstreamUnreachableError(), 'upstream-unreachable'],
+    [new UpstreamTimeoutError(), 'upstream-timeout'],
+    [new UpstreamResponseTooLargeError(6_291_456), 'upstream-response-too-large'],
+    [new CredentialsUnavailableError(3), 'credentials-unavailable'],
+    [new ConfigurationError(), 'configuration-invalid'],
+    [new UnexpectedError(), 'unexpected'],
+    [new UpstreamError({ status: 400, code: 'N2MT05', message: 'Bad text' }), 'upstream-N2MT05'],
+  ])('says why a %s was answered', (error, reason) => {
+    expect(error.reason).toBe(reason);
+  });
+
+  it("keeps the reason an upstream error was given (the scan job hints')", () => {
+    const given = new UpstreamError({
+      status: 400,
+      code: '901',
+      message: 'x',
+      reason: 'upstream-901 cancel',
+    });
+    expect(given.reason).toBe('upstream-901 cancel');
+  });
+
+  it('is there for every error a caller sees (docs/errors.md: every 4xx and 5xx says why)', () => {
+    for (const [, error] of CALLER_ERRORS) {
+      expect(error.reason, error.name).toMatch(/\S/);
+    }
   });
 });
 

@@ -32,6 +32,9 @@ const NOT_FILES = [
   '../package.json',
   'package.json',
   '',
+  'constructor',
+  'toString',
+  '__proto__',
 ];
 
 describe("Swagger UI's files", () => {

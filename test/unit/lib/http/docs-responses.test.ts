@@ -93,6 +93,23 @@ describe('GET /docs/{asset}', () => {
     }
   });
 
+  it('takes a gzip the client refuses (q=0), or names only in passing, as no gzip', () => {
+    const name = 'swagger-ui.css';
+    for (const acceptEncoding of ['gzip;q=0', 'br, gzip; q=0.000', 'x-gzip-like', '*;q=0']) {
+      const file = docsAsset(name, { 'accept-encoding': acceptEncoding });
+      expect(file.headers, acceptEncoding).not.toHaveProperty('content-encoding');
+      expect(bytesOf(file).equals(readFileSync(path.join(DIST, name)))).toBe(true);
+    }
+    // Any coding it does not name otherwise: gzip too (RFC 9110, 12.5.3).
+    for (const acceptEncoding of ['*', 'br, *;q=0.5', 'x-gzip']) {
+      const file = docsAsset(name, { 'accept-encoding': acceptEncoding });
+      expect(file.headers?.['content-encoding'], acceptEncoding).toBe('gzip');
+    }
+    expect(
+      docsAsset(name, { 'accept-encoding': 'gzip;q=0, *' }).headers?.['content-encoding'],
+    ).toBeUndefined();
+  });
+
   it('answers every file within what a Lambda function may return, unzipped too', () => {
     for (const name of [...RENDERER, 'init.js' as const]) {
       for (const headers of [{ 'accept-encoding': 'gzip' }, {}]) {

@@ -32,9 +32,11 @@ const serviceUrls = z.pipe(
       }
     }),
   ),
+  // The record's own message: zod says a bad key or a non-object only as "Invalid input".
   z.record(
-    z.string().check(z.regex(/^[a-z0-9-]+$/, 'expected a service path segment such as "nmt"')),
+    z.string().check(z.regex(/^[a-z0-9-]+$/)),
     httpUrl,
+    'expected a JSON object of service path segments ("nmt") to URLs',
   ),
 );
 
@@ -60,7 +62,7 @@ export const environmentSchema = z.object({
   GATEWAY_VENDOR: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9]+$/, 'expected a single word of letters and digits')),
   ),
-  SECRETS_SOURCE: z.optional(z.enum(['file', 'aws'])),
+  SECRETS_SOURCE: z.optional(z.enum(['file', 'aws'], 'expected file or aws')),
   SECRETS_FILE: z.optional(z.string().check(z.minLength(1))),
   SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   ...Object.fromEntries(
@@ -74,7 +76,9 @@ export const environmentSchema = z.object({
   ),
   JWT_ALLOW_STAR_SCOPE: z.optional(z.enum(['true', 'false'], 'expected true or false')),
   SECRETS_EXTENSION_PORT: z.optional(port),
-  SECRETS_READER: z.optional(z.enum(['signed', 'extension', 'sdk'])),
+  SECRETS_READER: z.optional(
+    z.enum(['signed', 'extension', 'sdk'], 'expected signed, extension or sdk'),
+  ),
   // Set by Lambda (and read by the AWS SDK): the region, the role's credentials.
   AWS_REGION: z.optional(z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'expected a region'))),
   AWS_DEFAULT_REGION: z.optional(

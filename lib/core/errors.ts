@@ -121,6 +121,7 @@ export class CallersUnavailableError extends ServiceError {
       code: '500',
       message: 'Service Unavailable',
       details: 'The list of callers could not be refreshed; try again later.',
+      reason: 'callers-unavailable',
       headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
     });
   }
@@ -139,6 +140,7 @@ export class WebhooksUnavailableError extends ServiceError {
       code: '500',
       message: 'Service Unavailable',
       details: 'The webhooks could not be refreshed; try again later.',
+      reason: 'webhooks-unavailable',
       headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
     });
   }
@@ -172,6 +174,7 @@ export class TooManyMatchesError extends ServiceError {
           issue: `the search found ${found} reserved jobs, more than ${expectAtMost}; nothing was cancelled`,
         },
       ],
+      reason: 'too-many-matches',
     });
   }
 }
@@ -241,6 +244,7 @@ export class RateLimitedError extends ServiceError {
       code: '420',
       message: 'Rate Limited',
       details: `Over the ${plan} plan's rateRps; retry after the Retry-After seconds.`,
+      reason: `rate-limited ${plan} rateRps`,
       headers: { ...headers, 'Retry-After': retryAfterOf(retryAfterSeconds) },
     });
   }
@@ -264,6 +268,7 @@ export class QuotaExceededError extends ServiceError {
       code: '400',
       message: 'Quota Exceeded',
       details: `Over the ${plan} plan's ${limit}; it resets with the window (Retry-After).`,
+      reason: `quota-exceeded ${plan} ${limit}`,
       headers: { ...headers, 'Retry-After': retryAfterOf(retryAfterSeconds) },
     });
   }
@@ -281,6 +286,7 @@ export class ThrottleLimitedError extends ServiceError {
       code: '410',
       message: 'Throttle Limited',
       details: `A ${what} of this caller is running; one at a time.`,
+      reason: `throttle-limited ${what}`,
       headers: { 'Retry-After': retryAfterOf(retryAfterSeconds) },
     });
   }
@@ -298,6 +304,7 @@ export class UsageStoreUnavailableError extends ServiceError {
       code: '500',
       message: 'Service Unavailable',
       details: 'The usage counters could not be reached; try again later.',
+      reason: 'usage-store-unavailable',
       headers: { 'Retry-After': '1' },
       cause,
     });
@@ -321,7 +328,13 @@ export class UpstreamUnreachableError extends ServiceError {
    */
   readonly maybeSent: boolean;
   constructor(cause?: unknown, maybeSent = true) {
-    super({ status: 503, code: '500', message: 'Endpoint Error', cause });
+    super({
+      status: 503,
+      code: '500',
+      message: 'Endpoint Error',
+      reason: 'upstream-unreachable',
+      cause,
+    });
     this.maybeSent = maybeSent;
   }
 }
@@ -329,7 +342,13 @@ export class UpstreamUnreachableError extends ServiceError {
 export class UpstreamTimeoutError extends ServiceError {
   override name = 'UpstreamTimeoutError';
   constructor(cause?: unknown) {
-    super({ status: 504, code: '510', message: 'Endpoint Timeout', cause });
+    super({
+      status: 504,
+      code: '510',
+      message: 'Endpoint Timeout',
+      reason: 'upstream-timeout',
+      cause,
+    });
   }
 }
 
@@ -345,6 +364,7 @@ export class UpstreamResponseTooLargeError extends ServiceError {
       code: '520',
       message: 'Response Too Large',
       details: `The upstream answer is over ${limitBytes} bytes, the most a Lambda function can return.`,
+      reason: 'upstream-response-too-large',
     });
   }
 }
@@ -361,6 +381,7 @@ export class CredentialsUnavailableError extends ServiceError {
       code: '500',
       message: 'Service Unavailable',
       details: 'The platform credentials are not available; try again later.',
+      reason: 'credentials-unavailable',
       headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
       cause,
     });
@@ -384,20 +405,27 @@ export class ConfigurationError extends ServiceError {
       details:
         "The service's configuration is invalid (its secret cannot be used). Its operator must " +
         'correct it; retrying will not help until then.',
+      reason: 'configuration-invalid',
       cause,
     });
   }
 }
 
-/** The upstream answered with an error; status, code and message are the upstream's own. */
+/**
+ * The upstream answered with an error; status, code and message are the upstream's own. Its
+ * reason is `upstream-<code>` unless it is given one (the scan job hints': `upstream-901 cancel`).
+ */
 export class UpstreamError extends ServiceError {
   override name = 'UpstreamError';
+  constructor(init: ServiceErrorInit) {
+    super({ ...init, reason: init.reason ?? `upstream-${init.code}` });
+  }
 }
 
 export class UnexpectedError extends ServiceError {
   override name = 'UnexpectedError';
   constructor(cause?: unknown) {
-    super({ status: 500, code: '900', message: 'Unexpected Error', cause });
+    super({ status: 500, code: '900', message: 'Unexpected Error', reason: 'unexpected', cause });
   }
 }
 

@@ -29,7 +29,8 @@ const read = new Map<string, RendererFile>();
 
 /** One of Swagger UI's files, or undefined when it is not one of RENDERER_FILES. */
 export function rendererFile(name: string): RendererFile | undefined {
-  const contentType = RENDERER_FILES[name];
+  // Its own names only: `constructor` or `__proto__` are no file (as in the bundle's copy).
+  const contentType = Object.hasOwn(RENDERER_FILES, name) ? RENDERER_FILES[name] : undefined;
   if (!contentType) return undefined;
   let file = read.get(name);
   if (!file) {

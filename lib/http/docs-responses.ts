@@ -14,6 +14,23 @@ import {
 } from './docs-page.js';
 import type { HttpResponse } from './responses.js';
 
+/**
+ * Whether Accept-Encoding takes gzip (RFC 9110, 12.5.3): `gzip` (or `x-gzip`) with a weight
+ * above 0, else `*` with one; `gzip;q=0` refuses it.
+ */
+function takesGzip(acceptEncoding: string | undefined): boolean {
+  const weights = new Map<string, number>();
+  for (const entry of (acceptEncoding ?? '').split(',')) {
+    const [coding = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (!coding) continue;
+    const q = params.find((param) => /^q\s*=/.test(param));
+    const weight = q === undefined ? 1 : Number(q.slice(q.indexOf('=') + 1).trim());
+    weights.set(coding, Number.isNaN(weight) ? 0 : weight);
+  }
+  const weight = weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*') ?? 0;
+  return weight > 0;
+}
+
 /** The files change with the package only: a browser may keep them an hour. */
 const FILE_CACHE = 'public, max-age=3600';
 
@@ -43,7 +60,7 @@ export function docsAsset(name: DocsAssetName, headers: HeaderMap): HttpResponse
   const file = rendererFile(name);
   // The route's schema lists the names; a name without a file is the package's own fault.
   if (!file) throw new Error(`The reference has no file ${name}`);
-  if (/\bgzip\b/i.test(headers['accept-encoding'] ?? '')) {
+  if (takesGzip(headers['accept-encoding'])) {
     return {
       statusCode: 200,
       headers: {

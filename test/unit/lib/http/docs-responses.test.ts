@@ -1,0 +1,128 @@
+/**
+ * The answers of GET /docs and GET /docs/{asset} (lib/http/docs-responses.ts): the page with its
+ * policy and headers, its start-up script, and Swagger UI's files gzipped for a browser that
+ * takes gzip and as they are for any other, each within what a Lambda function may return.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../lib/core/lambda-limits.js';
+import { RENDERER_FILES } from '../../../../lib/http/docs-assets.js';
+import {
+  DOCS_CONTENT_SECURITY_POLICY,
+  type DocsAssetName,
+  docsInitScript,
+  docsPageHtml,
+} from '../../../../lib/http/docs-page.js';
+import { docsAsset, docsPage } from '../../../../lib/http/docs-responses.js';
+import type { HttpResponse } from '../../../../lib/http/responses.js';
+
+const DIST = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const RENDERER = Object.keys(RENDERER_FILES) as DocsAssetName[];
+
+/** The body's bytes as the browser receives them (API Gateway decodes a base64 body). */
+const bytesOf = (response: HttpResponse) =>
+  response.isBase64Encoded
+    ? Buffer.from(response.body ?? '', 'base64')
+    : Buffer.from(response.body ?? '', 'utf8');
+
+/** The size Lambda counts of a response: its JSON. */
+const payloadBytes = (response: HttpResponse) => Buffer.byteLength(JSON.stringify(response));
+
+describe('GET /docs', () => {
+  const page = docsPage();
+
+  it('answers the page as HTML, under its own Content-Security-Policy', () => {
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe(docsPageHtml());
+    expect(page.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+    });
+  });
+
+  it('sends no referrer on, and is checked again on each visit', () => {
+    expect(page.headers).toMatchObject({
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-cache',
+    });
+  });
+});
+
+describe('GET /docs/{asset}', () => {
+  it("answers the page's start-up script as JavaScript text", () => {
+    const script = docsAsset('init.js', { 'accept-encoding': 'gzip' });
+    expect(script.statusCode).toBe(200);
+    expect(script.isBase64Encoded).toBeFalsy();
+    expect(script.body).toBe(docsInitScript());
+    expect(script.headers).toMatchObject({
+      'content-type': 'application/javascript; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'public, max-age=3600',
+    });
+  });
+
+  it.each(RENDERER)('answers %s gzipped to a browser that takes gzip', (name) => {
+    for (const acceptEncoding of ['gzip, deflate, br, zstd', 'GZIP', 'br;q=1.0, gzip;q=0.8']) {
+      const file = docsAsset(name, { 'accept-encoding': acceptEncoding });
+      expect(file.statusCode).toBe(200);
+      expect(file.isBase64Encoded).toBe(true);
+      expect(file.headers).toMatchObject({
+        'content-type': RENDERER_FILES[name],
+        'content-encoding': 'gzip',
+        vary: 'accept-encoding',
+        'cache-control': 'public, max-age=3600',
+        'x-content-type-options': 'nosniff',
+      });
+      expect(gunzipSync(bytesOf(file)).equals(readFileSync(path.join(DIST, name)))).toBe(true);
+    }
+  });
+
+  it.each(RENDERER)('answers %s as it is to a client that takes no gzip', (name) => {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'br' }]) {
+      const file = docsAsset(name, headers);
+      expect(file.headers).not.toHaveProperty('content-encoding');
+      expect(file.headers).toMatchObject({
+        'content-type': RENDERER_FILES[name],
+        vary: 'accept-encoding',
+      });
+      expect(bytesOf(file).equals(readFileSync(path.join(DIST, name)))).toBe(true);
+    }
+  });
+
+  it('takes a gzip the client refuses (q=0), or names only in passing, as no gzip', () => {
+    const name = 'swagger-ui.css';
+    for (const acceptEncoding of ['gzip;q=0', 'br, gzip; q=0.000', 'x-gzip-like', '*;q=0']) {
+      const file = docsAsset(name, { 'accept-encoding': acceptEncoding });
+      expect(file.headers, acceptEncoding).not.toHaveProperty('content-encoding');
+      expect(bytesOf(file).equals(readFileSync(path.join(DIST, name)))).toBe(true);
+    }
+    // Any coding it does not name otherwise: gzip too (RFC 9110, 12.5.3).
+    for (const acceptEncoding of ['*', 'br, *;q=0.5', 'x-gzip']) {
+      const file = docsAsset(name, { 'accept-encoding': acceptEncoding });
+      expect(file.headers?.['content-encoding'], acceptEncoding).toBe('gzip');
+    }
+    expect(
+      docsAsset(name, { 'accept-encoding': 'gzip;q=0, *' }).headers?.['content-encoding'],
+    ).toBeUndefined();
+  });
+
+  it('answers every file within what a Lambda function may return, unzipped too', () => {
+    for (const name of [...RENDERER, 'init.js' as const]) {
+      for (const headers of [{ 'accept-encoding': 'gzip' }, {}]) {
+        expect(payloadBytes(docsAsset(name, headers)), name).toBeLessThan(
+          LAMBDA_PAYLOAD_LIMIT_BYTES,
+        );
+      }
+    }
+  });
+
+  it("fails loudly on a name the route's schema lets through without a file (the package's fault)", () => {
+    expect(() => docsAsset('missing.js' as DocsAssetName, {})).toThrow(
+      'The reference has no file missing.js',
+    );
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * The service's own routes (lib/http/routes/service.ts): liveness, the reference (the document,
+ * the page and its files) and a caller's usage. Who may call each, that none spends of the usage
+ * plans, the input each takes, that what each documents is what it answers, and the catch-all.
+ */
+import Ajv2020 from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { handler as health } from '../../../../../functions/health.js';
+import { createLogger } from '../../../../../lib/core/log.js';
+import { DOCS_ASSET_NAMES, docsPageHtml } from '../../../../../lib/http/docs-page.js';
+import { routes } from '../../../../../lib/http/routes/index.js';
+import { accessOf, type JsonSchema, routeKeyOf } from '../../../../../lib/http/routes/route.js';
+import {
+  fallbackRoute,
+  notServedRoute,
+  serviceRoutes,
+} from '../../../../../lib/http/routes/service.js';
+import { UsageGate } from '../../../../../lib/usage/gate.js';
+import { memoryUsageStore } from '../../../../../lib/usage/store.js';
+import { ONE_REQUEST } from '../../../../../lib/usage/units.js';
+import { httpEvent, jsonBody, lambdaContext } from '../../../../helpers/lambda.js';
+
+type AjvClass = typeof import('ajv').default;
+
+function validatorOf(schema: JsonSchema) {
+  const ajv = new (Ajv2020 as unknown as AjvClass)({ strict: false, allErrors: true });
+  const validate = ajv.compile(schema);
+  return (value: unknown) => (validate(value) ? [] : (validate.errors ?? []));
+}
+
+const documented = (route: { responses: readonly { schema?: JsonSchema }[] }) =>
+  validatorOf(route.responses[0]?.schema ?? {});
+
+describe("the service's own routes", () => {
+  it('are served at their method and path', () => {
+    expect(
+      Object.values(serviceRoutes).map((route) => [route.function, routeKeyOf(route)]),
+    ).toEqual([
+      ['health', 'GET /health'],
+      ['openapi', 'GET /openapi.json'],
+      ['docs', 'GET /docs'],
+      ['docs', 'GET /docs/{asset}'],
+      ['usage', 'GET /usage'],
+    ]);
+  });
+
+  it('spend nothing of the usage plans: none reaches the platform', () => {
+    for (const route of Object.values(serviceRoutes))
+      expect(route.spends, route.id).toBeUndefined();
+  });
+
+  it('need no token for liveness; any known caller for its usage', () => {
+    expect(serviceRoutes.health.access).toBe('public');
+    expect(serviceRoutes.usage.access).toBe('caller');
+  });
+
+  it('serve the reference to anyone, unless the stage turns its public reference off', () => {
+    const reference = [serviceRoutes.openapi, serviceRoutes.docs, serviceRoutes.docsAsset];
+    for (const route of reference) {
+      expect(accessOf(route, true), route.id).toBe('public');
+      expect(accessOf(route, false), route.id).toBe('caller');
+    }
+    // Liveness stays public whatever the stage says of its reference.
+    expect(accessOf(serviceRoutes.health, false)).toBe('public');
+  });
+});
+
+describe('GET /health', () => {
+  it('answers what it documents', async () => {
+    const result = await health(
+      httpEvent('health.json', { headers: { authorization: undefined } }),
+      lambdaContext(),
+    );
+    expect(result.statusCode).toBe(200);
+    expect(documented(serviceRoutes.health)(jsonBody(result))).toEqual([]);
+    expect(documented(serviceRoutes.health)({ status: 'ok', platform: 'up' })).not.toEqual([]);
+  });
+});
+
+/** The path of GET /docs/{asset}, as the route validates it. */
+const docsAssetPath = serviceRoutes.docsAsset.input?.path;
+
+describe('GET /docs/{asset}', () => {
+  it('serves the files the page loads, and names them when asked for another', () => {
+    const loaded = [...docsPageHtml().matchAll(/(?:href|src)="docs\/([^"]+)"/g)].map(
+      ([, asset]) => asset,
+    );
+    expect(loaded.sort()).toEqual([...DOCS_ASSET_NAMES].sort());
+    for (const asset of loaded) {
+      expect(docsAssetPath?.parse({ asset })).toEqual({ asset });
+    }
+    for (const asset of ['secret.json', '../package.json', 'swagger-ui-bundle.js.map', '']) {
+      const issues = docsAssetPath?.safeParse({ asset }).error?.issues ?? [];
+      expect(
+        issues.map((issue) => issue.message),
+        asset,
+      ).toEqual([`expected one of ${DOCS_ASSET_NAMES.join(', ')}`]);
+    }
+  });
+
+  it('documents the media types of those files', () => {
+    expect(serviceRoutes.docsAsset.responses[0]?.contentTypes).toEqual([
+      'application/javascript',
+      'text/css',
+      'image/png',
+    ]);
+  });
+});
+
+describe('GET /usage', () => {
+  const query = serviceRoutes.usage.input?.query;
+
+  it("takes another caller's id, and nothing else", () => {
+    expect(query?.parse({})).toEqual({});
+    expect(query?.parse({ caller: 'ops-team' })).toEqual({ caller: 'ops-team' });
+    for (const bad of [
+      { caller: '' },
+      { caller: 'a b' },
+      { caller: 'x'.repeat(129) },
+      { who: 'a' },
+    ]) {
+      expect(query?.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it("documents the report the usage gate gives, with the account's or null", async () => {
+    const gate = new UsageGate({
+      store: memoryUsageStore(),
+      onStoreFailure: 'closed',
+      log: createLogger({}, () => {}),
+      now: () => Date.UTC(2026, 10, 25, 10, 0, 0),
+    });
+    const check = documented(serviceRoutes.usage);
+    const plans = {
+      plan: { rateRps: 5, dayQuotaRequest: 100, monthQuotaCharacters: { translate: 10_000 } },
+      accountPlan: { monthQuotaRequest: 100_000 },
+    };
+    await gate.admit({ callerId: 'ops', plans, units: ONE_REQUEST });
+    // As the handler answers it (functions/usage.ts).
+    const answerOf = async (
+      id: string,
+      given: typeof plans | { plan: undefined; accountPlan: undefined },
+    ) => {
+      const report = await gate.usage(id, given);
+      return JSON.parse(
+        JSON.stringify({ caller: { id, ...report.caller }, account: report.account ?? null }),
+      );
+    };
+    const withPlans = await answerOf('ops', plans);
+    expect(withPlans.caller.day.requests).toBe(1);
+    expect(check(withPlans)).toEqual([]);
+    const without = await answerOf('free', { plan: undefined, accountPlan: undefined });
+    expect(without).toMatchObject({ caller: { plan: null, counted: false }, account: null });
+    expect(check(without)).toEqual([]);
+    expect(check({ caller: withPlans.caller })).not.toEqual([]);
+  });
+});
+
+describe('the catch-all', () => {
+  it('is any other method and path, public, and no route of the registry', () => {
+    expect([fallbackRoute.method, fallbackRoute.path, fallbackRoute.access]).toEqual([
+      'ANY',
+      '/{proxy+}',
+      'public',
+    ]);
+    expect(routes).not.toContain(fallbackRoute);
+    expect(fallbackRoute.spends).toBeUndefined();
+  });
+
+  it("is what a grouped function answers for a route key it does not serve, under that function's name", () => {
+    const route = notServedRoute('catalogueMaps');
+    expect(route).toMatchObject({
+      function: 'catalogueMaps',
+      id: 'catalogueMapsNotServed',
+      method: 'ANY',
+      path: '/{proxy+}',
+      access: 'public',
+    });
+    expect(routes.map((known) => known.id)).not.toContain(route.id);
+  });
+});

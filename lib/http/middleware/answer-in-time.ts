@@ -26,8 +26,14 @@ export function answerInTime(
   const late = new Promise<HttpResponse>((resolve) => {
     timer = setTimeout(
       () => {
-        state.log.error('no answer before the function timeout');
-        resolve(encodeError(new UpstreamTimeoutError(), negotiateErrorFormat(state.headers)));
+        const error = new UpstreamTimeoutError();
+        state.log.error('no answer before the function timeout', {
+          errorCode: error.code,
+          reason: error.reason,
+        });
+        const encoded = encodeError(error, negotiateErrorFormat(state.headers));
+        // The request's own headers (its RateLimit fields), as every other answer carries them.
+        resolve({ ...encoded, headers: { ...state.responseHeaders, ...encoded.headers } });
       },
       Math.max(lambda.getRemainingTimeInMillis() - GUARD_RESERVE_MS, 0),
     );

@@ -131,6 +131,8 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     await createTable(resolved.DELIVERY_LEDGER_TABLE, tables.deliveryLedger);
     resolved.WATCHER_STATE_TABLE = unique('watcher');
     await createTable(resolved.WATCHER_STATE_TABLE, tables.watcherState);
+    resolved.USAGE_TABLE = unique('usage');
+    await createTable(resolved.USAGE_TABLE, tables.usage);
     // dev splits its secret (the default of every stage): one secret per capability, as
     // `npm run split-secret` cuts them.
     const parts = splitByCapability(demoSecretFor(emulator.url));

@@ -29,12 +29,12 @@ describe('awsSecretSource against moto', () => {
     expect((await store.get()).iam?.accessKey).toBe('AK1');
   });
 
-  it('names a missing secret by its id, never a value', async () => {
+  it('names a missing secret by its id, never a value; only an operator can mend it (500/900)', async () => {
     const store = new SecretStore(awsSecretSource({ secretId: 'does-not-exist' }), {
       ttlMs: 1000,
     });
     const error = (await store.get().catch((e: unknown) => e)) as Error;
-    expect(error).toMatchObject({ status: 503, code: '500' });
+    expect(error).toMatchObject({ status: 500, code: '900' });
     expect(error.cause).toBeInstanceOf(SecretError);
     expect((error.cause as Error).message).toMatch(/Secrets Manager does-not-exist/);
   });
@@ -179,7 +179,8 @@ describe('one secret per capability (moto), each function reading only its own',
     });
     const { catalogue } = await load(ids, { catalogue: 'functions/catalogue/utility.ts' });
     const result = await catalogue(httpEvent('catalogue-utility.json'), lambdaContext());
-    expect(result.statusCode).toBe(503);
+    // A configuration only an operator can mend: 500/900, not "try again later".
+    expect(result.statusCode).toBe(500);
     expect(emulator.requests).toHaveLength(0);
     const logged = logLines.join('\n');
     expect(logged).toContain('iam: not allowed here (this secret holds openapi)');

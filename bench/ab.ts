@@ -1,11 +1,14 @@
 /**
- * A/B of two builds of the list-jobs handler, in one process so that both see the same machine:
- *   npx tsx bench/ab.ts <bundle A.cjs> <bundle B.cjs> [rounds]
+ * A/B of builds of the list-jobs handler, in one process so that all see the same machine:
+ *   npx tsx bench/ab.ts <bundle A.cjs> <bundle B.cjs> [<bundle C.cjs>...] [rounds] [--per-round=N]
  * Each bundle is a CommonJS build of functions/jobs/list.ts (a packaged zip's .cjs, or esbuild
- * with the options of serverless.yml). Both call a neutral upstream (on core 1; this process on
- * core 0), in alternating rounds of 1,500 requests; the figure is the median of the paired
- * differences of CPU per request (every thread of this process), which machine noise moves
- * least. Log lines are written as Lambda's runtime writes them (harness.ts). Run by hand, never in CI.
+ * with the options of serverless.yml), or the floor (bench/floor/undici.ts built as floor.ts
+ * builds it). All call a neutral upstream (on core 1; this process on core 0), in rounds of
+ * 1,500 requests (--per-round) whose order turns every round; the figure is, for each bundle
+ * after A, the median of the paired differences of CPU per request from A (every thread of this
+ * process), which machine noise moves least. On a busy machine, many short rounds (80 of 300)
+ * steady it more than a few long ones. Log lines are written as Lambda's runtime writes them
+ * (harness.ts). Run by hand, never in CI.
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -14,12 +17,18 @@ import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/la
 import { logLinesAsLambda, median, startNeutralUpstream } from './harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const [fileA, fileB, roundsArg] = process.argv.slice(2);
-if (!fileA || !fileB) {
-  console.error('usage: npx tsx bench/ab.ts <bundle A.cjs> <bundle B.cjs> [rounds]');
+const args = process.argv.slice(2);
+const files = args.filter((arg) => arg.endsWith('.cjs') || arg.endsWith('.js'));
+const rounds = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 16);
+const perRound = Number(
+  args.find((arg) => arg.startsWith('--per-round='))?.slice('--per-round='.length) ?? 1500,
+);
+if (files.length < 2) {
+  console.error(
+    'usage: npx tsx bench/ab.ts <bundle A.cjs> <bundle B.cjs>... [rounds] [--per-round=N]',
+  );
   process.exit(2);
 }
-const rounds = Number(roundsArg ?? 16);
 
 execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
 const { port, child: upstream } = await startNeutralUpstream(true);
@@ -31,8 +40,9 @@ Object.assign(process.env, {
 logLinesAsLambda('bench');
 
 const load = createRequire(import.meta.url);
-const handlerA = (load(path.resolve(fileA)) as { handler: HttpHandler }).handler;
-const handlerB = (load(path.resolve(fileB)) as { handler: HttpHandler }).handler;
+const handlers = files.map(
+  (file) => (load(path.resolve(file)) as { handler: HttpHandler }).handler,
+);
 const event = sampleEvent('jobs-list.json');
 
 async function cpuPerRequest(handler: HttpHandler, count: number): Promise<number> {
@@ -45,25 +55,28 @@ async function cpuPerRequest(handler: HttpHandler, count: number): Promise<numbe
   return (used.user + used.system) / count;
 }
 
-await cpuPerRequest(handlerA, 3000);
-await cpuPerRequest(handlerB, 3000);
-const a: number[] = [];
-const b: number[] = [];
+for (const handler of handlers) await cpuPerRequest(handler, 3000);
+const cpu = handlers.map((): number[] => []);
 for (let round = 0; round < rounds; round++) {
-  // Alternate which goes first, so that neither always follows the other.
-  if (round % 2) {
-    a.push(await cpuPerRequest(handlerA, 1500));
-    b.push(await cpuPerRequest(handlerB, 1500));
-  } else {
-    b.push(await cpuPerRequest(handlerB, 1500));
-    a.push(await cpuPerRequest(handlerA, 1500));
+  // The order turns every round, so that none always follows another.
+  for (let turn = 0; turn < handlers.length; turn++) {
+    const index = (round + turn) % handlers.length;
+    cpu[index]!.push(await cpuPerRequest(handlers[index]!, perRound));
   }
 }
-const differences = a.map((value, i) => b[i]! - value);
-console.info(
-  `CPU per request: A ${median(a).toFixed(1)} µs, B ${median(b).toFixed(1)} µs; ` +
-    `B - A, median of ${rounds} paired rounds: ${median(differences).toFixed(1)} µs ` +
-    `(from ${Math.min(...differences).toFixed(1)} to ${Math.max(...differences).toFixed(1)})`,
-);
+const [a = []] = cpu;
+console.info(`CPU per request, median of ${rounds} rounds of ${perRound}:`);
+files.forEach((file, index) => {
+  const own = cpu[index]!;
+  const differences = own.map((value, round) => value - a[round]!);
+  const label = String.fromCharCode(65 + index);
+  console.info(
+    `  ${label} ${median(own).toFixed(1)} µs  ${path.basename(file)}` +
+      (index === 0
+        ? ''
+        : `; ${label} - A, median of paired rounds: ${median(differences).toFixed(1)} µs ` +
+          `(from ${Math.min(...differences).toFixed(1)} to ${Math.max(...differences).toFixed(1)})`),
+  );
+});
 upstream.kill('SIGTERM');
 process.exit(0);

@@ -92,6 +92,9 @@ export function scopeOfRequest(
   return template.replace('{name}', name);
 }
 
+/** The areas whose scopes a wildcard grants (`actions:*`). */
+const WILDCARD_AREAS = new Set(['actions', 'triggers', 'catalogue']);
+
 /**
  * The scopes that grant `scope`, most specific first: itself, its area's wildcard where the
  * vocabulary has one (`actions:*`), and `*`. A route's template gives the wildcards that grant
@@ -99,13 +102,20 @@ export function scopeOfRequest(
  */
 export function scopesGranting(scope: string): string[] {
   const area = scope.slice(0, scope.indexOf(':'));
-  const wildcard = ['actions', 'triggers', 'catalogue'].includes(area) ? `${area}:*` : undefined;
+  const wildcard = WILDCARD_AREAS.has(area) ? `${area}:*` : undefined;
   return [scope, ...(wildcard && wildcard !== scope ? [wildcard] : []), ALL_SCOPES].filter(
     (granting, index, all) => all.indexOf(granting) === index,
   );
 }
 
-/** Whether a caller holding `held` may call a route whose scope, for this request, is `scope`. */
+/**
+ * Whether a caller holding `held` may call a route whose scope, for this request, is `scope`:
+ * it holds one of `scopesGranting(scope)`. Asked on every request, so read without building
+ * that list: the scope itself or `*` first, the area's wildcard only when neither is held.
+ */
 export function grants(held: readonly string[], scope: string): boolean {
-  return scopesGranting(scope).some((granting) => held.includes(granting));
+  for (const owned of held) if (owned === scope || owned === ALL_SCOPES) return true;
+  const area = scope.slice(0, scope.indexOf(':'));
+  if (!WILDCARD_AREAS.has(area)) return false;
+  return held.includes(`${area}:*`);
 }

@@ -28,6 +28,10 @@ export function credentialsFrom<T extends object>(
   };
   return {
     get: async () => view(await store.get()),
+    current: () => {
+      const secret = store.peek();
+      return secret && view(secret);
+    },
     refresh: async (previous) => {
       const secret = selectedFrom.get(previous);
       return view(secret ? await store.refresh(secret) : await store.get());

@@ -81,11 +81,17 @@ export class SecretStore {
 
   /** The cached secret while it is fresh; otherwise one shared fetch (unless backing off). */
   get(): Promise<PlatformSecret> {
+    const fresh = this.peek();
+    return fresh ? Promise.resolve(fresh) : this.load();
+  }
+
+  /**
+   * The cached secret while it is fresh, with no promise in between (what every request of a
+   * warm container finds); undefined when get() would fetch.
+   */
+  peek(): PlatformSecret | undefined {
     const cached = this.cached;
-    if (cached && this.now() - cached.fetchedAt < this.options.ttlMs) {
-      return Promise.resolve(cached.value);
-    }
-    return this.load();
+    return cached && this.now() - cached.fetchedAt < this.options.ttlMs ? cached.value : undefined;
   }
 
   /**

@@ -106,7 +106,10 @@ export function dispatchOnce(
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  // Own names only, as Object.entries gives them, without its array of pairs.
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue;
+    const value = headers[name];
     if (value !== undefined)
       flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }

@@ -10,8 +10,20 @@ export type Pairs = ReadonlyArray<readonly [string, string]>;
  * everything else outside the unreserved set percent-encoded from its UTF-8 bytes).
  */
 export function encodePairs(pairs: Pairs): string {
-  return new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
+  let text = '';
+  for (let index = 0; index < pairs.length; index++) {
+    const [name, value] = pairs[index]!;
+    // Every call's own query (page=1&limit=10): nothing to encode, so joined as text.
+    if (!FORM_PLAIN.test(name) || !FORM_PLAIN.test(value)) {
+      return new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
+    }
+    text += index === 0 ? `${name}=${value}` : `&${name}=${value}`;
+  }
+  return text;
 }
+
+/** What the form encoding writes as it is: ASCII letters and digits, `*`, `-`, `.` and `_`. */
+const FORM_PLAIN = /^[A-Za-z0-9*._-]*$/;
 
 /**
  * Where a call goes, as the upstream client and the signer read it: the origin, and the path

@@ -10,6 +10,11 @@ import { decodeUpstreamError } from '../error-decoding.js';
 /** Where a kind of call gets its credentials (the secret store adapts to it: lib/secrets/). */
 export interface CredentialSource<T> {
   get(): Promise<T>;
+  /**
+   * The credentials at hand when the source holds fresh ones, with no promise in between;
+   * undefined when get() has to wait for them.
+   */
+  current?(): T | undefined;
   /** Fetches them again (rate-limited by the source); `previous` are the ones refused. */
   refresh(previous: T): Promise<T>;
 }
@@ -34,7 +39,7 @@ interface RefreshingSend<T> {
 export async function sendRefreshingCredentials<T>(
   call: RefreshingSend<T>,
 ): Promise<UpstreamAnswer> {
-  const credentials = await call.credentials.get();
+  const credentials = call.credentials.current?.() ?? (await call.credentials.get());
   let answer = await call.send(credentials);
   if (isAuthFailure(answer) && call.retryWithSameCredentials?.(answer)) {
     answer = await call.send(credentials);

@@ -18,6 +18,14 @@ import {
 const refusal = (schema: z.ZodMiniType, value: unknown) =>
   schema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];
 
+/** What a parse gave: the value, or each issue's path and message. */
+function outcome(schema: z.ZodMiniType, input: unknown) {
+  const result = schema.safeParse(input);
+  return result.success
+    ? { value: result.data }
+    : { issues: result.error.issues.map((issue) => [issue.path.join('.'), issue.message]) };
+}
+
 describe('a dot-only segment', () => {
   it.each(['.', '..', '...', '%2e', '%2E', '.%2e', '%2e.', '%2E%2e', '%2e%2e%2e'])(
     'is %s',
@@ -148,4 +156,47 @@ describe('intText: an integer as a query string or a path segment carries it', (
       description: 'expected an integer from 1 to 100',
     });
   });
+});
+
+describe('intText in one pipe', () => {
+  const message = 'expected a positive integer';
+  const page = intText(1, 999_999_999, message);
+
+  it.each([[1], [null], [['1', '2']], [{}]])('refuses a value that is not text: %j', (value) => {
+    expect(outcome(page, value)).toEqual({ issues: [['', message]] });
+  });
+
+  it('names the field in an object, and each field once', () => {
+    const query = z.strictObject({
+      page: z._default(page, 1),
+      limit: z._default(intText(1, 100), 10),
+    });
+    expect(outcome(query, {})).toEqual({ value: { page: 1, limit: 10 } });
+    expect(outcome(query, { page: '0', limit: 'x' })).toEqual({
+      issues: [
+        ['page', message],
+        ['limit', 'expected an integer from 1 to 100'],
+      ],
+    });
+  });
+
+  it('gives what the text of an integer in range gives, and one issue otherwise', () => {
+    const zoom = intText(0, 22);
+    const text = fc.oneof(
+      fc.integer({ min: -50, max: 50 }).map(String),
+      fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }).map(String),
+      fc.stringMatching(/^[-+ 0-9.e]{0,12}$/),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(text, (input) => {
+        const value = Number(input);
+        const valid = /^-?(0|[1-9][0-9]{0,9})$/.test(input) && value >= 0 && value <= 22;
+        expect(outcome(zoom, input)).toEqual(
+          valid ? { value } : { issues: [['', 'expected an integer from 0 to 22']] },
+        );
+      }),
+    );
+  });
+
 });

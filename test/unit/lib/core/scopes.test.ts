@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { grants, isScope, scopeOfRequest, scopesGranting } from '../../../../lib/core/scopes.js';
 
@@ -30,5 +31,35 @@ describe('a request scope built from its path', () => {
       expect(() => scopeOfRequest('actions:{name}', { name: raw })).toThrow('validated {name}');
     }
     expect(scopeOfRequest('actions:{name}', { name: 'echo' })).toBe('actions:echo');
+  });
+});
+
+describe('whether held scopes grant a request scope', () => {
+  it.each([
+    [['jobs:read'], 'jobs:read', true],
+    [['*'], 'jobs:cancel', true],
+    [['jobs:read'], 'jobs:cancel', false],
+    [['actions:*'], 'actions:hello', true],
+    [['actions:*'], 'triggers:hello', false],
+    [['jobs:*'], 'jobs:read', false],
+    [[], 'jobs:read', false],
+  ])('a caller holding %j may call a %s route: %s', (held, scope, allowed) => {
+    expect(grants(held, scope)).toBe(allowed);
+  });
+
+  it('grants exactly when the caller holds one of the scopes that grant', () => {
+    const area = fc.constantFrom('jobs', 'actions', 'triggers', 'catalogue', 'other', '');
+    const name = fc.constantFrom('read', 'cancel', 'hello', 'maps', '*', '');
+    const scope = fc.oneof(
+      fc.tuple(area, name).map(([a, n]) => `${a}:${n}`),
+      fc.constantFrom('*', 'actions', 'actionsX'),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(scope, { maxLength: 4 }), scope, (held, wanted) => {
+        const expected = scopesGranting(wanted).some((granting) => held.includes(granting));
+        expect(grants(held, wanted)).toBe(expected);
+      }),
+    );
   });
 });

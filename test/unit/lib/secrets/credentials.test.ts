@@ -118,3 +118,48 @@ describe('credentialsFrom', () => {
     expect(state.fetches).toBe(1);
   });
 });
+
+function timedStoreOf(texts: string[], now: () => number) {
+  let fetches = 0;
+  const source: SecretSource = {
+    description: 'test source',
+    fetchText: async () => texts[Math.min(fetches++, texts.length - 1)]!,
+  };
+  return new SecretStore(source, { ttlMs: 1000, minRefreshIntervalMs: 0, now });
+}
+
+const secretOf = (accessKey: string) =>
+  JSON.stringify({ iam: { accessKey, secretKey: 'SK-very-secret' } });
+
+describe('credentials at hand, without a promise', () => {
+  it('selects once per fetched secret, with or without a promise', async () => {
+    let now = 0;
+    const store = timedStoreOf([secretOf('AK1'), secretOf('AK2')], () => now);
+    let selections = 0;
+    const keys = credentialsFrom(store, (secret) => {
+      selections++;
+      return { accessKey: secret.iam?.accessKey };
+    });
+    expect(keys.current?.()).toBeUndefined();
+    const first = await keys.get();
+    expect(first).toEqual({ accessKey: 'AK1' });
+    expect(keys.current?.()).toBe(first);
+    expect(await keys.get()).toBe(first);
+    now += 1000;
+    // Past the TTL there is nothing at hand: get() fetches again.
+    expect(keys.current?.()).toBeUndefined();
+    const second = await keys.get();
+    expect(second).toEqual({ accessKey: 'AK2' });
+    expect(keys.current?.()).toBe(second);
+    expect(selections).toBe(2);
+  });
+
+  it('fails the call when the secret lacks what is selected, with or without a promise', async () => {
+    const store = timedStoreOf([JSON.stringify({ apiKey: 'k' })], () => 0);
+    const keys = credentialsFrom(store, () => {
+      throw new Error('no iam');
+    });
+    await expect(keys.get()).rejects.toThrow('no iam');
+    expect(() => keys.current?.()).toThrow('no iam');
+  });
+});

@@ -60,6 +60,20 @@ function clock(start = 1_000_000) {
 }
 
 describe('SecretStore', () => {
+  it('hands the fresh secret over without a promise, and nothing before a fetch or past the TTL', async () => {
+    const control = controlledSource(secretText('AK1'));
+    const time = clock();
+    const store = new SecretStore(control.source, { ttlMs: 60_000, now: time.now });
+    expect(store.peek()).toBeUndefined();
+    const fetched = store.get();
+    control.releaseAll();
+    const secret = await fetched;
+    expect(store.peek()).toBe(secret);
+    time.advance(60_000);
+    expect(store.peek()).toBeUndefined();
+    expect(control.fetches()).toBe(1);
+  });
+
   it('fetches once however many requests wait for it', async () => {
     const control = controlledSource(secretText('AK1'));
     const store = new SecretStore(control.source, { ttlMs: 60_000 });

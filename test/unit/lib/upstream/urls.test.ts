@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasDotOnlySegment, isDotOnlySegment } from '../../../../lib/core/schemas.js';
-import { upstreamUrl } from '../../../../lib/upstream/urls.js';
+import { encodePairs, upstreamUrl } from '../../../../lib/upstream/urls.js';
 
 describe('upstreamUrl', () => {
   const base = new URL('https://gw.example.com/prefix/');
@@ -63,6 +63,34 @@ describe('upstreamUrl', () => {
   it('leaves dots inside a segment alone', () => {
     expect(upstreamUrl(base, '/styles/bg.ol.ts/a..b').pathname).toBe(
       '/prefix/styles/bg.ol.ts/a..b',
+    );
+  });
+});
+
+describe('encodePairs', () => {
+  it('writes what URLSearchParams writes, plain pairs (joined as text) and any others alike', () => {
+    const text = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9*._-]{0,8}$/),
+      fc.string({ maxLength: 8 }),
+      fc.string({ unit: 'grapheme', maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { maxLength: 4 }), (pairs) => {
+        expect(encodePairs(pairs)).toBe(new URLSearchParams(pairs).toString());
+      }),
+      {
+        numRuns: 500,
+        examples: [
+          [[]],
+          [[['', '']]],
+          [
+            [
+              ['page', '1'],
+              ['limit', '10'],
+            ],
+          ],
+        ],
+      },
     );
   });
 });

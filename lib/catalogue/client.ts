@@ -6,10 +6,11 @@
  * error answers through the error codec, failures inside a 200 body through the entry's own
  * decoder.
  */
+
+import type { CallContext } from '../core/call-context.js';
 import { requiredSetting } from '../core/config.js';
 import { ConfigurationError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { CallContext } from '../core/call-context.js';
 import type { Runtime } from '../runtime.js';
 import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';

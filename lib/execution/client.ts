@@ -8,8 +8,9 @@
  * only an error the gateway produced itself (authentication, quota, endpoint error, timeout)
  * becomes this service's envelope.
  */
-import { perRuntime } from '../core/per-runtime.js';
+
 import type { CallContext } from '../core/call-context.js';
+import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
 import type { SecretStore } from '../secrets/store.js';
 import { identifyAnswer } from '../upstream/answer-origin.js';

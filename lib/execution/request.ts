@@ -3,10 +3,11 @@
  * routes). The name, method and body are checked before anything is sent, then the action's
  * answer comes back whole.
  */
+
+import type { CallContext } from '../core/call-context.js';
 import { InputError } from '../core/errors.js';
 import { mediaType } from '../core/headers.js';
 import { callerJson, callerJsonObject } from '../core/json.js';
-import type { CallContext } from '../core/call-context.js';
 import type { UpstreamAnswer } from '../upstream/client.js';
 import type { ExecutionClient } from './client.js';
 import type { ExecutionKind, ExecutionTarget } from './targets.js';

@@ -16,8 +16,8 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Logger } from '../core/log.js';
-import type { IdentifyCaller } from './callers.js';
 import type { UsageGate } from '../usage/gate.js';
+import type { IdentifyCaller } from './callers.js';
 import { admission } from './middleware/admission.js';
 import { answerInTime } from './middleware/answer-in-time.js';
 import { authenticate } from './middleware/authenticate.js';

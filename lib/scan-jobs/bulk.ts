@@ -3,8 +3,9 @@
  * the job list (the watcher's) and the cancel-reserved workflow. Kept apart from the client so
  * that a function of single calls (list, search, cancel, stop, report) carries none of it.
  */
-import { perRuntime } from '../core/per-runtime.js';
+
 import type { CallContext } from '../core/call-context.js';
+import { perRuntime } from '../core/per-runtime.js';
 import type { WalkPlan } from '../core/walk-plan.js';
 import type { Runtime } from '../runtime.js';
 import { type CancelReservedAnswer, cancelReserved } from './cancel-reserved.js';

@@ -10,8 +10,8 @@
  * more reserved jobs than the caller expects. Both are decided once every page has been read.
  */
 import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
-import type { BulkSettings } from '../core/config.js';
 import type { CallContext } from '../core/call-context.js';
+import type { BulkSettings } from '../core/config.js';
 import { TooManyMatchesError } from '../core/errors.js';
 import { WalkPlan } from '../core/walk-plan.js';
 import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';

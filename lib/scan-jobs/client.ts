@@ -4,12 +4,13 @@
  * cancel-reserved) is bulk.ts's, on top of it, so that the functions of single calls carry
  * none of it.
  */
+
+import type { CallContext } from '../core/call-context.js';
 import type { BulkSettings } from '../core/config.js';
 import { requiredSetting } from '../core/config.js';
 import { ConfigurationError, UnexpectedError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { CallContext } from '../core/call-context.js';
 import type { Runtime } from '../runtime.js';
 import { credentialsFrom } from '../secrets/credentials.js';
 import type { SecretStore } from '../secrets/store.js';

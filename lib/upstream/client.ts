@@ -8,10 +8,11 @@
  * retried; the same from an action is its own answer), and because every wait must fit in the
  * caller's deadline.
  */
+
+import type { CallContext } from '../core/call-context.js';
 import { UpstreamTimeoutError } from '../core/errors.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
 import { perRuntime } from '../core/per-runtime.js';
-import type { CallContext } from '../core/call-context.js';
 import { identifyAnswer } from './answer-origin.js';
 import { Deadline, dispatchOnce } from './dispatch.js';
 import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';

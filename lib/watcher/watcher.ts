@@ -16,9 +16,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
+import type { CallContext } from '../core/call-context.js';
 import { type ServiceError, WatchRunError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { CallContext } from '../core/call-context.js';
 import { WalkPlan } from '../core/walk-plan.js';
 import { isJobId, type ListedJob } from '../scan-jobs/schemas.js';
 import { pageRange, type WalkedPage } from '../scan-jobs/walk.js';

@@ -12,8 +12,9 @@
  *
  * A batch of messages is run by batch.ts.
  */
-import { NotFoundError, UpstreamError } from '../core/errors.js';
+
 import type { CallContext } from '../core/call-context.js';
+import { NotFoundError, UpstreamError } from '../core/errors.js';
 import { type LogFields, type Logger, logWithMetrics } from '../core/log.js';
 import { Metrics } from '../core/metrics.js';
 import type { ExecutionClient } from '../execution/client.js';

@@ -6,8 +6,8 @@
  */
 import type * as z from 'zod/mini';
 import type { ScopeTemplate } from '../../core/scopes.js';
-import type { Units } from '../../usage/units.js';
 import { WEB_ACTION_METHODS } from '../../execution/targets.js';
+import type { Units } from '../../usage/units.js';
 
 export type Schema<T> = z.ZodMiniType<T>;
 export type JsonSchema = Record<string, unknown>;

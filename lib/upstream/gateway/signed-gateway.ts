@@ -6,8 +6,8 @@
  * call is signed once more with the gateway's time.
  */
 
-import type { Logger } from '../../core/log.js';
 import type { CallContext } from '../../core/call-context.js';
+import type { Logger } from '../../core/log.js';
 import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../client.js';
 import { decodeUpstreamError } from '../error-decoding.js';
 import { type Pairs, type UpstreamTarget, upstreamUrl } from '../urls.js';

@@ -6,13 +6,13 @@ import { UpstreamError } from '../../../../lib/core/errors.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
 import { UpstreamClient } from '../../../../lib/upstream/client.js';
 import { Agent } from '../../../../lib/upstream/undici.js';
+import { testCall } from '../../../helpers/call-context.js';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
 import { memorySecretSource } from '../../../helpers/secret-source.js';
-import { testCall } from '../../../helpers/call-context.js';
 
 const APP = { clientId: 'client-id-1', clientSecret: 'client-secret-1' };
 

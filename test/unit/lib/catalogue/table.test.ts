@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { captchaEntries } from '../../../../lib/catalogue/captcha.js';
-import { routeKeyOf } from '../../../../lib/http/routes/route.js';
 import { languageEntries } from '../../../../lib/catalogue/language.js';
 import { mapsEntries } from '../../../../lib/catalogue/maps.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
 import { utilityEntries } from '../../../../lib/catalogue/utility.js';
 import { CATALOGUE_APIS } from '../../../../lib/core/scopes.js';
 import { routes } from '../../../../lib/http/routes/index.js';
+import { routeKeyOf } from '../../../../lib/http/routes/route.js';
 
 describe('the catalogue table', () => {
   it('has eighteen routes (the sixteen APIs), each once', () => {

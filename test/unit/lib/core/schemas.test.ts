@@ -198,5 +198,4 @@ describe('intText in one pipe', () => {
       }),
     );
   });
-
 });

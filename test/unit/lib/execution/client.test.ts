@@ -5,13 +5,13 @@ import { fileSecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
 import { type UpstreamAnswer, UpstreamClient } from '../../../../lib/upstream/client.js';
 import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
+import { testCall } from '../../../helpers/call-context.js';
 import { secretFile } from '../../../helpers/platform.js';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
-import { testCall } from '../../../helpers/call-context.js';
 
 function answer(status: number, body: string, headers: Record<string, string> = {}) {
   return { status, headers, body: Buffer.from(body), attempts: 1 } satisfies UpstreamAnswer;

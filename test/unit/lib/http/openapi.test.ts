@@ -2,7 +2,6 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { routeKeyOf } from '../../../../lib/http/routes/route.js';
 import { catalogue } from '../../../../lib/catalogue/table.js';
 import {
   buildOpenApiDocument,
@@ -10,7 +9,7 @@ import {
   type OpenApiDocument,
 } from '../../../../lib/http/openapi.js';
 import { routes } from '../../../../lib/http/routes/index.js';
-import { ANY_METHODS } from '../../../../lib/http/routes/route.js';
+import { ANY_METHODS, routeKeyOf } from '../../../../lib/http/routes/route.js';
 
 function operation(document: OpenApiDocument, routeKey: string) {
   const [method = '', routePath = ''] = routeKey.split(' ');

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { ServiceError } from '../../../../lib/core/errors.js';
-import { createLogger } from '../../../../lib/core/log.js';
 import type { Logger } from '../../../../lib/core/log.js';
+import { createLogger } from '../../../../lib/core/log.js';
 import { secretCallers } from '../../../../lib/http/callers.js';
 import { MAX_BODY_BYTES } from '../../../../lib/http/middleware/body-limit.js';
 import { json } from '../../../../lib/http/responses.js';

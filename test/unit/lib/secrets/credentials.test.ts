@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { credentialsFrom } from '../../../../lib/secrets/credentials.js';
 import type { PlatformSecret } from '../../../../lib/secrets/schema.js';
+import type { SecretSource } from '../../../../lib/secrets/sources.js';
 import { SecretStore } from '../../../../lib/secrets/store.js';
 import { memorySecretSource } from '../../../helpers/secret-source.js';
 

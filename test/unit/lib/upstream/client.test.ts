@@ -12,13 +12,13 @@ import {
   UpstreamClient,
 } from '../../../../lib/upstream/client.js';
 import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.js';
+import { testCall } from '../../../helpers/call-context.js';
 import {
   drip,
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
-import { testCall } from '../../../helpers/call-context.js';
 
 describe('UpstreamClient', () => {
   let server: ScriptedServer;

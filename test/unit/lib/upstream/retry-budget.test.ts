@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics } from '../../../../lib/core/metrics.js';
 import { UpstreamClient } from '../../../../lib/upstream/client.js';
 import { RetryBudget } from '../../../../lib/upstream/retry-budget.js';
+import { testCall } from '../../../helpers/call-context.js';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
-import { testCall } from '../../../helpers/call-context.js';
 
 describe('RetryBudget', () => {
   it('holds 500 tokens; a retry takes 5, a retry after a timeout 10', () => {

@@ -8,13 +8,13 @@ import { signingKeysFrom } from '../../../../../lib/scan-jobs/client.js';
 import { SecretStore } from '../../../../../lib/secrets/store.js';
 import { UpstreamClient } from '../../../../../lib/upstream/client.js';
 import { SignedGateway } from '../../../../../lib/upstream/gateway/signed-gateway.js';
+import { testCall } from '../../../../helpers/call-context.js';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
 } from '../../../../helpers/scripted-server.js';
 import { memorySecretSource } from '../../../../helpers/secret-source.js';
-import { testCall } from '../../../../helpers/call-context.js';
 
 const NOW = 1_700_000_000_000;
 

@@ -188,10 +188,53 @@ const middyWebStreamsOnUse = {
   },
 };
 
+/**
+ * undici's HTTP client reads two of the parser's constant tables (ERROR, TYPE); the module that
+ * holds them carries about thirty (character classes, method and status names: 10 KB of every
+ * HTTP bundle). It is replaced by those tables alone, taken from undici's own module when the
+ * bundle is built. The build fails if a module of undici reads the constants another way than
+ * `<name>.<TABLE>`, or reads a table that does not exist.
+ */
+const PARSER_CONSTANTS = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]constants\.js$/;
+
+function parserTablesRead(undiciLib) {
+  const tables = new Set();
+  const files = fs.readdirSync(undiciLib, { recursive: true, encoding: 'utf8' });
+  for (const file of files.filter((name) => name.endsWith('.js'))) {
+    const source = fs.readFileSync(path.join(undiciLib, file), 'utf8');
+    const required = /const (\w+) = require\('[./]*llhttp\/constants(?:\.js)?'\)/.exec(source);
+    if (!required) continue;
+    const rest = source.replace(required[0], '');
+    for (const [use, table] of rest.matchAll(new RegExp(`\\b${required[1]}\\b(?:\\.(\\w+))?`, 'g'))) {
+      if (!table) throw new Error(`${file} reads undici's parser constants as a whole (${use})`);
+      tables.add(table);
+    }
+  }
+  if (tables.size === 0) throw new Error("no module of undici reads the parser's constants");
+  return tables;
+}
+
+const parserConstantsRead = {
+  name: 'parser-constants-read',
+  setup(build) {
+    build.onLoad({ filter: PARSER_CONSTANTS }, (args) => {
+      const all = require(args.path);
+      const tables = parserTablesRead(path.resolve(path.dirname(args.path), '..'));
+      const kept = {};
+      for (const table of tables) {
+        if (!Object.hasOwn(all, table)) throw new Error(`undici reads ${table}, not a parser table`);
+        kept[table] = all[table];
+      }
+      return { contents: `module.exports = ${JSON.stringify(kept)};`, loader: 'js' };
+    });
+  },
+};
+
 module.exports = [
   leaveOutUnreachableUndici,
   openApiDocumentBuiltAhead,
   docsAssetsBuiltIn,
   httpParserBeside,
+  parserConstantsRead,
   middyWebStreamsOnUse,
 ];

@@ -1,6 +1,7 @@
 /**
  * The bundles' esbuild plugins (scripts/sls/esbuild-plugins.cjs), on real esbuild builds: the
- * HTTP parser written beside a bundle is byte for byte undici's, a left-out part of undici
+ * HTTP parser written beside a bundle is byte for byte undici's, the parser's constants cut to
+ * the tables undici's client reads, a left-out part of undici
  * says why when reached, and middy loads Node's web streams only if a handler streams.
  */
 import { execFileSync } from 'node:child_process';
@@ -47,6 +48,20 @@ async function bundle(
 }
 
 describe('the bundles’ esbuild plugins', () => {
+  it("keep only the parser's constant tables that undici's client reads, as undici has them", async () => {
+    const original = require('undici/lib/llhttp/constants.js') as Record<string, unknown>;
+    const { exports } = await bundle(
+      "module.exports = require('undici/lib/llhttp/constants.js');",
+      'node_modules/undici/lib/dispatcher',
+    );
+    const client = readFileSync(require.resolve('undici/lib/dispatcher/client-h1.js'), 'utf8');
+    const read = [...new Set([...client.matchAll(/constants\.([A-Z_]+)/g)].map((m) => m[1]!))];
+    expect(Object.keys(exports as object).sort()).toEqual(read.sort());
+    for (const table of read)
+      expect((exports as Record<string, unknown>)[table]).toEqual(original[table]);
+    expect(Object.keys(original).length).toBeGreaterThan(read.length + 10);
+  });
+
   it('write undici’s HTTP parser beside the bundle, and hand undici the same bytes', async () => {
     const original = require('undici/lib/llhttp/llhttp_simd-wasm.js') as Buffer;
     const { exports, bytes, outfile } = await bundle(

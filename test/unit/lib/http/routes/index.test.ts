@@ -4,7 +4,8 @@ import { functionRoutes } from '../../../../../lib/http/routes/functions.js';
 import { allowedMethods, httpApiEvents, routes } from '../../../../../lib/http/routes/index.js';
 import { jobRoutes } from '../../../../../lib/http/routes/jobs.js';
 import { routeKeyOf } from '../../../../../lib/http/routes/route.js';
-import { fallbackRoute, serviceRoutes } from '../../../../../lib/http/routes/service.js';
+import { fallbackRoute } from '../../../../../lib/http/routes/fallback.js';
+import { serviceRoutes } from '../../../../../lib/http/routes/service.js';
 
 describe('the route registry', () => {
   it("holds every area's routes, each once, and not the catch-all", () => {

@@ -1,6 +1,6 @@
 /**
  * The secret read from Secrets Manager with one GetSecretValue request, signed (AWS Signature
- * Version 4, by the `aws4` library) with the function's own credentials from its environment,
+ * Version 4, sign-v4.ts) with the function's own credentials from its environment,
  * and sent through the container's undici dispatcher: no SDK to load at cold start, no layer to
  * attach. It speaks the API's own protocol (AWS JSON 1.1):
  *
@@ -10,25 +10,19 @@
  *
  * https://docs.aws.amazon.com/secretsmanager/latest/apireference/API_GetSecretValue.html
  */
-import aws4 from 'aws4';
 import { SecretReadError } from '../core/errors.js';
 import { jsonObjectOf } from '../core/json.js';
 import { Deadline, dispatchOnce } from '../upstream/dispatch.js';
 import type { Dispatcher } from '../upstream/undici.js';
+import { type SigningCredentials, signV4 } from './sign-v4.js';
 import type { SecretSource } from './sources.js';
-
-interface Credentials {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-  readonly sessionToken?: string | undefined;
-}
 
 interface GetSecretValueSourceOptions {
   readonly secretId: string;
   /** Where Secrets Manager answers (its regional endpoint, or AWS_ENDPOINT_URL_*). */
   readonly endpoint: URL;
   readonly region: string;
-  readonly credentials: Credentials;
+  readonly credentials: SigningCredentials;
   readonly dispatcher: Dispatcher;
   /** Milliseconds one read may take, attempts included (the SDK's request timeout was 3 s). */
   readonly timeoutMs?: number;
@@ -87,11 +81,11 @@ async function readOnce(
   deadline: Deadline,
 ): Promise<string | { status: number; type: string }> {
   const { endpoint } = options;
-  const signed = aws4.sign(
+  const headers = signV4(
     {
+      method: 'POST',
       host: endpoint.host,
       path: endpoint.pathname,
-      method: 'POST',
       service: 'secretsmanager',
       region: options.region,
       body,
@@ -108,7 +102,7 @@ async function readOnce(
       origin: endpoint.origin,
       path: endpoint.pathname,
       method: 'POST',
-      headers: signed.headers as Record<string, string>,
+      headers,
       body,
       headersTimeout: options.timeoutMs ?? 3000,
       bodyTimeout: options.timeoutMs ?? 3000,

@@ -11,6 +11,7 @@ import { serviceRoutes } from '../lib/http/routes/service.js';
 import type { Runtime } from '../lib/runtime.js';
 import { type Plans, plansOf } from '../lib/usage/plan.js';
 import { usageGateOf } from '../lib/usage/setup.js';
+import { type UsageReport, usageReport } from '../lib/usage/report.js';
 
 const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
 
@@ -33,9 +34,9 @@ export const handler = callerRoute(serviceRoutes.usage, async (request, runtime)
     if (!grants(caller.scopes, USAGE_READ_SCOPE)) throw new CallerScopeError(USAGE_READ_SCOPE);
     plans = await plansOfOther(runtime, id);
   }
-  let report: Awaited<ReturnType<ReturnType<typeof usageGateOf>['usage']>>;
+  let report: UsageReport;
   try {
-    report = await usageGateOf(runtime).usage(id, plans);
+    report = await usageReport(usageGateOf(runtime), id, plans);
   } catch (error) {
     throw new UsageStoreUnavailableError(error);
   }

@@ -16,6 +16,7 @@ import type { PlanEntry } from '../../lib/secrets/schema.js';
 import { type Admission, type Admitted, UsageGate } from '../../lib/usage/gate.js';
 import type { UsageStore } from '../../lib/usage/store.js';
 import { ONE_REQUEST, type Units } from '../../lib/usage/units.js';
+import { usageReport } from '../../lib/usage/report.js';
 
 /** A clock the suite moves; the gate under test reads it. */
 export interface UsageClock {
@@ -180,7 +181,7 @@ export function describeUsageStoreRules(
       );
       expect(JSON.stringify(error.headers)).not.toContain('chatbot');
       // The caller's unit taken before the account refused was given back.
-      const usage = await gate.usage('reporting', { plan, accountPlan });
+      const usage = await usageReport(gate, 'reporting', { plan, accountPlan });
       expect(usage.caller.day.requests).toBe(1);
       expect(usage.account?.month.requests).toBe(2);
       expect(usage.account?.month.remaining).toEqual({ requests: 0 });
@@ -210,7 +211,7 @@ export function describeUsageStoreRules(
       const accountPlan = { monthQuotaRequest: 100 };
       await gate.admit({ callerId: 'chatbot', plans: { plan, accountPlan }, units: translate(40) });
       await gate.admit({ callerId: 'chatbot', plans: { plan, accountPlan }, units: ONE_REQUEST });
-      const usage = await gate.usage('chatbot', { plan, accountPlan });
+      const usage = await usageReport(gate, 'chatbot', { plan, accountPlan });
       expect(usage.caller).toEqual({
         plan,
         counted: true,
@@ -231,7 +232,7 @@ export function describeUsageStoreRules(
       });
       expect(usage.account?.month).toMatchObject({ requests: 2, remaining: { requests: 98 } });
       // A caller without a plan is not counted on its own.
-      const free = await gate.usage('free', { plan: undefined, accountPlan: undefined });
+      const free = await usageReport(gate, 'free', { plan: undefined, accountPlan: undefined });
       expect(free.caller).toMatchObject({ plan: null, counted: false, day: { requests: 0 } });
       expect(free.account).toBeUndefined();
     });

@@ -24,6 +24,7 @@ import {
   T0,
   type UsageClock,
 } from '../../../helpers/usage-store-rules.js';
+import { usageReport } from '../../../../lib/usage/report.js';
 
 let dynalite: Server;
 let endpoint = '';
@@ -107,7 +108,7 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     expect(results.filter((r) => !r.admitted).map((r) => refusal(r).code)).toEqual(
       Array(150).fill('400'),
     );
-    const usage = await gates[0]!.gate.usage('reporting', plans);
+    const usage = await usageReport(gates[0]!.gate, 'reporting', plans);
     expect(usage.caller.day).toMatchObject({ requests: 50, remaining: { requests: 0 } });
   });
 
@@ -128,7 +129,7 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     // The callers' own counts hold only what the account admitted too.
     let counted = 0;
     for (let caller = 0; caller < 7; caller++) {
-      const usage = await gates[0]!.gate.usage(`caller-${caller}`, {
+      const usage = await usageReport(gates[0]!.gate, `caller-${caller}`, {
         plan: { monthQuotaRequest: 1000 },
         accountPlan,
       });

@@ -8,6 +8,7 @@ import { type MetricRecorder, UsageGate } from '../../../../lib/usage/gate.js';
 import { memoryUsageStore, type UsageStore } from '../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../lib/usage/units.js';
 import { admitted, refusal, T0 } from '../../../helpers/usage-store-rules.js';
+import { usageReport } from '../../../../lib/usage/report.js';
 
 /** A memory store that counts its calls, and fails those `fails` names. */
 function spiedStore(fails: (method: string, key: string) => boolean = () => false) {
@@ -108,7 +109,7 @@ describe('the usage gate', () => {
     const accountPlan = { dayQuotaRequest: 1 };
     await gate.record(ONE_REQUEST);
     await gate.record(ONE_REQUEST);
-    const usage = await gate.usage('any', { plan: undefined, accountPlan });
+    const usage = await usageReport(gate, 'any', { plan: undefined, accountPlan });
     expect(usage.account?.day).toMatchObject({ requests: 2, remaining: { requests: 0 } });
   });
 
@@ -120,9 +121,9 @@ describe('the usage gate', () => {
     const error = refusal(await gate.admit({ callerId: 'a', plans, units: ONE_REQUEST, metrics }));
     expect(error).toMatchObject({ status: 503, code: '500' });
     expect(counted).toEqual([['UsageStoreFailures', { Policy: 'closed' }, undefined]]);
-    expect((await gate.usage('a', { ...plans, accountPlan: undefined })).caller.day.requests).toBe(
-      0,
-    );
+    expect(
+      (await usageReport(gate, 'a', { ...plans, accountPlan: undefined })).caller.day.requests,
+    ).toBe(0);
   });
 
   it('keeps what the caller took when the store fails at the account, open', async () => {
@@ -133,9 +134,9 @@ describe('the usage gate', () => {
     expect(admission.headers).toEqual({
       'RateLimit-Policy': `"caller-day";q=5;w=86400, "account-month";q=9;w=${30 * 86400}`,
     });
-    expect((await gate.usage('a', { ...plans, accountPlan: undefined })).caller.day.requests).toBe(
-      1,
-    );
+    expect(
+      (await usageReport(gate, 'a', { ...plans, accountPlan: undefined })).caller.day.requests,
+    ).toBe(1);
   });
 
   it('leaves units counted when they cannot be given back, with a warning', async () => {
@@ -147,7 +148,7 @@ describe('the usage gate', () => {
     await admission.giveBack();
     expect(lines.join('\n')).toContain('usage not given back');
     expect(lines.join('\n')).not.toContain('"stack"');
-    expect((await gate.usage('a', plans)).caller.day.requests).toBe(1);
+    expect((await usageReport(gate, 'a', plans)).caller.day.requests).toBe(1);
   });
 
   it('answers a lease with its store failure as an admission does', async () => {

@@ -31,6 +31,7 @@ import {
 } from '../../../helpers/scripted-server.js';
 import { memorySecretSource } from '../../../helpers/secret-source.js';
 import { type S3StandIn, startS3StandIn } from './s3-stand-in.js';
+import { usageReport } from '../../../../lib/usage/report.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -393,8 +394,12 @@ describe('the consumer (handleMessage)', () => {
       now: () => clock,
     });
     const accountRequests = async () =>
-      (await usage.usage('anyone', { plan: undefined, accountPlan: { dayQuotaRequest: 100 } }))
-        .account?.day.requests;
+      (
+        await usageReport(usage, 'anyone', {
+          plan: undefined,
+          accountPlan: { dayQuotaRequest: 100 },
+        })
+      ).account?.day.requests;
     const counted = { ...deps, usage };
     await handleMessage(hello('m-1', 'msg_ran'), counted, call);
     expect(await accountRequests()).toBe(1);

@@ -24,6 +24,7 @@ import type { Plans } from '../../../../../lib/usage/plan.js';
 import { memoryUsageStore, type UsageStore } from '../../../../../lib/usage/store.js';
 import { catalogueUnits } from '../../../../../lib/usage/units.js';
 import { type Handler, ownStack, stateOf } from './own-stack.js';
+import { usageReport } from '../../../../../lib/usage/report.js';
 
 /** 2026-11-25T10:00:00Z; the gate's clock stays there, so no token comes back by itself. */
 const T0 = Date.UTC(2026, 10, 25, 10, 0, 0);
@@ -81,7 +82,7 @@ function setup() {
     return { response, state };
   };
   /** What the caller's plan has counted today. */
-  const today = async (plans: Plans) => (await gate.usage('translator', plans)).caller.day;
+  const today = async (plans: Plans) => (await usageReport(gate, 'translator', plans)).caller.day;
   return { store, gate, send, today, handled: () => handled };
 }
 

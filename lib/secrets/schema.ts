@@ -4,6 +4,7 @@
  */
 import { hash } from 'node:crypto';
 import * as z from 'zod/mini';
+import { _isoDateTime } from 'zod/v4/core';
 import { nameSchema as name } from '../core/schemas.js';
 import { isScope } from '../core/scopes.js';
 import type { SecretCapability } from '../core/secret-capabilities.js';
@@ -194,7 +195,13 @@ export const callerSchema = z
       )
       .check(z.minLength(1, 'expected at least one scope')),
     /** The token is refused from this instant on (ISO 8601 with an offset, such as ...Z). */
-    notAfter: z.optional(z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' })),
+    notAfter: z.optional(
+      // z.iso.datetime, built from its parts: `z.iso` brings every ISO format into each bundle.
+      _isoDateTime(z.ZodMiniISODateTime, {
+        offset: true,
+        error: 'expected an ISO 8601 date-time',
+      }),
+    ),
     /** The caller's share of the platform account (lib/usage/); none: only the account's plan. */
     plan: z.optional(planSchema),
   })

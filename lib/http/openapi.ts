@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { scopesGranting } from '../core/scopes.js';
 import { routes as allRoutes } from './routes/index.js';
-import { ANY_METHODS, type JsonSchema, needsCaller, type Route } from './routes/route.js';
+import { ANY_METHODS, docsOf, type JsonSchema, needsCaller, type Route } from './routes/route.js';
 
 type Schema = z.ZodMiniType;
 
@@ -136,7 +136,8 @@ function requestBodyOf(route: Route) {
 
 function responsesOf(route: Route) {
   const responses: Record<string, unknown> = {};
-  for (const response of route.responses) {
+  const { responses: documented } = docsOf(route);
+  for (const response of documented) {
     const content = response.contentTypes
       ? Object.fromEntries(
           response.contentTypes.map((type) => [
@@ -155,7 +156,7 @@ function responsesOf(route: Route) {
   }
   // Where the endpoint's own answer comes back whatever its status (an action), a 400 may be
   // either this service's envelope (bad input) or the endpoint's own.
-  const passesThrough = route.responses.some(
+  const passesThrough = documented.some(
     (answer) => answer.status === 'default' && !answer.contentTypes,
   );
   responses['400'] ??= passesThrough
@@ -236,7 +237,7 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
         parameters: parametersOf(route),
         responses: responsesOf(route),
       };
-      const description = [route.description, scopeNote(route)].filter(Boolean).join(' ');
+      const description = [docsOf(route).description, scopeNote(route)].filter(Boolean).join(' ');
       if (description) operation.description = description;
       const requestBody = method === 'GET' || method === 'HEAD' ? undefined : requestBodyOf(route);
       if (requestBody) operation.requestBody = requestBody;

@@ -17,6 +17,7 @@ import { type HttpHandler, jsonBody, lambdaContext } from '../helpers/lambda.js'
 import { captureLogLines } from '../helpers/logs.js';
 import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
 import { MODULES, VALID, validEvent } from '../helpers/route-requests.js';
+import { docsOf } from '../../lib/http/routes/route.js';
 
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
 
@@ -112,7 +113,7 @@ describe('named, scoped callers on every route', () => {
    * where the answer is the endpoint's own (an action's).
    */
   const successOf = (route: Route) =>
-    route.responses.map((response) =>
+    docsOf(route).responses.map((response) =>
       typeof response.status === 'number' ? response.status : 200,
     );
 

@@ -5,7 +5,7 @@
  */
 import type { CatalogueEntry } from '../../catalogue/entry.js';
 import { catalogueUnits } from '../../usage/units.js';
-import type { Route } from './route.js';
+import { document, type Route } from './route.js';
 
 /** How an entry's input goes upstream, as the document says it. */
 const SENDS_AS_TEXT = {
@@ -17,9 +17,7 @@ const SENDS_AS_TEXT = {
 
 /** The registry entry of one catalogue API. */
 export function routeOfEntry(entry: CatalogueEntry): Route {
-  const upstream = `${entry.upstream.method} ${entry.upstream.paths.join(' or ')}`;
-  const binary = entry.answers.kind === 'binary';
-  return {
+  const route: Route = {
     function: entry.function,
     id: entry.id,
     method: entry.method,
@@ -28,9 +26,6 @@ export function routeOfEntry(entry: CatalogueEntry): Route {
     // Translation and speech are billed by the characters of `text`; every other API by request.
     spends: ({ body }) => catalogueUnits(entry.api, body),
     summary: entry.summary,
-    description: [entry.description, `Calls \`${upstream}\` with ${SENDS_AS_TEXT[entry.sends]}.`]
-      .filter(Boolean)
-      .join(' '),
     tag: 'catalogue',
     input: {
       body: entry.body,
@@ -38,16 +33,26 @@ export function routeOfEntry(entry: CatalogueEntry): Route {
       path: entry.pathParams,
       bytes: entry.bytes && { contentTypes: entry.bytes, required: true, checkedBy: 'stack' },
     },
-    responses: [
-      {
-        status: 200,
-        description: binary
-          ? "The platform's bytes, unchanged, with its Content-Type"
-          : "The platform's answer, unchanged",
-        contentTypes: entry.answers.contentTypes,
-        binary,
-        ...(binary || entry.answers.kind === 'json-or-xml' ? {} : { schema: { type: 'object' } }),
-      },
-    ],
   };
+  ROUTE_DOCS: {
+    const upstream = `${entry.upstream.method} ${entry.upstream.paths.join(' or ')}`;
+    const binary = entry.answers.kind === 'binary';
+    document(route, {
+      description: [entry.description, `Calls \`${upstream}\` with ${SENDS_AS_TEXT[entry.sends]}.`]
+        .filter(Boolean)
+        .join(' '),
+      responses: [
+        {
+          status: 200,
+          description: binary
+            ? "The platform's bytes, unchanged, with its Content-Type"
+            : "The platform's answer, unchanged",
+          contentTypes: entry.answers.contentTypes,
+          binary,
+          ...(binary || entry.answers.kind === 'json-or-xml' ? {} : { schema: { type: 'object' } }),
+        },
+      ],
+    });
+  }
+  return route;
 }

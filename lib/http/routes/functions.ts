@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { type NamePath, namePathSchema } from '../../core/schemas.js';
 import { ONE_REQUEST } from '../../usage/units.js';
-import { defineRoute, type RouteResponse } from './route.js';
+import { defineRoute, document, type RouteResponse } from './route.js';
 
 /**
  * `result` of an action or trigger route: `true` (the default) returns the action's result only.
@@ -31,12 +31,6 @@ export const functionRoutes = {
     access: { scope: 'actions:{name}' },
     spends: () => ONE_REQUEST,
     summary: 'Run an action (blocking); a web action keeps the method, others take POST only',
-    description:
-      'A JSON object of parameters is the body of an ordinary action (required; POST only). A ' +
-      'web action takes any JSON body, or none, with any of these methods: it receives the ' +
-      "method and the body only (not the caller's query or headers). What the action answers " +
-      "(status, Content-Type, body) comes back unchanged; only an error of the platform's " +
-      'gateway becomes the uniform envelope.',
     tag: 'functions',
     input: {
       path: namePathSchema,
@@ -51,14 +45,6 @@ export const functionRoutes = {
           'The parameters: a JSON object, required unless the action is a web action (any JSON, or none)',
       },
     },
-    responses: [
-      {
-        status: 200,
-        description:
-          "The action's answer: with result=true (the default) its result, else the activation record",
-      },
-      endpointResponse("The action's answer"),
-    ],
   }),
   fireTrigger: defineRoute<undefined, ExecutionQuery, NamePath>({
     function: 'fireTrigger',
@@ -80,16 +66,6 @@ export const functionRoutes = {
         description: 'The parameters: a JSON object (an array or a bare value is a 400)',
       },
     },
-    responses: [
-      {
-        status: 202,
-        description: 'Fired: the activation id of the trigger',
-        contentTypes: ['application/json'],
-        schema: { type: 'object' },
-      },
-      { status: 204, description: 'Fired, with no rule to run' },
-      endpointResponse("The platform's answer"),
-    ],
   }),
   receiveWebhook: defineRoute<undefined, Record<string, never>, NamePath>({
     function: 'receiveWebhook',
@@ -98,10 +74,6 @@ export const functionRoutes = {
     path: '/webhooks/{name}',
     access: 'public',
     summary: 'Receive a Standard Webhooks delivery; its action runs once per webhook-id',
-    description:
-      'Authenticated by its signature (webhook-id, webhook-timestamp, webhook-signature, signed ' +
-      'with the webhook secret; 5 minutes tolerance), not by a caller token. The body is read ' +
-      'as raw bytes, verified, then handed to the queue.',
     tag: 'webhooks',
     input: {
       path: namePathSchema,
@@ -121,6 +93,43 @@ export const functionRoutes = {
         'webhook-signature': z.string(),
       }),
     },
+  }),
+};
+
+ROUTE_DOCS: {
+  document(functionRoutes.invokeAction, {
+    description:
+      'A JSON object of parameters is the body of an ordinary action (required; POST only). A ' +
+      'web action takes any JSON body, or none, with any of these methods: it receives the ' +
+      "method and the body only (not the caller's query or headers). What the action answers " +
+      "(status, Content-Type, body) comes back unchanged; only an error of the platform's " +
+      'gateway becomes the uniform envelope.',
+    responses: [
+      {
+        status: 200,
+        description:
+          "The action's answer: with result=true (the default) its result, else the activation record",
+      },
+      endpointResponse("The action's answer"),
+    ],
+  });
+  document(functionRoutes.fireTrigger, {
+    responses: [
+      {
+        status: 202,
+        description: 'Fired: the activation id of the trigger',
+        contentTypes: ['application/json'],
+        schema: { type: 'object' },
+      },
+      { status: 204, description: 'Fired, with no rule to run' },
+      endpointResponse("The platform's answer"),
+    ],
+  });
+  document(functionRoutes.receiveWebhook, {
+    description:
+      'Authenticated by its signature (webhook-id, webhook-timestamp, webhook-signature, signed ' +
+      'with the webhook secret; 5 minutes tolerance), not by a caller token. The body is read ' +
+      'as raw bytes, verified, then handed to the queue.',
     responses: [
       {
         status: 202,
@@ -134,5 +143,5 @@ export const functionRoutes = {
         },
       },
     ],
-  }),
-};
+  });
+}

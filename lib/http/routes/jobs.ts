@@ -10,35 +10,13 @@ import {
   searchBodySchema,
 } from '../../scan-jobs/schemas.js';
 import { ONE_REQUEST } from '../../usage/units.js';
-import { defineRoute, PLATFORM_JSON } from './route.js';
+import { defineRoute, document, PLATFORM_JSON } from './route.js';
 
 /** Every job route calls the platform once a request, as the usage plans count it. */
 const jobRoute = {
   tag: 'jobs',
-  responses: [PLATFORM_JSON],
   spends: () => ONE_REQUEST,
 } as const;
-
-/** The jobs cancel-reserved could not cancel, each with the reason. */
-const FAILED_JOBS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['instanceNo', 'error'],
-    properties: {
-      instanceNo: { type: 'string' },
-      error: {
-        type: 'object',
-        required: ['errorCode', 'message'],
-        properties: {
-          errorCode: { type: 'string' },
-          message: { type: 'string' },
-          details: { type: 'string' },
-        },
-      },
-    },
-  },
-};
 
 export const jobRoutes = {
   listJobs: defineRoute<undefined, ListQuery>({
@@ -70,11 +48,68 @@ export const jobRoutes = {
     method: 'POST',
     path: '/jobs/cancel-reserved',
     summary: 'Cancel every reserved job a search finds, across all pages, several at a time',
+    input: { body: cancelReservedBodySchema },
+  }),
+  cancelJob: defineRoute<undefined, Record<string, never>, InstancePath>({
+    ...jobRoute,
+    function: 'cancelJob',
+    access: { scope: 'jobs:cancel' },
+    id: 'cancelJob',
+    method: 'PATCH',
+    path: '/jobs/{instanceId}/cancel',
+    summary: 'Cancel a job that has not started',
+    input: { path: instancePathSchema },
+  }),
+  stopJob: defineRoute<undefined, Record<string, never>, InstancePath>({
+    ...jobRoute,
+    function: 'stopJob',
+    access: { scope: 'jobs:stop' },
+    id: 'stopJob',
+    method: 'PATCH',
+    path: '/jobs/{instanceId}/stop',
+    summary: 'Stop a running job',
+    input: { path: instancePathSchema },
+  }),
+  getJobReport: defineRoute<undefined, Record<string, never>, InstancePath>({
+    ...jobRoute,
+    function: 'getJobReport',
+    access: { scope: 'jobs:read' },
+    id: 'getJobReport',
+    method: 'GET',
+    path: '/jobs/{instanceId}/report',
+    summary: "A finished job's report, byte for byte",
+    input: { path: instancePathSchema },
+  }),
+};
+
+/** The jobs cancel-reserved could not cancel, each with the reason. */
+const FAILED_JOBS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['instanceNo', 'error'],
+    properties: {
+      instanceNo: { type: 'string' },
+      error: {
+        type: 'object',
+        required: ['errorCode', 'message'],
+        properties: {
+          errorCode: { type: 'string' },
+          message: { type: 'string' },
+          details: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+ROUTE_DOCS: {
+  for (const route of Object.values(jobRoutes)) document(route, { responses: [PLATFORM_JSON] });
+  document(jobRoutes.cancelReservedJobs, {
     description:
       '`dryRun: true` answers the reserved jobs it would cancel and cancels nothing. With ' +
       '`expectAtMost: N`, when the search finds more than N reserved jobs nothing is cancelled ' +
       'and the answer is 409/`100`, with the count found in `details`.',
-    input: { body: cancelReservedBodySchema },
     responses: [
       {
         status: 200,
@@ -121,35 +156,5 @@ export const jobRoutes = {
         },
       },
     ],
-  }),
-  cancelJob: defineRoute<undefined, Record<string, never>, InstancePath>({
-    ...jobRoute,
-    function: 'cancelJob',
-    access: { scope: 'jobs:cancel' },
-    id: 'cancelJob',
-    method: 'PATCH',
-    path: '/jobs/{instanceId}/cancel',
-    summary: 'Cancel a job that has not started',
-    input: { path: instancePathSchema },
-  }),
-  stopJob: defineRoute<undefined, Record<string, never>, InstancePath>({
-    ...jobRoute,
-    function: 'stopJob',
-    access: { scope: 'jobs:stop' },
-    id: 'stopJob',
-    method: 'PATCH',
-    path: '/jobs/{instanceId}/stop',
-    summary: 'Stop a running job',
-    input: { path: instancePathSchema },
-  }),
-  getJobReport: defineRoute<undefined, Record<string, never>, InstancePath>({
-    ...jobRoute,
-    function: 'getJobReport',
-    access: { scope: 'jobs:read' },
-    id: 'getJobReport',
-    method: 'GET',
-    path: '/jobs/{instanceId}/report',
-    summary: "A finished job's report, byte for byte",
-    input: { path: instancePathSchema },
-  }),
-};
+  });
+}

@@ -107,7 +107,6 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   /** Unique operation id; also the name in log lines. */
   readonly id: string;
   readonly summary: string;
-  readonly description?: string;
   readonly tag: string;
   readonly input?: RouteInput<B, Q, P>;
   /**
@@ -117,7 +116,37 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
    * nothing.
    */
   readonly spends?: (input: { readonly body: unknown }) => Units;
+}
+
+/**
+ * What a route documents beyond its summary: read by the OpenAPI document alone
+ * (lib/http/openapi.ts), never while a request is served.
+ */
+export interface RouteDocs {
+  readonly description?: string;
   readonly responses: readonly RouteResponse[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a route of any input types
+type AnyRoute = Route<any, any, any>;
+
+/** Each route's documentation, attached once when its module loads. */
+const docs = new WeakMap<AnyRoute, RouteDocs>();
+
+/**
+ * Attaches a route's documentation. Route modules call it in a statement labelled ROUTE_DOCS,
+ * which the functions' bundles leave out (esbuild's dropLabels, serverless.yml): the document is
+ * built when the package is (scripts/sls/esbuild-plugins.cjs), and no function carries its text.
+ */
+export function document(route: AnyRoute, routeDocs: RouteDocs): void {
+  docs.set(route, routeDocs);
+}
+
+/** A route's documentation; throws for a route that has none (or in a function's bundle). */
+export function docsOf(route: AnyRoute): RouteDocs {
+  const found = docs.get(route);
+  if (!found) throw new Error(`Route ${route.id} has no documentation (ROUTE_DOCS)`);
+  return found;
 }
 
 /** API Gateway's route key of a route: `GET /jobs`, `ANY /actions/{name}`. */

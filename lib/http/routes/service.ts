@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { DOCS_ASSET_NAMES } from '../docs-page.js';
-import { defineRoute, type JsonSchema } from './route.js';
+import { defineRoute, document, type JsonSchema } from './route.js';
 
 /** `?caller=<id>` of GET /usage: another caller's id (needs usage:read). */
 const usageQuerySchema = z.strictObject({
@@ -65,10 +65,59 @@ export const serviceRoutes = {
     path: '/health',
     access: 'public',
     summary: 'Liveness; needs no token and calls nothing',
+    tag: 'service',
+  }),
+  openapi: defineRoute({
+    function: 'openapi',
+    id: 'openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    // The document describes every route and grants nothing; it holds no secret and no name of
+    // the configuration (no action, trigger, webhook or caller).
+    access: 'public',
+    reference: true,
+    summary: 'This document',
+    tag: 'service',
+  }),
+  docs: defineRoute({
+    function: 'docs',
+    id: 'docs',
+    method: 'GET',
+    path: '/docs',
+    access: 'public',
+    reference: true,
+    summary: 'The reference in a browser: every route, with a place to paste a token and try it',
+    tag: 'service',
+  }),
+  docsAsset: defineRoute<undefined, Record<string, never>, DocsAssetPath>({
+    function: 'docs',
+    id: 'docsAsset',
+    method: 'GET',
+    path: '/docs/{asset}',
+    access: 'public',
+    reference: true,
+    summary: "The reference page's script, style and icon",
+    tag: 'service',
+    input: { path: docsAssetPathSchema },
+  }),
+  usage: defineRoute<undefined, UsageQuery>({
+    function: 'usage',
+    id: 'usage',
+    method: 'GET',
+    path: '/usage',
+    // Any known caller reads its own; `?caller=` another's, with usage:read (the handler checks).
+    access: 'caller',
+    summary: "The caller's usage plan and usage (day and month), and the account's",
+    tag: 'service',
+    input: { query: usageQuerySchema },
+  }),
+};
+
+ROUTE_DOCS: {
+  document(serviceRoutes.health, {
     description:
       'Answers 200 {"status":"ok"} while the function runs; it reads no secret and calls ' +
       'nothing upstream, so it says nothing of the platform. Needs no token.',
-    tag: 'service',
     responses: [
       {
         status: 200,
@@ -82,19 +131,9 @@ export const serviceRoutes = {
         },
       },
     ],
-  }),
-  openapi: defineRoute({
-    function: 'openapi',
-    id: 'openapi',
-    method: 'GET',
-    path: '/openapi.json',
-    // The document describes every route and grants nothing; it holds no secret and no name of
-    // the configuration (no action, trigger, webhook or caller).
-    access: 'public',
-    reference: true,
-    summary: 'This document',
+  });
+  document(serviceRoutes.openapi, {
     description: `The OpenAPI 3.1 document of every route, as GET /docs renders it. ${REFERENCE_ACCESS}`,
-    tag: 'service',
     responses: [
       {
         status: 200,
@@ -113,32 +152,15 @@ export const serviceRoutes = {
         },
       },
     ],
-  }),
-  docs: defineRoute({
-    function: 'docs',
-    id: 'docs',
-    method: 'GET',
-    path: '/docs',
-    access: 'public',
-    reference: true,
-    summary: 'The reference in a browser: every route, with a place to paste a token and try it',
+  });
+  document(serviceRoutes.docs, {
     description:
       'An HTML page that renders GET /openapi.json (Swagger UI, served by this function: no ' +
       `other site is needed). Authorize takes a caller's bearer token; "Try it out" calls this deployment. ${REFERENCE_ACCESS}`,
-    tag: 'service',
     responses: [{ status: 200, description: 'The page', contentTypes: ['text/html'] }],
-  }),
-  docsAsset: defineRoute<undefined, Record<string, never>, DocsAssetPath>({
-    function: 'docs',
-    id: 'docsAsset',
-    method: 'GET',
-    path: '/docs/{asset}',
-    access: 'public',
-    reference: true,
-    summary: "The reference page's script, style and icon",
+  });
+  document(serviceRoutes.docsAsset, {
     description: `Static files of GET /docs, cached by the browser. ${REFERENCE_ACCESS}`,
-    tag: 'service',
-    input: { path: docsAssetPathSchema },
     responses: [
       {
         status: 200,
@@ -146,20 +168,11 @@ export const serviceRoutes = {
         contentTypes: ['application/javascript', 'text/css', 'image/png'],
       },
     ],
-  }),
-  usage: defineRoute<undefined, UsageQuery>({
-    function: 'usage',
-    id: 'usage',
-    method: 'GET',
-    path: '/usage',
-    // Any known caller reads its own; `?caller=` another's, with usage:read (the handler checks).
-    access: 'caller',
-    summary: "The caller's usage plan and usage (day and month), and the account's",
+  });
+  document(serviceRoutes.usage, {
     description:
       'Requests and characters counted today (UTC) and this month, what the plan leaves, and ' +
       'when each window resets. `?caller=<id>` reads another caller, with the scope usage:read.',
-    tag: 'service',
-    input: { query: usageQuerySchema },
     responses: [
       {
         status: 200,
@@ -180,26 +193,5 @@ export const serviceRoutes = {
         },
       },
     ],
-  }),
-};
-
-/**
- * The catch-all: API Gateway's `$default` route, for an unknown path or a known path called
- * with another method. Not a route of the registry (it is in no document): it answers 404/`300`
- * or 405/`100` in the uniform envelope rather than API Gateway's own.
- */
-export const fallbackRoute = defineRoute({
-  function: 'fallback',
-  id: 'fallback',
-  method: 'ANY',
-  path: '/{proxy+}',
-  access: 'public',
-  summary: 'Any other path or method: 404 or 405',
-  tag: 'service',
-  responses: [],
-});
-
-/** What a grouped function answers for a route key it does not serve (a misrouted request). */
-export function notServedRoute(functionName: string) {
-  return defineRoute({ ...fallbackRoute, function: functionName, id: `${functionName}NotServed` });
+  });
 }

@@ -16,7 +16,6 @@ const route = (access: RouteAccess) =>
     access,
     summary: 'a route of the test',
     tag: 'test',
-    responses: [],
   });
 
 const event = (authorization?: string) =>

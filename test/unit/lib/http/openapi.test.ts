@@ -9,7 +9,12 @@ import {
   type OpenApiDocument,
 } from '../../../../lib/http/openapi.js';
 import { routes } from '../../../../lib/http/routes/index.js';
-import { ANY_METHODS, routeKeyOf } from '../../../../lib/http/routes/route.js';
+import {
+  ANY_METHODS,
+  document as documentRoute,
+  type Route,
+  routeKeyOf,
+} from '../../../../lib/http/routes/route.js';
 
 function operation(document: OpenApiDocument, routeKey: string) {
   const [method = '', routePath = ''] = routeKey.split(' ');
@@ -221,7 +226,7 @@ describe('the OpenAPI document', () => {
 
 describe('buildOpenApiDocument with a given table', () => {
   it('documents header parameters, other success statuses and routes without input', () => {
-    const document = buildOpenApiDocument([
+    const given: Route[] = [
       {
         function: 'receive',
         id: 'receive',
@@ -236,7 +241,6 @@ describe('buildOpenApiDocument with a given table', () => {
             'webhook-signature': z.optional(z.string()),
           }),
         },
-        responses: [{ status: 202, description: 'accepted' }],
       },
       {
         function: 'bare',
@@ -246,9 +250,11 @@ describe('buildOpenApiDocument with a given table', () => {
         access: 'caller',
         summary: 'bare',
         tag: 'bare',
-        responses: [{ status: 200, description: 'ok' }],
       },
-    ]);
+    ];
+    documentRoute(given[0]!, { responses: [{ status: 202, description: 'accepted' }] });
+    documentRoute(given[1]!, { responses: [{ status: 200, description: 'ok' }] });
+    const document = buildOpenApiDocument(given);
     const hook = document.paths['/hooks/{name}']?.post as {
       parameters: { name: string; in: string; required: boolean }[];
       responses: Record<string, unknown>;

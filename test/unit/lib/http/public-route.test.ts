@@ -20,7 +20,6 @@ const echoRoute = defineRoute<{ n: number }, Record<string, never>, { id: string
     body: z.object({ n: z.number() }),
     path: z.object({ id: z.string().check(z.regex(/^[0-9]+$/)) }),
   },
-  responses: [],
 });
 
 const echoEvent = (changes: Parameters<typeof httpEvent>[1] = {}) =>

@@ -16,7 +16,6 @@ const route = (method: 'GET' | 'POST', path: string, id: string) =>
     access: 'public',
     summary: id,
     tag: 'test',
-    responses: [],
   });
 
 function group() {

@@ -52,7 +52,6 @@ function testRoute(id: string, access: RouteAccess = 'public') {
     access,
     summary: id,
     tag: 'test',
-    responses: [],
   });
 }
 

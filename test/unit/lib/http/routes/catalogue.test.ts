@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { type CatalogueEntry, defineEntry } from '../../../../../lib/catalogue/entry.js';
 import { catalogue } from '../../../../../lib/catalogue/table.js';
 import { routeOfEntry } from '../../../../../lib/http/routes/catalogue.js';
+import { docsOf } from '../../../../../lib/http/routes/route.js';
 
 const entry = (changes: Partial<CatalogueEntry>): CatalogueEntry =>
   ({
@@ -40,7 +41,7 @@ describe('routeOfEntry', () => {
   });
 
   it('says in its description what it calls upstream, and how the input is sent', () => {
-    expect(routeOfEntry(entry({})).description).toBe(
+    expect(docsOf(routeOfEntry(entry({}))).description).toBe(
       'Calls `GET /map-test/v1/a or /map-test/v1/b` with query parameters.',
     );
     const form = routeOfEntry(
@@ -50,26 +51,30 @@ describe('routeOfEntry', () => {
         upstream: { method: 'POST', paths: ['/x'] },
       }),
     );
-    expect(form.description).toBe(
+    expect(docsOf(form).description).toBe(
       'Shortens a URL. Calls `POST /x` with an application/x-www-form-urlencoded UTF-8 body.',
     );
-    expect(routeOfEntry(entry({ sends: 'json' })).description).toContain('with a JSON body.');
-    expect(routeOfEntry(entry({ sends: 'raw' })).description).toContain(
+    expect(docsOf(routeOfEntry(entry({ sends: 'json' }))).description).toContain(
+      'with a JSON body.',
+    );
+    expect(docsOf(routeOfEntry(entry({ sends: 'raw' }))).description).toContain(
       'with the raw bytes of the request body.',
     );
   });
 
   it('documents a JSON answer as an object, bytes as binary, and a JSON-or-XML answer as neither', () => {
-    const [json] = routeOfEntry(entry({})).responses;
+    const [json] = docsOf(routeOfEntry(entry({}))).responses;
     expect(json).toMatchObject({ status: 200, binary: false, schema: { type: 'object' } });
-    const [bytes] = routeOfEntry(
-      entry({ answers: { kind: 'binary', contentTypes: ['image/png'] } }),
+    const [bytes] = docsOf(
+      routeOfEntry(entry({ answers: { kind: 'binary', contentTypes: ['image/png'] } })),
     ).responses;
     expect(bytes).toMatchObject({ binary: true, contentTypes: ['image/png'] });
     expect(bytes?.schema).toBeUndefined();
     expect(bytes?.description).toContain('bytes');
-    const [either] = routeOfEntry(
-      entry({ answers: { kind: 'json-or-xml', contentTypes: ['application/json', 'text/xml'] } }),
+    const [either] = docsOf(
+      routeOfEntry(
+        entry({ answers: { kind: 'json-or-xml', contentTypes: ['application/json', 'text/xml'] } }),
+      ),
     ).responses;
     expect(either?.schema).toBeUndefined();
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../../../lib/core/errors.js';
 import { grants } from '../../../../../lib/core/scopes.js';
 import { jobRoutes } from '../../../../../lib/http/routes/jobs.js';
-import { type JsonSchema, routeKeyOf } from '../../../../../lib/http/routes/route.js';
+import { docsOf, type JsonSchema, routeKeyOf } from '../../../../../lib/http/routes/route.js';
 import {
   type CancelReservedCalls,
   cancelReserved,
@@ -118,7 +118,7 @@ describe('the scan job routes', () => {
 });
 
 describe("cancel-reserved's documented answer", () => {
-  const [ok] = jobRoutes.cancelReservedJobs.responses;
+  const [ok] = docsOf(jobRoutes.cancelReservedJobs).responses;
   const check = validatorOf(ok?.schema ?? {});
 
   it('is a JSON 200', () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { WEB_ACTION_METHODS } from '../../../../../lib/execution/targets.js';
+import { routes } from '../../../../../lib/http/routes/index.js';
 import {
   ANY_METHODS,
   defineRoute,
+  docsOf,
+  document,
   needsCaller,
   routeKeyOf,
 } from '../../../../../lib/http/routes/route.js';
@@ -38,3 +41,19 @@ describe('a route of the registry', () => {
     expect(ANY_METHODS).toBe(WEB_ACTION_METHODS);
   });
 });
+
+describe("a route's documentation", () => {
+  it('is what its module attached, and every route of the registry has it', () => {
+    for (const route of routes) expect(docsOf(route).responses.length, route.id).toBeGreaterThan(0);
+    const route = defineRoute({ ...routes[0]!, id: 'documentedHere' });
+    document(route, { description: 'd', responses: [] });
+    expect(docsOf(route)).toEqual({ description: 'd', responses: [] });
+  });
+
+  it('is missing, with the route named, where no ROUTE_DOCS statement ran (a bundle)', () => {
+    expect(() => docsOf(defineRoute({ ...routes[0]!, id: 'undocumented' }))).toThrow(
+      'Route undocumented has no documentation (ROUTE_DOCS)',
+    );
+  });
+});
+

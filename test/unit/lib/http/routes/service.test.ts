@@ -1,24 +1,26 @@
 /**
  * The service's own routes (lib/http/routes/service.ts): liveness, the reference (the document,
  * the page and its files) and a caller's usage. Who may call each, that none spends of the usage
- * plans, the input each takes, that what each documents is what it answers, and the catch-all.
+ * plans, the input each takes, that what each documents is what it answers.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { handler as health } from '../../../../../functions/health.js';
 import { createLogger } from '../../../../../lib/core/log.js';
 import { DOCS_ASSET_NAMES, docsPageHtml } from '../../../../../lib/http/docs-page.js';
-import { routes } from '../../../../../lib/http/routes/index.js';
-import { accessOf, type JsonSchema, routeKeyOf } from '../../../../../lib/http/routes/route.js';
 import {
-  fallbackRoute,
-  notServedRoute,
-  serviceRoutes,
-} from '../../../../../lib/http/routes/service.js';
+  accessOf,
+  docsOf,
+  type JsonSchema,
+  type Route,
+  routeKeyOf,
+} from '../../../../../lib/http/routes/route.js';
+import { serviceRoutes } from '../../../../../lib/http/routes/service.js';
 import { UsageGate } from '../../../../../lib/usage/gate.js';
 import { memoryUsageStore } from '../../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../../lib/usage/units.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../../helpers/lambda.js';
+import { usageReport } from '../../../../../lib/usage/report.js';
 
 type AjvClass = typeof import('ajv').default;
 
@@ -28,8 +30,7 @@ function validatorOf(schema: JsonSchema) {
   return (value: unknown) => (validate(value) ? [] : (validate.errors ?? []));
 }
 
-const documented = (route: { responses: readonly { schema?: JsonSchema }[] }) =>
-  validatorOf(route.responses[0]?.schema ?? {});
+const documented = (route: Route) => validatorOf(docsOf(route).responses[0]?.schema ?? {});
 
 describe("the service's own routes", () => {
   it('are served at their method and path', () => {
@@ -99,7 +100,7 @@ describe('GET /docs/{asset}', () => {
   });
 
   it('documents the media types of those files', () => {
-    expect(serviceRoutes.docsAsset.responses[0]?.contentTypes).toEqual([
+    expect(docsOf(serviceRoutes.docsAsset).responses[0]?.contentTypes).toEqual([
       'application/javascript',
       'text/css',
       'image/png',
@@ -141,7 +142,7 @@ describe('GET /usage', () => {
       id: string,
       given: typeof plans | { plan: undefined; accountPlan: undefined },
     ) => {
-      const report = await gate.usage(id, given);
+      const report = await usageReport(gate, id, given);
       return JSON.parse(
         JSON.stringify({ caller: { id, ...report.caller }, account: report.account ?? null }),
       );
@@ -153,29 +154,5 @@ describe('GET /usage', () => {
     expect(without).toMatchObject({ caller: { plan: null, counted: false }, account: null });
     expect(check(without)).toEqual([]);
     expect(check({ caller: withPlans.caller })).not.toEqual([]);
-  });
-});
-
-describe('the catch-all', () => {
-  it('is any other method and path, public, and no route of the registry', () => {
-    expect([fallbackRoute.method, fallbackRoute.path, fallbackRoute.access]).toEqual([
-      'ANY',
-      '/{proxy+}',
-      'public',
-    ]);
-    expect(routes).not.toContain(fallbackRoute);
-    expect(fallbackRoute.spends).toBeUndefined();
-  });
-
-  it("is what a grouped function answers for a route key it does not serve, under that function's name", () => {
-    const route = notServedRoute('catalogueMaps');
-    expect(route).toMatchObject({
-      function: 'catalogueMaps',
-      id: 'catalogueMapsNotServed',
-      method: 'ANY',
-      path: '/{proxy+}',
-      access: 'public',
-    });
-    expect(routes.map((known) => known.id)).not.toContain(route.id);
   });
 });

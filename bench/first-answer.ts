@@ -21,7 +21,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { demoSecretFor, startEmulator } from '../emulator/index.js';
+import { jsonObjectOf } from '../lib/core/json.js';
+import type { SecretCapability } from '../lib/core/secret-capabilities.js';
 import { routes } from '../lib/http/routes/index.js';
+import { splitByCapability } from '../lib/secrets/schema.js';
 import { median } from './harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -68,16 +71,25 @@ function functionOf(event: Record<string, unknown>): string | undefined {
   return routes.find((r) => `${r.method} ${r.path}` === event.routeKey)?.function;
 }
 
-/** GetSecretValue (AWS JSON 1.1) and the extension's GET, both answering the demo secret. */
+/**
+ * GetSecretValue (AWS JSON 1.1) and the extension's GET, both answering the demo secret: a
+ * secret named after a capability (`platform-gateway/dev/signing`, as a stage that splits its
+ * secret names them) answers that capability's part, any other the whole document.
+ */
 export function startSecretsStandIn(secretText: string): Promise<Server> {
-  const answer = JSON.stringify({
-    ARN: `arn:aws:secretsmanager:us-east-1:123456789012:secret:${SECRET_ID}-AbCdEf`,
-    Name: SECRET_ID,
-    SecretString: secretText,
-    VersionId: 'v1',
-    VersionStages: ['AWSCURRENT'],
-    CreatedDate: 1_790_000_000,
-  });
+  const parts = splitByCapability(JSON.parse(secretText) as Record<string, unknown>);
+  const answerFor = (secretId: string) => {
+    const capability = secretId.split('/').pop() as SecretCapability;
+    const part = Object.hasOwn(parts, capability) ? parts[capability] : undefined;
+    return JSON.stringify({
+      ARN: `arn:aws:secretsmanager:us-east-1:123456789012:secret:${secretId}-AbCdEf`,
+      Name: secretId,
+      SecretString: part ? JSON.stringify(part) : secretText,
+      VersionId: 'v1',
+      VersionStages: ['AWSCURRENT'],
+      CreatedDate: 1_790_000_000,
+    });
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -92,7 +104,11 @@ export function startSecretsStandIn(secretText: string): Promise<Server> {
         res.end(JSON.stringify({ MessageId: 'bench', MD5OfMessageBody: digest }));
         return;
       }
-      res.end(answer);
+      const body = jsonObjectOf(Buffer.concat(chunks).toString());
+      const asked =
+        new URL(req.url ?? '/', 'http://stand-in').searchParams.get('secretId') ??
+        (typeof body?.SecretId === 'string' ? body.SecretId : SECRET_ID);
+      res.end(answerFor(asked));
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -165,6 +181,10 @@ export async function benchFirstAnswer(out: string, runs: number, node = process
     INVOCATION_QUEUE_URL: `http://127.0.0.1:${secretsPort}/123456789012/invocations.fifo`,
     INVOCATION_DEAD_LETTER_QUEUE_URL: `http://127.0.0.1:${secretsPort}/123456789012/dlq.fifo`,
     DELIVERY_LEDGER_TABLE: 'bench-deliveries',
+    // The usage table a deployed HTTP function requires. The bench's callers have no plan and
+    // its secret no accountPlan, so no admission calls it: the figures are those of a stage
+    // whose callers have no plan.
+    USAGE_TABLE: 'bench-usage',
     DELIVERY_BODY_BUCKET: 'bench-bodies',
     ...(shape === 'file'
       ? { SECRETS_SOURCE: 'file', SECRETS_FILE: secretFile }

@@ -90,6 +90,8 @@ export async function benchFloor(out: string, runs: number, node = process.execP
     AWS_SESSION_TOKEN: 'bench-session',
     SCAN_BASE_URL: emulator.url,
     SECRET_ID,
+    // Required when deployed; the bench's caller has no plan, so no admission calls it.
+    USAGE_TABLE: 'bench-usage',
   };
   const signed = { AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsEndpoint };
   const cells = {

@@ -7,6 +7,8 @@
 // once; empty, Lambda's default (64 a vCPU for Node.js). Empty `capacityProviderArn` (the
 // default): standard Lambda, one request a process.
 
+const { templateStep } = require('./template-step.cjs');
+
 const ARN = /^arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\d{12}:capacity-provider:[A-Za-z0-9_-]+$/;
 
 /** Sets every function's capacity provider; throws on a value CloudFormation would refuse. */
@@ -41,26 +43,5 @@ function applyManagedInstances(resources, { capacityProviderArn, perEnvironmentM
   }
 }
 
-class ManagedInstances {
-  constructor(serverless) {
-    this.serverless = serverless;
-    this.hooks = {
-      'after:aws:package:finalize:mergeCustomProviderResources': () => this.apply(),
-    };
-  }
-
-  apply() {
-    const custom = this.serverless.service.custom ?? {};
-    try {
-      applyManagedInstances(
-        this.serverless.service.provider.compiledCloudFormationTemplate.Resources,
-        custom.managedInstances ?? {},
-      );
-    } catch (error) {
-      throw new this.serverless.classes.Error(error.message);
-    }
-  }
-}
-
-module.exports = ManagedInstances;
+module.exports = templateStep('managedInstances', applyManagedInstances);
 module.exports.applyManagedInstances = applyManagedInstances;

@@ -10,6 +10,8 @@
 //   what;
 // - point-in-time recovery of every DynamoDB table: the `pointInTimeRecovery` param (on in prod).
 
+const { templateStep } = require('./template-step.cjs');
+
 /** The resource types that hold data a stage may have to keep. */
 const KEPT_TYPES = new Set([
   'AWS::DynamoDB::Table',
@@ -47,27 +49,6 @@ function applyRetention(resources, { deletionPolicy, pointInTimeRecovery }) {
   }
 }
 
-class DataRetention {
-  constructor(serverless) {
-    this.serverless = serverless;
-    this.hooks = {
-      'after:aws:package:finalize:mergeCustomProviderResources': () => this.apply(),
-    };
-  }
-
-  apply() {
-    const custom = this.serverless.service.custom ?? {};
-    try {
-      applyRetention(
-        this.serverless.service.provider.compiledCloudFormationTemplate.Resources,
-        custom.dataRetention ?? {},
-      );
-    } catch (error) {
-      throw new this.serverless.classes.Error(error.message);
-    }
-  }
-}
-
-module.exports = DataRetention;
+module.exports = templateStep('dataRetention', applyRetention);
 module.exports.applyRetention = applyRetention;
 module.exports.KEPT_TYPES = KEPT_TYPES;

@@ -63,7 +63,23 @@ async function callerTokenHint(usesDemoSecret: boolean): Promise<string> {
   }
 }
 
+/**
+ * On a machine's Node 20, the AWS SDK warns in seven lines that its releases after January 2027
+ * need Node 22. That is about this machine, not the deployed functions (Lambda's Node 24): said
+ * once, in one line, for this process and serverless offline's.
+ */
+function noteNodeForTheSdk(): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 22 || process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED !== undefined)
+    return;
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  console.log(
+    `Node ${process.version} runs the local stack; the AWS SDK's releases after January 2027 need Node 22 (deployed, the functions run Node 24).`,
+  );
+}
+
 async function main(): Promise<void> {
+  noteNodeForTheSdk();
   const cleanups: Array<() => Promise<void>> = [];
   let exiting = false;
   const shutdown = async (code: number, message?: string) => {

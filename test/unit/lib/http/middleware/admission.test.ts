@@ -236,12 +236,7 @@ describe('admission', () => {
   });
 
   it('judges only validated input: without it (no validation before), nothing is spent', async () => {
-    const { store } = setup();
-    const gate = new UsageGate({
-      store,
-      onStoreFailure: 'closed',
-      log: createLogger({}, () => {}),
-    });
+    const { store, gate } = setup();
     const { state } = stateOf({ body: '{"text":"x"}' });
     state.caller = { id: 'translator', scopes: ['*'], plans: plan({ dayQuotaRequest: 1 }) };
     const response = await ownStack([errorEnvelope(), admission(gate, spends)])(state);
@@ -250,12 +245,7 @@ describe('admission', () => {
   });
 
   it('admits nothing without a caller: a route with no caller check spends no plan', async () => {
-    const { store } = setup();
-    const gate = new UsageGate({
-      store,
-      onStoreFailure: 'closed',
-      log: createLogger({}, () => {}),
-    });
+    const { store, gate } = setup();
     const { state } = stateOf({ body: '{"text":"x"}' });
     const response = await ownStack([errorEnvelope(), validation({}), admission(gate, spends)])(
       state,

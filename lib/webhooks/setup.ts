@@ -17,7 +17,8 @@ import { usageGateOf } from '../usage/setup.js';
 import { bodyStoreOf } from './body-store.js';
 import { type ConsumerDeps, processMessage } from './consumer.js';
 import { InProcessInvocationQueue } from './in-process-queue.js';
-import { type DeliveryLedger, dynamoDbDeliveryLedger, memoryDeliveryLedger } from './ledger.js';
+import { dynamoDbDeliveryLedger } from './dynamo-ledger.js';
+import { type DeliveryLedger, memoryDeliveryLedger } from './ledger.js';
 import { logSettlement, type Settlement, sqsSettlement } from './settlement.js';
 
 /**

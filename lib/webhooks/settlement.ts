@@ -27,8 +27,11 @@ export const PARKED_REASON_ATTRIBUTE = 'parkedReason';
 export interface Settlement {
   /** The message comes again after `seconds` (it is also reported as a batch item failure). */
   later(message: QueuedMessage, seconds: number, log: Logger): Promise<void>;
-  /** The message goes to the dead-letter queue with its reason. Throws when it could not. */
-  park(message: QueuedMessage, reason: string, log: Logger): Promise<void>;
+  /**
+   * The message goes to the dead-letter queue with its reason (its part of parking the
+   * delivery). Throws when it could not.
+   */
+  deadLetter(message: QueuedMessage, reason: string, log: Logger): Promise<void>;
 }
 
 interface SqsSettlementOptions {
@@ -65,7 +68,7 @@ export function sqsSettlement(options: SqsSettlementOptions): Settlement {
         });
       }
     },
-    async park(message, reason) {
+    async deadLetter(message, reason) {
       await sqs().send(
         new SendMessageCommand({
           QueueUrl: options.deadLetterQueueUrl,
@@ -92,7 +95,7 @@ export function logSettlement(): Settlement {
         retryInSeconds: seconds,
       });
     },
-    async park(message, reason, log) {
+    async deadLetter(message, reason, log) {
       log.error('invocation parked; locally there is no dead-letter queue', {
         messageId: message.id,
         reason,

@@ -59,8 +59,9 @@ interface Delivery {
   /** The invocation, or what is wrong with the message. */
   readonly invocation: ParsedInvocation | string;
   readonly key: string;
-  /** Epoch ms when it was taken up, and until which the ledger remembers its delivery. */
+  /** Epoch ms when the consumer took it up. */
   readonly at: number;
+  /** Epoch ms until which the ledger remembers its delivery. */
   readonly keepUntil: number;
   readonly log: Logger;
   /** What its log lines say of it: the action, the webhook and the delivery's id. */
@@ -89,8 +90,9 @@ export async function handleMessage(
     }
     result = await settle(delivery, record, verdict, deps, call);
   } catch (error) {
-    // A ledger write failed after the run: the claim lapses with its lease, and the next
-    // receive parks the delivery as unknown (it never runs it again on its own).
+    // A ledger write failed after the run (or, before it, the secret could not be read to
+    // resolve the action): the claim lapses with its lease, and the next receive parks the
+    // delivery as unknown (it never runs it again on its own).
     const reason = `delivery ledger write failed: ${(error as Error).name}`;
     delivery.log.error('invocation', { ...delivery.fields, outcome: 'later', reason });
     return later(rulesOf(deps).retrySeconds, reason);
@@ -212,12 +214,15 @@ async function settle(
           rememberUntilMs: Math.max(delivery.keepUntil, now + PARKED_MEMORY_MS),
         });
       }
-      return park(delivery, verdict.reason, deps, call);
+      return deadLetter(delivery, verdict.reason, deps, call);
   }
 }
 
-/** The parked message to the dead-letter queue; if it cannot go, it comes again to be parked. */
-async function park(
+/**
+ * A parked delivery's message to the dead-letter queue, with the reason, counted as parked; if
+ * it cannot go, it comes again and is parked then.
+ */
+async function deadLetter(
   delivery: Delivery,
   reason: string,
   deps: ConsumerDeps,

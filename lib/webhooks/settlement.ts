@@ -1,9 +1,9 @@
 /**
- * How the consumer settles a message it does not simply finish: **later** (it goes back to the
- * queue and comes again after a delay: the queue's visibility of that message), or **parked**
- * (it goes to the dead-letter queue with the reason, where an operator sees it, and is not run
- * again unless an operator redrives it). Deployed, both are SQS calls; locally, where no queue
- * runs, they are log lines.
+ * The queue's part of settling a message the consumer does not simply finish: **later** (it goes
+ * back to the queue and comes again after a delay: the queue's visibility of that message), or
+ * **dead-letter** (it goes to the dead-letter queue with the reason, where an operator sees it:
+ * the queue's part of parking a delivery, decision.ts). Deployed, both are SQS calls; locally,
+ * where no queue runs, they are log lines.
  */
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '../core/log.js';

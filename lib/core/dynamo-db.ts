@@ -2,8 +2,8 @@
  * The DynamoDB client of the stores that use one (the delivery ledger, the watcher's state, the
  * usage plans' counters): the SDK imported on first use, so that a function that never writes
  * pays nothing for it at cold start, and each call bounded so that a slow DynamoDB cannot eat the
- * function's time. And the one shape of their writes: a conditional write (`DynamoDbTable`), of
- * which a store reads only whether it was applied and the item it asked for.
+ * function's time. And the one shape of their writes: a conditional write (`conditionalWrite`),
+ * of which a store reads only whether it was applied and the item it asked for.
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
@@ -56,8 +56,23 @@ export function lazyDynamoDb(
   };
 }
 
-/** A write that DynamoDB applies only while its condition holds (without one: always). */
-interface ConditionalWrite {
+/** One table of a store: its name, and its SDK and client, made on first use. */
+export interface DynamoDbTable {
+  readonly name: string;
+  readonly connect: ReturnType<typeof lazyDynamoDb>;
+}
+
+/** A table and its client (the given one, for tests; else one configured from the environment). */
+export function dynamoDbTable(
+  name: string,
+  client?: DynamoDBClient,
+  bounds?: DynamoDbBounds,
+): DynamoDbTable {
+  return { name, connect: lazyDynamoDb(client, bounds) };
+}
+
+/** What every conditional write names: the item's key, the condition, its placeholders. */
+interface WriteParts {
   readonly key: Item;
   /** A condition expression; a write without one is always applied. */
   readonly condition?: string | undefined;
@@ -74,7 +89,7 @@ interface ConditionalWrite {
 }
 
 /** A conditional UpdateItem. */
-export interface ConditionalUpdate extends ConditionalWrite {
+export interface ConditionalUpdate extends WriteParts {
   /** The update expression: SET, REMOVE, ADD clauses. */
   readonly update: string;
   /** When applied, the item as it was before (`old`) or is now (`new`); none by default. */
@@ -82,7 +97,9 @@ export interface ConditionalUpdate extends ConditionalWrite {
 }
 
 /** A conditional DeleteItem. */
-export type ConditionalDelete = ConditionalWrite;
+interface ConditionalDelete extends WriteParts {
+  readonly delete: true;
+}
 
 /**
  * Whether a write was applied, and the item it asked for: when applied, the item `returns` names
@@ -94,89 +111,63 @@ export interface WriteResult {
   readonly item: Item | undefined;
 }
 
-const RETURNS = { old: 'ALL_OLD', new: 'ALL_NEW' } as const;
-
 /**
- * One table of a store: its name and its client, and the writes every store makes the same way.
- * A store builds its expressions (what the write says and when it may apply); the table sends
- * them and tells a lost condition (`applied: false`) from a failure (thrown).
+ * The stores' one conditional write, an UpdateItem or a DeleteItem. A store builds the
+ * expressions (what the write says and when it may apply); this sends them, and tells a lost
+ * condition (`applied: false`, an answer) from a failure (thrown):
  *
- *   update: table.update({ key, update: 'SET #state = :done', condition: '#token = :token',
- *                          names, values, returns: 'old' })
- *   delete: table.delete({ key, condition: 'leaseToken = :token', values })
+ *   conditionalWrite(table, { key, update: 'SET #state = :done', condition: '#token = :token',
+ *                             names, values, returns: 'old' })
+ *   conditionalWrite(table, { key, delete: true, condition: 'leaseToken = :token', values })
  *
- * For other calls (Scan, BatchWriteItem, PutItem) a store uses `connect()`.
+ * Each store's writes are this one call: the delivery ledger's claim (`returns: 'old'`: the
+ * record it replaced) and its token-guarded completions; the watcher's claims and records; and
+ * the shapes the usage store's writes take: an admission (`returns: 'new', failedItem: true`:
+ * the item written, or the one that refused it, without a second call where DynamoDB returns
+ * it), a give-back (applied or not), a lease taken (`failedItem: true`: whose lease holds) and
+ * one released (`delete: true`, guarded by its token). For other calls (GetItem: readItem;
+ * Scan, BatchWriteItem, PutItem) a store uses `table.connect()`.
  */
-export class DynamoDbTable {
-  /** The SDK and the client, made on first use. */
-  readonly connect: ReturnType<typeof lazyDynamoDb>;
-
-  constructor(
-    readonly name: string,
-    /** For tests; by default one client per container, configured from the environment. */
-    client?: DynamoDBClient,
-    bounds?: DynamoDbBounds,
-  ) {
-    this.connect = lazyDynamoDb(client, bounds);
-  }
-
-  /** A conditional UpdateItem: whether it was applied, and the item asked for. */
-  async update(write: ConditionalUpdate): Promise<WriteResult> {
-    const { sdk, client } = await this.connect();
-    const command = new sdk.UpdateItemCommand({
-      ...this.input(write),
-      UpdateExpression: write.update,
-      ReturnValues: write.returns && RETURNS[write.returns],
-    });
-    return this.conditionally(write, async () => {
-      const answer = await client.send(command);
-      return write.returns ? (answer.Attributes ?? {}) : undefined;
-    });
-  }
-
-  /** A conditional DeleteItem: whether it was applied (and, if asked, the item that was not). */
-  async delete(write: ConditionalDelete): Promise<WriteResult> {
-    const { sdk, client } = await this.connect();
-    const command = new sdk.DeleteItemCommand(this.input(write));
-    return this.conditionally(write, async () => {
-      await client.send(command);
-      return undefined;
-    });
-  }
-
-  /** The item as it is now (one consistent read); undefined when there is none. */
-  async read(key: Item): Promise<Item | undefined> {
-    const { sdk, client } = await this.connect();
-    const found = await client.send(
-      new sdk.GetItemCommand({ TableName: this.name, Key: key, ConsistentRead: true }),
-    );
-    return found.Item;
-  }
-
-  /** The parts every conditional write shares. */
-  private input(write: ConditionalWrite) {
-    return {
-      TableName: this.name,
-      Key: write.key,
-      ConditionExpression: write.condition,
-      ExpressionAttributeNames: write.names,
-      ExpressionAttributeValues: write.values,
-      ReturnValuesOnConditionCheckFailure: write.failedItem ? ('ALL_OLD' as const) : undefined,
-    };
-  }
-
-  /** Sends a write; a lost condition is an answer (not applied), any other failure is thrown. */
-  private async conditionally(
-    write: ConditionalWrite,
-    send: () => Promise<Item | undefined>,
-  ): Promise<WriteResult> {
-    try {
-      return { applied: true, item: await send() };
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      if (!write.failedItem) return { applied: false, item: undefined };
-      const returned = (error as { Item?: Item }).Item;
-      return { applied: false, item: returned ?? (await this.read(write.key)) };
+export async function conditionalWrite(
+  table: DynamoDbTable,
+  write: ConditionalUpdate | ConditionalDelete,
+): Promise<WriteResult> {
+  const { sdk, client } = await table.connect();
+  const input = {
+    TableName: table.name,
+    Key: write.key,
+    ConditionExpression: write.condition,
+    ExpressionAttributeNames: write.names,
+    ExpressionAttributeValues: write.values,
+    ReturnValuesOnConditionCheckFailure: write.failedItem ? ('ALL_OLD' as const) : undefined,
+  };
+  try {
+    if ('delete' in write) {
+      await client.send(new sdk.DeleteItemCommand(input));
+      return { applied: true, item: undefined };
     }
+    const returns = write.returns && (write.returns === 'old' ? 'ALL_OLD' : 'ALL_NEW');
+    const answer = await client.send(
+      new sdk.UpdateItemCommand({
+        ...input,
+        UpdateExpression: write.update,
+        ReturnValues: returns,
+      }),
+    );
+    return { applied: true, item: returns ? (answer.Attributes ?? {}) : undefined };
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    const returned =
+      write.failedItem && ((error as { Item?: Item }).Item ?? (await readItem(table, write.key)));
+    return { applied: false, item: returned || undefined };
   }
+}
+
+/** The item as it is now (one consistent read); undefined when there is none. */
+export async function readItem(table: DynamoDbTable, key: Item): Promise<Item | undefined> {
+  const { sdk, client } = await table.connect();
+  const found = await client.send(
+    new sdk.GetItemCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
+  );
+  return found.Item;
 }

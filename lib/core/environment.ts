@@ -88,7 +88,6 @@ export const environmentSchema = z.object({
   AWS_SECRET_ACCESS_KEY: z.optional(z.string()),
   AWS_ENDPOINT_URL: z.optional(httpUrl),
   AWS_ENDPOINT_URL_SECRETS_MANAGER: z.optional(httpUrl),
-  AWS_ENDPOINT_URL_S3: z.optional(httpUrl),
   // Set by Lambda: the extension accepts a request that carries it.
   AWS_SESSION_TOKEN: z.optional(z.string()),
   SECRETS_TTL_SECONDS: z.optional(
@@ -172,11 +171,6 @@ export interface AwsEnvironment {
    * the SDK honours them), else the region's endpoint.
    */
   readonly secretsManagerEndpoint: URL | undefined;
-  /**
-   * Where S3 answers when it is not AWS's own (a stand-in: moto, a loopback server):
-   * AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL, as the SDK honours them; unset on AWS.
-   */
-  readonly s3Endpoint: URL | undefined;
 }
 
 /** The AWS part of the environment, as the AWS SDK reads it. */
@@ -194,10 +188,5 @@ export function awsEnvironmentOf(vars: Environment): AwsEnvironment {
           sessionToken: vars.AWS_SESSION_TOKEN,
         }
       : undefined;
-  return {
-    region,
-    credentials,
-    secretsManagerEndpoint: endpoint,
-    s3Endpoint: vars.AWS_ENDPOINT_URL_S3 ?? vars.AWS_ENDPOINT_URL,
-  };
+  return { region, credentials, secretsManagerEndpoint: endpoint };
 }

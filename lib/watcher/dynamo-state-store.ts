@@ -28,7 +28,13 @@
  * same changeId; never a change missed.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type ConditionalUpdate, DynamoDbTable, type Item } from '../core/dynamo-db.js';
+import {
+  type ConditionalUpdate,
+  conditionalWrite,
+  type DynamoDbTable,
+  dynamoDbTable,
+  type Item,
+} from '../core/dynamo-db.js';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 import { chunksOf } from './changes.js';
 import type { RunLease, WatchCursor, WatcherState, WatcherStateStore } from './state-store.js';
@@ -58,7 +64,7 @@ class DynamoDbStateStore implements WatcherStateStore {
   private readonly now: () => number;
 
   constructor(options: DynamoDbStateStoreOptions) {
-    this.table = new DynamoDbTable(options.tableName, options.client);
+    this.table = dynamoDbTable(options.tableName, options.client);
     this.now = options.now ?? (() => Date.now());
     this.description = `DynamoDB table ${options.tableName}`;
   }
@@ -99,7 +105,7 @@ class DynamoDbStateStore implements WatcherStateStore {
   async saveCursor(cursor: WatchCursor | undefined): Promise<void> {
     this.calls.writes += 1;
     if (cursor === undefined) {
-      await this.table.delete({ key: keyOf(CURSOR_KEY) });
+      await conditionalWrite(this.table, { key: keyOf(CURSOR_KEY), delete: true });
       return;
     }
     const { sdk, client } = await this.table.connect();
@@ -152,7 +158,7 @@ class DynamoDbStateStore implements WatcherStateStore {
   /** A conditional write of one job's item, counted; whether it was applied. */
   private async write(update: ConditionalUpdate): Promise<boolean> {
     this.calls.writes += 1;
-    return (await this.table.update(update)).applied;
+    return (await conditionalWrite(this.table, update)).applied;
   }
 
   /** Puts the items in batches of 25, several batches at a time, until DynamoDB took them all. */

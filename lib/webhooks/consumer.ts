@@ -15,7 +15,13 @@ import type { CallContext } from '../core/call-context.js';
 import { type LogFields, type Logger, logWithMetrics } from '../core/log.js';
 import { Metrics } from '../core/metrics.js';
 import { ACTION_WAIT_MS, type ActionDeps, callAction, resolveAction } from './action.js';
-import { decide, type RecordStatus, type Rules, type Settling } from './decision.js';
+import {
+  decide,
+  type MessageResult,
+  type RecordStatus,
+  type Rules,
+  type Settling,
+} from './decision.js';
 import { type ParsedInvocation, readInvocation } from './invocation.js';
 import { type DeliveryLedger, PARKED_MEMORY_MS, rememberUntil } from './ledger.js';
 import type { RunOutcome } from './outcome.js';
@@ -36,11 +42,6 @@ export interface ConsumerDeps extends ActionDeps {
   /** Receives before SQS itself moves a message to the dead-letter queue (its backstop). */
   readonly maxReceives?: number;
 }
-
-/** How a message ended, for the log line and the batch response. */
-export type MessageResult =
-  | { readonly settled: 'done' | 'duplicate' | 'parked'; readonly detail?: string }
-  | { readonly settled: 'later'; readonly afterSeconds: number; readonly detail: string };
 
 /** A running claim lapses this long after the function's own deadline (its consumer died). */
 const LEASE_MARGIN_MS = 30_000;
@@ -181,41 +182,35 @@ async function run(
   }
   const { idempotent } = target;
   const gate = decide(record, undefined, rulesOf(deps, idempotent));
-  if (gate.next === 'assume') return { outcome: gate.outcome, idempotent };
-  return { outcome: await callAction(invocation, target, delivery.key, deps, call), idempotent };
+  const outcome = gate.run
+    ? await callAction(invocation, target, delivery.key, deps, call)
+    : gate.outcome;
+  return { outcome, idempotent };
 }
 
-/** Settles a message as the verdict says: the ledger's record, then the queue's part. */
+/** Settles a message as the verdict says: its ledger record first, then the queue's part. */
 async function settle(
   delivery: Delivery,
   record: RecordStatus,
-  verdict: Settling,
+  { result, becomes }: Settling,
   deps: ConsumerDeps,
   call: CallContext,
 ): Promise<MessageResult> {
-  const { key } = delivery;
+  const { key, keepUntil } = delivery;
   const token = record.status === 'claimed' ? record.token : '';
   const now = (deps.now ?? Date.now)();
-  switch (verdict.next) {
-    case 'done':
-      await deps.ledger.complete(key, token, Math.max(delivery.keepUntil, now));
-      return { settled: 'done', detail: verdict.detail };
-    case 'duplicate':
-      call.metrics.count('WebhookDuplicates', {});
-      return { settled: 'duplicate', detail: verdict.of };
-    case 'later':
-      if (verdict.release) await deps.ledger.release(key, token);
-      return later(verdict.afterSeconds, verdict.reason);
-    case 'park':
-      if (verdict.mark) {
-        await deps.ledger.park(key, token, {
-          reason: verdict.reason,
-          messageId: delivery.message.id,
-          rememberUntilMs: Math.max(delivery.keepUntil, now + PARKED_MEMORY_MS),
-        });
-      }
-      return deadLetter(delivery, verdict.reason, deps, call);
+  if (becomes === 'done') await deps.ledger.complete(key, token, Math.max(keepUntil, now));
+  if (becomes === 'pending') await deps.ledger.release(key, token);
+  if (becomes === 'parked') {
+    await deps.ledger.park(key, token, {
+      reason: result.detail ?? '',
+      messageId: delivery.message.id,
+      rememberUntilMs: Math.max(keepUntil, now + PARKED_MEMORY_MS),
+    });
   }
+  if (result.settled === 'duplicate') call.metrics.count('WebhookDuplicates', {});
+  if (result.settled === 'parked') return deadLetter(delivery, result.detail ?? '', deps, call);
+  return result;
 }
 
 /**

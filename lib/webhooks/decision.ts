@@ -12,7 +12,7 @@
  * | parked by another message     |                                  | duplicate                   |
  * | parked by this message        |                                  | park (dead-letter it now)   |
  * | running elsewhere             |                                  | later                       |
- * | claimed, its lease had lapsed | none yet; the action not idempotent | assume unknown, not run  |
+ * | claimed, its lease had lapsed | none yet; the action not idempotent | unknown, not run       |
  * | claimed                       | none yet                         | run                         |
  * | claimed                       | succeeded, rejected              | done                        |
  * | claimed                       | busy                             | again, after its Retry-After |
@@ -52,25 +52,25 @@ interface Claimed {
   readonly lapsed: boolean;
 }
 
-/** Before a claimed message's run: run it, or take an outcome without running. */
-type Gate =
-  | { readonly next: 'run' }
-  /** Take this as the outcome, without running (the run before may have reached the action). */
-  | { readonly next: 'assume'; readonly outcome: RunOutcome };
+/** How a message ended, for the log line and the batch response. */
+export type MessageResult =
+  | { readonly settled: 'done' | 'duplicate' | 'parked'; readonly detail?: string }
+  | { readonly settled: 'later'; readonly afterSeconds: number; readonly detail: string };
 
-/** How a message is settled. */
-export type Settling =
-  | { readonly next: 'done'; readonly detail: string }
-  | { readonly next: 'duplicate'; readonly of: 'done' | 'parked' }
-  /** Back to the queue after `afterSeconds`; `release` hands this message's claim back first. */
-  | {
-      readonly next: 'later';
-      readonly afterSeconds: number;
-      readonly reason: string;
-      readonly release: boolean;
-    }
-  /** Parked with `reason`; `mark`: this message's claim marks the record parked first. */
-  | { readonly next: 'park'; readonly reason: string; readonly mark: boolean };
+/** Before a claimed message's run: run it, or take its outcome as known without running. */
+type Gate = { readonly run: true } | { readonly run: false; readonly outcome: RunOutcome };
+
+/**
+ * How a message ends, and what its ledger record becomes first: `done` (complete), `pending`
+ * (the claim released: again), `parked`; none, it stays as it is. A `parked` result also sends
+ * the message to the dead-letter queue.
+ */
+export interface Settling {
+  readonly result: MessageResult;
+  readonly becomes?: 'done' | 'pending' | 'parked';
+}
+
+export type Verdict = Gate | Settling;
 
 /** The settings and the action's own say that a verdict depends on. */
 export interface Rules {
@@ -78,19 +78,27 @@ export interface Rules {
   readonly idempotent: boolean;
   /** Tries of an invocation that did not reach its action, before it is parked. */
   readonly maxAttempts: number;
-  /** The wait before the second try, doubling for each later one; and before a message comes back for a cause of the consumer's own. */
+  /**
+   * The wait before the second try, doubling for each later one; and before a message comes
+   * back for a cause of the consumer's own.
+   */
   readonly retrySeconds: number;
 }
 
 /** The most a try waits: 15 minutes. */
 const RETRY_MAX_SECONDS = 15 * 60;
 
-/** Backoff of tries that did not reach the action: 10 s, 20 s, 40 s, ..., at most 15 min. */
-function backoffSeconds(attempt: number, baseSeconds: number): number {
-  return Math.min(baseSeconds * 2 ** (attempt - 1), RETRY_MAX_SECONDS);
-}
-
-export type Verdict = Gate | Settling;
+const later = (afterSeconds: number, detail: string, becomes?: 'pending'): Settling => ({
+  result: { settled: 'later', afterSeconds, detail },
+  becomes,
+});
+const parked = (detail: string, becomes?: 'parked'): Settling => ({
+  result: { settled: 'parked', detail },
+  becomes,
+});
+const duplicate = (of: 'done' | 'parked'): Settling => ({
+  result: { settled: 'duplicate', detail: of },
+});
 
 /**
  * The verdict on a message: from its record alone, or, once claimed, whether to run it and then
@@ -115,54 +123,40 @@ export function decide(
 ): Verdict {
   switch (record.status) {
     case 'unreadable':
-      return { next: 'park', reason: record.reason, mark: false };
+      return parked(record.reason);
     case 'unavailable':
-      return {
-        next: 'later',
-        afterSeconds: rules.retrySeconds,
-        reason: record.reason,
-        release: false,
-      };
+      return later(rules.retrySeconds, record.reason);
     case 'done':
-      return { next: 'duplicate', of: 'done' };
+      return duplicate('done');
     case 'parked':
-      return record.byThisMessage
-        ? { next: 'park', reason: record.reason, mark: false }
-        : { next: 'duplicate', of: 'parked' };
+      return record.byThisMessage ? parked(record.reason) : duplicate('parked');
     case 'running':
-      return {
-        next: 'later',
-        afterSeconds: rules.retrySeconds,
-        reason: 'the same delivery is running elsewhere',
-        release: false,
-      };
+      return later(rules.retrySeconds, 'the same delivery is running elsewhere');
     case 'claimed':
       if (outcome) return settle(record.attempt, outcome, rules);
       if (record.lapsed && !rules.idempotent) {
-        return {
-          next: 'assume',
-          outcome: {
-            kind: 'unknown',
-            reason: 'an earlier run stopped before its outcome was known',
-          },
-        };
+        const reason = 'an earlier run stopped before its outcome was known';
+        return { run: false, outcome: { kind: 'unknown', reason } };
       }
-      return { next: 'run' };
+      return { run: true };
   }
 }
 
 /** The verdict on a claimed message's outcome. */
 function settle(attempt: number, outcome: RunOutcome, rules: Rules): Settling {
-  const park = (reason: string): Settling => ({ next: 'park', reason, mark: true });
-  const again = (afterSeconds: number, reason: string): Settling =>
+  const again = (afterSeconds: number, reason: string) =>
     attempt >= rules.maxAttempts
-      ? park(`${outcome.kind}: ${reason} (after ${attempt} attempts)`)
-      : { next: 'later', afterSeconds, reason, release: true };
-  const backoff = backoffSeconds(attempt, rules.retrySeconds);
+      ? parked(`${outcome.kind}: ${reason} (after ${attempt} attempts)`, 'parked')
+      : later(afterSeconds, reason, 'pending');
+  // Backoff of tries that did not reach the action: 10 s, 20 s, 40 s, ..., at most 15 min.
+  const backoff = Math.min(rules.retrySeconds * 2 ** (attempt - 1), RETRY_MAX_SECONDS);
   switch (outcome.kind) {
     case 'succeeded':
     case 'rejected':
-      return { next: 'done', detail: `${outcome.kind} ${outcome.status}` };
+      return {
+        result: { settled: 'done', detail: `${outcome.kind} ${outcome.status}` },
+        becomes: 'done',
+      };
     case 'busy':
       return again(outcome.retryAfterSeconds, `the action answered ${outcome.status}`);
     case 'not-sent':
@@ -171,8 +165,8 @@ function settle(attempt: number, outcome: RunOutcome, rules: Rules): Settling {
     case 'failed':
       return rules.idempotent
         ? again(backoff, outcome.reason)
-        : park(`${outcome.kind}: ${outcome.reason}`);
+        : parked(`${outcome.kind}: ${outcome.reason}`, 'parked');
     case 'refused':
-      return park(`refused: ${outcome.reason}`);
+      return parked(`refused: ${outcome.reason}`, 'parked');
   }
 }

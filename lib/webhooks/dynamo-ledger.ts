@@ -10,7 +10,14 @@
  * claim's token is the record's.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type ConditionalUpdate, DynamoDbTable, type Item } from '../core/dynamo-db.js';
+import {
+  type ConditionalUpdate,
+  conditionalWrite,
+  type DynamoDbTable,
+  dynamoDbTable,
+  type Item,
+  readItem,
+} from '../core/dynamo-db.js';
 import {
   type ClaimRequest,
   type ClaimResult,
@@ -38,7 +45,7 @@ class DynamoDbDeliveryLedger implements DeliveryLedger {
   private readonly now: () => number;
 
   constructor(options: DynamoDbLedgerOptions) {
-    this.table = new DynamoDbTable(options.tableName, options.client);
+    this.table = dynamoDbTable(options.tableName, options.client);
     this.now = options.now ?? (() => Date.now());
     this.description = `DynamoDB table ${options.tableName}`;
   }
@@ -46,9 +53,9 @@ class DynamoDbDeliveryLedger implements DeliveryLedger {
   async claim(request: ClaimRequest): Promise<ClaimResult> {
     const token = newToken();
     const at = this.now();
-    const written = await this.table.update(claimWrite(request, token, at));
+    const written = await conditionalWrite(this.table, claimWrite(request, token, at));
     if (written.applied) return claimedOver(written.item ?? {}, token, at, request.redrive);
-    return heldBy(await this.table.read(keyOf(request.key)));
+    return heldBy(await readItem(this.table, keyOf(request.key)));
   }
 
   async complete(key: string, token: string, rememberUntilMs: number): Promise<void> {
@@ -81,7 +88,7 @@ class DynamoDbDeliveryLedger implements DeliveryLedger {
 
   /** A write of our own claim: applied only while the token is ours (else nothing changes). */
   private async own(key: string, token: string, update: string, values: Item): Promise<void> {
-    await this.table.update({
+    await conditionalWrite(this.table, {
       key: keyOf(key),
       update,
       condition: '#token = :token',

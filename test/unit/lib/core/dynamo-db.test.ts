@@ -1,7 +1,7 @@
 /**
  * The lazy DynamoDB client: the real SDK against dynalite (a working client, found through the
  * SDK's own endpoint variable) and against a loopback server that always fails (bounded tries).
- * The stores' conditional writes (DynamoDbTable): the real SDK against dynalite, and against a
+ * The stores' conditional write (conditionalWrite): the real SDK against dynalite, and against a
  * loopback server that answers a failed condition with the item, as DynamoDB does.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,13 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DynamoDbTable, lazyDynamoDb } from '../../../../lib/core/dynamo-db.js';
+import {
+  conditionalWrite,
+  type DynamoDbTable,
+  dynamoDbTable,
+  lazyDynamoDb,
+  readItem,
+} from '../../../../lib/core/dynamo-db.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../scripts/sls/tables.cjs';
 import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.js';
@@ -95,7 +101,7 @@ describe('lazyDynamoDb', () => {
   });
 });
 
-describe('DynamoDbTable', () => {
+describe('conditionalWrite', () => {
   const loopbackClient = (url: string) =>
     new DynamoDBClient({
       endpoint: url,
@@ -124,33 +130,36 @@ describe('DynamoDbTable', () => {
       await client.send(
         new CreateTableCommand(tables.createTableInput(tables.deliveryLedger, name)),
       );
-      table = new DynamoDbTable(name, client);
+      table = dynamoDbTable(name, client);
     });
 
     it('applies an update whose condition holds, and tells one whose condition failed', async () => {
-      expect(await table.update(raiseTo(2))).toEqual({ applied: true, item: undefined });
-      expect(await table.update(raiseTo(1))).toEqual({ applied: false, item: undefined });
-      expect(await table.read(key)).toEqual({ ...key, n: { N: '2' } });
+      expect(await conditionalWrite(table, raiseTo(2))).toEqual({ applied: true, item: undefined });
+      expect(await conditionalWrite(table, raiseTo(1))).toEqual({
+        applied: false,
+        item: undefined,
+      });
+      expect(await readItem(table, key)).toEqual({ ...key, n: { N: '2' } });
     });
 
     it('returns the item as it was, or as it is now, when asked', async () => {
-      expect(await table.update({ ...raiseTo(1), returns: 'old' })).toEqual({
+      expect(await conditionalWrite(table, { ...raiseTo(1), returns: 'old' })).toEqual({
         applied: true,
         item: {},
       });
-      expect(await table.update({ ...raiseTo(2), returns: 'old' })).toEqual({
+      expect(await conditionalWrite(table, { ...raiseTo(2), returns: 'old' })).toEqual({
         applied: true,
         item: { ...key, n: { N: '1' } },
       });
-      expect(await table.update({ ...raiseTo(3), returns: 'new' })).toEqual({
+      expect(await conditionalWrite(table, { ...raiseTo(3), returns: 'new' })).toEqual({
         applied: true,
         item: { ...key, n: { N: '3' } },
       });
     });
 
     it('reads the item that failed a condition where the store does not return it', async () => {
-      await table.update(raiseTo(5));
-      expect(await table.update({ ...raiseTo(4), failedItem: true })).toEqual({
+      await conditionalWrite(table, raiseTo(5));
+      expect(await conditionalWrite(table, { ...raiseTo(4), failedItem: true })).toEqual({
         applied: false,
         item: { ...key, n: { N: '5' } },
       });
@@ -158,26 +167,30 @@ describe('DynamoDbTable', () => {
 
     it('applies a write without a condition', async () => {
       expect(
-        await table.update({ key, update: 'SET m = :m', values: { ':m': { S: 'x' } } }),
+        await conditionalWrite(table, { key, update: 'SET m = :m', values: { ':m': { S: 'x' } } }),
       ).toEqual({ applied: true, item: undefined });
-      expect(await table.delete({ key })).toEqual({ applied: true, item: undefined });
-      expect(await table.read(key)).toBeUndefined();
+      expect(await conditionalWrite(table, { key, delete: true })).toEqual({
+        applied: true,
+        item: undefined,
+      });
+      expect(await readItem(table, key)).toBeUndefined();
     });
 
     it('deletes an item only while its condition holds', async () => {
-      await table.update(raiseTo(2));
+      await conditionalWrite(table, raiseTo(2));
       const unless = (n: number) => ({
         key,
+        delete: true as const,
         condition: 'n = :n',
         values: { ':n': { N: String(n) } },
         failedItem: true,
       });
-      expect(await table.delete(unless(1))).toEqual({
+      expect(await conditionalWrite(table, unless(1))).toEqual({
         applied: false,
         item: { ...key, n: { N: '2' } },
       });
-      expect(await table.delete(unless(2))).toEqual({ applied: true, item: undefined });
-      expect(await table.read(key)).toBeUndefined();
+      expect(await conditionalWrite(table, unless(2))).toEqual({ applied: true, item: undefined });
+      expect(await readItem(table, key)).toBeUndefined();
     });
   });
 
@@ -206,8 +219,8 @@ describe('DynamoDbTable', () => {
         message: 'The conditional request failed',
         Item: { deliveryKey: { S: 'k-1' }, n: { N: '9' } },
       });
-      const table = new DynamoDbTable('t', client);
-      expect(await table.update({ ...raiseTo(1), failedItem: true })).toEqual({
+      const table = dynamoDbTable('t', client);
+      expect(await conditionalWrite(table, { ...raiseTo(1), failedItem: true })).toEqual({
         applied: false,
         item: { deliveryKey: { S: 'k-1' }, n: { N: '9' } },
       });
@@ -226,11 +239,11 @@ describe('DynamoDbTable', () => {
         __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException',
         message: 'Requested resource not found',
       });
-      const table = new DynamoDbTable('t', client);
-      await expect(table.update(raiseTo(1))).rejects.toMatchObject({
+      const table = dynamoDbTable('t', client);
+      await expect(conditionalWrite(table, raiseTo(1))).rejects.toMatchObject({
         name: 'ResourceNotFoundException',
       });
-      await expect(table.delete({ key })).rejects.toMatchObject({
+      await expect(conditionalWrite(table, { key, delete: true })).rejects.toMatchObject({
         name: 'ResourceNotFoundException',
       });
     });

@@ -213,14 +213,6 @@ describe('awsEnvironmentOf', () => {
     expect(of({}).secretsManagerEndpoint).toBeUndefined();
   });
 
-  it("finds S3 at its own endpoint, else the SDK's shared one; none on AWS", () => {
-    const own = new URL('http://127.0.0.1:5001');
-    const shared = new URL('http://127.0.0.1:4566');
-    expect(of({ AWS_ENDPOINT_URL: shared, AWS_ENDPOINT_URL_S3: own }).s3Endpoint).toBe(own);
-    expect(of({ AWS_ENDPOINT_URL: shared }).s3Endpoint).toBe(shared);
-    expect(of({ AWS_REGION: 'eu-central-1' }).s3Endpoint).toBeUndefined();
-  });
-
   it('reads the variables as the table parsed them', () => {
     const aws = of(
       parsed({

@@ -3,7 +3,12 @@
  * consumer does next. The table of decision.ts, row for row.
  */
 import { describe, expect, it } from 'vitest';
-import { decide, type RecordStatus, type Rules } from '../../../../lib/webhooks/decision.js';
+import {
+  decide,
+  type RecordStatus,
+  type Rules,
+  type Verdict,
+} from '../../../../lib/webhooks/decision.js';
 import type { RunOutcome } from '../../../../lib/webhooks/outcome.js';
 
 const RULES: Rules = { idempotent: false, maxAttempts: 5, retrySeconds: 10 };
@@ -16,6 +21,17 @@ const claimed = (attempt = 1, lapsed = false): RecordStatus => ({
   lapsed,
 });
 
+/** Back to the queue, the claim released for the next copy. */
+const again = (afterSeconds: number, detail: string): Verdict => ({
+  result: { settled: 'later', afterSeconds, detail },
+  becomes: 'pending',
+});
+/** Parked, the record marked so: this message's claim. */
+const parked = (detail: string): Verdict => ({
+  result: { settled: 'parked', detail },
+  becomes: 'parked',
+});
+
 const succeeded: RunOutcome = { kind: 'succeeded', status: 200 };
 const rejected: RunOutcome = { kind: 'rejected', status: 422 };
 const busy: RunOutcome = { kind: 'busy', status: 429, retryAfterSeconds: 7 };
@@ -25,41 +41,41 @@ const failed: RunOutcome = { kind: 'failed', status: 502, reason: 'the action an
 const refused: RunOutcome = { kind: 'refused', reason: 'no action named "nope"' };
 
 describe('decide', () => {
-  it.each<[string, RecordStatus, RunOutcome | undefined, Rules, ReturnType<typeof decide>]>([
+  it.each<[string, RecordStatus, RunOutcome | undefined, Rules, Verdict]>([
     [
       'a malformed message is parked, with no record to mark',
       { status: 'unreadable', reason: 'malformed: not JSON' },
       undefined,
       RULES,
-      { next: 'park', reason: 'malformed: not JSON', mark: false },
+      { result: { settled: 'parked', detail: 'malformed: not JSON' } },
     ],
     [
       'a message whose claim failed comes back later, running nothing',
       { status: 'unavailable', reason: 'delivery ledger unavailable: X' },
       undefined,
       RULES,
-      { next: 'later', afterSeconds: 10, reason: 'delivery ledger unavailable: X', release: false },
+      { result: { settled: 'later', afterSeconds: 10, detail: 'delivery ledger unavailable: X' } },
     ],
     [
       'a copy of a done delivery is a duplicate',
       { status: 'done' },
       undefined,
       RULES,
-      { next: 'duplicate', of: 'done' },
+      { result: { settled: 'duplicate', detail: 'done' } },
     ],
     [
       'a copy of a delivery another message parked is a duplicate',
       { status: 'parked', reason: 'failed: x', byThisMessage: false },
       undefined,
       RULES,
-      { next: 'duplicate', of: 'parked' },
+      { result: { settled: 'duplicate', detail: 'parked' } },
     ],
     [
       'the message that parked it, back because its dead-letter send failed, is parked now',
       { status: 'parked', reason: 'failed: x', byThisMessage: true },
       undefined,
       RULES,
-      { next: 'park', reason: 'failed: x', mark: false },
+      { result: { settled: 'parked', detail: 'failed: x' } },
     ],
     [
       'a delivery running elsewhere comes back later',
@@ -67,10 +83,11 @@ describe('decide', () => {
       undefined,
       RULES,
       {
-        next: 'later',
-        afterSeconds: 10,
-        reason: 'the same delivery is running elsewhere',
-        release: false,
+        result: {
+          settled: 'later',
+          afterSeconds: 10,
+          detail: 'the same delivery is running elsewhere',
+        },
       },
     ],
     [
@@ -79,7 +96,7 @@ describe('decide', () => {
       undefined,
       RULES,
       {
-        next: 'assume',
+        run: false,
         outcome: { kind: 'unknown', reason: 'an earlier run stopped before its outcome was known' },
       },
     ],
@@ -88,83 +105,79 @@ describe('decide', () => {
       claimed(2, true),
       undefined,
       IDEMPOTENT,
-      { next: 'run' },
+      { run: true },
     ],
-    ['a claim runs', claimed(), undefined, RULES, { next: 'run' }],
-    ['succeeded: done', claimed(), succeeded, RULES, { next: 'done', detail: 'succeeded 200' }],
+    ['a claim runs', claimed(), undefined, RULES, { run: true }],
+    [
+      'succeeded: done',
+      claimed(),
+      succeeded,
+      RULES,
+      { result: { settled: 'done', detail: 'succeeded 200' }, becomes: 'done' },
+    ],
     [
       "rejected (the action's own 4xx): done",
       claimed(),
       rejected,
       RULES,
-      { next: 'done', detail: 'rejected 422' },
+      { result: { settled: 'done', detail: 'rejected 422' }, becomes: 'done' },
     ],
     [
       'busy: again after its Retry-After',
       claimed(),
       busy,
       RULES,
-      { next: 'later', afterSeconds: 7, reason: 'the action answered 429', release: true },
+      again(7, 'the action answered 429'),
     ],
     [
       'not-sent: again with backoff (10 s, then 20 s, ...)',
       claimed(2),
       notSent,
       RULES,
-      { next: 'later', afterSeconds: 20, reason: notSent.reason, release: true },
+      again(20, notSent.reason),
     ],
     [
       'unknown: parked',
       claimed(),
       unknown,
       RULES,
-      { next: 'park', reason: 'unknown: no answer before the deadline', mark: true },
+      parked('unknown: no answer before the deadline'),
     ],
     [
       'unknown, the action idempotent: again with backoff',
       claimed(3),
       unknown,
       IDEMPOTENT,
-      { next: 'later', afterSeconds: 40, reason: unknown.reason, release: true },
+      again(40, unknown.reason),
     ],
-    [
-      'failed: parked',
-      claimed(),
-      failed,
-      RULES,
-      { next: 'park', reason: 'failed: the action answered 502', mark: true },
-    ],
+    ['failed: parked', claimed(), failed, RULES, parked('failed: the action answered 502')],
     [
       'failed, the action idempotent: again with backoff',
       claimed(),
       failed,
       IDEMPOTENT,
-      { next: 'later', afterSeconds: 10, reason: failed.reason, release: true },
+      again(10, failed.reason),
     ],
     [
       'refused: parked at once',
       claimed(),
       refused,
       IDEMPOTENT,
-      { next: 'park', reason: 'refused: no action named "nope"', mark: true },
+      parked('refused: no action named "nope"'),
     ],
     [
       'again, once the attempts are spent: parked, saying after how many',
       claimed(5),
       busy,
       RULES,
-      { next: 'park', reason: 'busy: the action answered 429 (after 5 attempts)', mark: true },
+      parked('busy: the action answered 429 (after 5 attempts)'),
     ],
     [
       'not-sent at the last attempt: parked',
       claimed(5),
       notSent,
       RULES,
-      {
-        next: 'park',
-        reason: 'not-sent: the action could not be reached (after 5 attempts)',
-        mark: true,
-      },
+      parked('not-sent: the action could not be reached (after 5 attempts)'),
     ],
   ])('%s', (_case, record, outcome, rules, verdict) => {
     expect(decide(record, outcome, rules)).toEqual(verdict);
@@ -173,15 +186,16 @@ describe('decide', () => {
   it('backs off doubling from the retry setting, at most 15 minutes', () => {
     const waits = [1, 2, 3, 7, 8, 20].map((attempt) => {
       const verdict = decide(claimed(attempt), notSent, { ...RULES, maxAttempts: 99 });
-      return verdict.next === 'later' ? verdict.afterSeconds : undefined;
+      return 'result' in verdict && verdict.result.settled === 'later'
+        ? verdict.result.afterSeconds
+        : undefined;
     });
     expect(waits).toEqual([10, 20, 40, 640, 900, 900]);
   });
 
   it('decides a record that is not claimed by the record alone, whatever the outcome', () => {
     expect(decide({ status: 'done' }, succeeded, RULES)).toEqual({
-      next: 'duplicate',
-      of: 'done',
+      result: { settled: 'duplicate', detail: 'done' },
     });
   });
 });

@@ -74,5 +74,5 @@ export const bodyStoreOf = perRuntime((runtime: Runtime): BodyStore | undefined 
   const { config } = runtime;
   const bucket = deployedSetting(config, config.deliveryBodyBucket, 'DELIVERY_BODY_BUCKET');
   // Path-style addressing works with every endpoint (moto, a loopback stand-in) and AWS.
-  return bucket ? s3BodyStore({ bucket, pathStyle: loadS3Endpoint() !== undefined }) : undefined;
+  return bucket ? s3BodyStore({ bucket, pathStyle: Boolean(loadS3Endpoint()) }) : undefined;
 });

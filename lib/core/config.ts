@@ -290,6 +290,16 @@ export function loadPublicReference(env: NodeJS.ProcessEnv = process.env): boole
   return parsed.success ? parsed.data === 'true' : false;
 }
 
+/**
+ * Where S3 answers when it is a stand-in rather than AWS's own (moto, a loopback server):
+ * AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL, as the AWS SDK honours them; undefined on AWS.
+ * Read alone, as the log level is, by the functions that keep delivery bodies in S3, so that no
+ * other function carries it.
+ */
+export function loadS3Endpoint(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
+}
+
 /** The X-Ray trace of the current invocation: Lambda sets it anew for each one. */
 export function currentTraceId(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env._X_AMZN_TRACE_ID || undefined;

@@ -27,11 +27,17 @@
  * table, so the most an overlapping run can suffer is a change announced once more, with the
  * same changeId; never a change missed.
  */
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { lazyDynamoDb } from '../core/dynamo-db.js';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  type ConditionalUpdate,
+  conditionalWrite,
+  type DynamoDbTable,
+  dynamoDbTable,
+  type Item,
+} from '../core/dynamo-db.js';
 import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
 import { chunksOf } from './changes.js';
-import type { RunLease, WatchCursor, WatcherStateStore } from './state-store.js';
+import type { RunLease, WatchCursor, WatcherState, WatcherStateStore } from './state-store.js';
 
 interface DynamoDbStateStoreOptions {
   readonly tableName: string;
@@ -39,8 +45,6 @@ interface DynamoDbStateStoreOptions {
   readonly client?: DynamoDBClient;
   readonly now?: () => number;
 }
-
-type Item = Record<string, AttributeValue>;
 
 /** Writes in flight at once: DynamoDB has no conditional batch write. */
 const WRITE_CONCURRENCY = 10;
@@ -51,45 +55,116 @@ const BATCH_WRITE_ATTEMPTS = 5;
 /** The cursor's key: no job id starts with `#` (lib/scan-jobs/schemas.ts, isJobId). */
 const CURSOR_KEY = '#cursor';
 
-export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherStateStore {
-  const { tableName } = options;
-  const now = options.now ?? (() => Date.now());
-  const connect = lazyDynamoDb(options.client);
-  const calls = { reads: 0, writes: 0 };
+const keyOf = (instanceNo: string): Item => ({ instanceNo: { S: instanceNo } });
 
-  /** An UpdateItem that may lose its condition; returns whether it was applied. */
-  async function update(key: string, expression: UpdateExpression): Promise<boolean> {
-    const { sdk, client } = await connect();
-    calls.writes += 1;
-    try {
-      await client.send(
-        new sdk.UpdateItemCommand({
-          TableName: tableName,
-          Key: { instanceNo: { S: key } },
-          UpdateExpression: expression.update,
-          ConditionExpression: expression.condition,
-          ExpressionAttributeNames: expression.names,
-          ExpressionAttributeValues: expression.values,
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+class DynamoDbStateStore implements WatcherStateStore {
+  readonly description: string;
+  readonly calls = { reads: 0, writes: 0 };
+  private readonly table: DynamoDbTable;
+  private readonly now: () => number;
+
+  constructor(options: DynamoDbStateStoreOptions) {
+    this.table = dynamoDbTable(options.tableName, options.client);
+    this.now = options.now ?? (() => Date.now());
+    this.description = `DynamoDB table ${options.tableName}`;
   }
 
-  async function eachLimited<T, R>(items: readonly T[], work: (item: T) => Promise<R>) {
-    const results: R[] = [];
-    for (const chunk of chunksOf(items, WRITE_CONCURRENCY)) {
-      results.push(...(await Promise.all(chunk.map(work))));
+  async load(): Promise<WatcherState> {
+    const { sdk, client } = await this.table.connect();
+    const jobs = new Map<string, RecordedJob>();
+    let cursor: WatchCursor | undefined;
+    let startKey: Item | undefined;
+    do {
+      this.calls.reads += 1;
+      const page = await client.send(
+        new sdk.ScanCommand({
+          TableName: this.table.name,
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        if (item['instanceNo']?.S === CURSOR_KEY) cursor = cursorOf(item);
+        else addRecorded(jobs, item);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return { jobs, cursor };
+  }
+
+  async baseline(observed: readonly ObservedJob[], at: string): Promise<void> {
+    await this.putAll(
+      observed.map((job) => ({
+        instanceNo: { S: job.instanceNo },
+        status: { S: job.status },
+        updatedAt: { S: at },
+      })),
+    );
+  }
+
+  async saveCursor(cursor: WatchCursor | undefined): Promise<void> {
+    this.calls.writes += 1;
+    if (cursor === undefined) {
+      await conditionalWrite(this.table, { key: keyOf(CURSOR_KEY), delete: true });
+      return;
     }
-    return results;
+    const { sdk, client } = await this.table.connect();
+    await client.send(
+      new sdk.PutItemCommand({
+        TableName: this.table.name,
+        Item: {
+          ...keyOf(CURSOR_KEY),
+          nextPage: { N: String(cursor.nextPage) },
+          pageSize: { N: String(cursor.pageSize) },
+          baselining: { BOOL: cursor.baselining },
+          updatedAt: { S: new Date(this.now()).toISOString() },
+        },
+      }),
+    );
+  }
+
+  async claim(changes: readonly StatusChange[], lease: RunLease): Promise<StatusChange[]> {
+    const won = await eachLimited(changes, (change) =>
+      this.write(claimWrite(change, lease, this.now())),
+    );
+    return changes.filter((_change, index) => won[index]);
+  }
+
+  async record(changes: readonly StatusChange[], lease: RunLease, at: string): Promise<void> {
+    // A lost condition means this run's claim lapsed and another run took the change over;
+    // that run records it.
+    await eachLimited(changes, ({ job }) =>
+      this.write({
+        key: keyOf(job.instanceNo),
+        update: 'SET #status = :status, updatedAt = :at REMOVE claimToken, claimExpiresAt',
+        condition: 'claimToken = :token',
+        names: { '#status': 'status' },
+        values: { ':status': { S: job.status }, ':at': { S: at }, ':token': { S: lease.token } },
+      }),
+    );
+  }
+
+  async release(changes: readonly StatusChange[], lease: RunLease): Promise<void> {
+    await eachLimited(changes, ({ job }) =>
+      this.write({
+        key: keyOf(job.instanceNo),
+        update: 'REMOVE claimToken, claimExpiresAt',
+        condition: 'claimToken = :token',
+        values: { ':token': { S: lease.token } },
+      }),
+    );
+  }
+
+  /** A conditional write of one job's item, counted; whether it was applied. */
+  private async write(update: ConditionalUpdate): Promise<boolean> {
+    this.calls.writes += 1;
+    return (await conditionalWrite(this.table, update)).applied;
   }
 
   /** Puts the items in batches of 25, several batches at a time, until DynamoDB took them all. */
-  async function putAll(items: readonly Item[]): Promise<void> {
-    const { sdk, client } = await connect();
+  private async putAll(items: readonly Item[]): Promise<void> {
+    const { sdk, client } = await this.table.connect();
+    const tableName = this.table.name;
     await eachLimited(chunksOf(items, BATCH_WRITE_MAX_ITEMS), async (batch) => {
       let pending = batch.map((Item) => ({ PutRequest: { Item } }));
       for (let attempt = 1; pending.length > 0; attempt++) {
@@ -97,7 +172,7 @@ export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherS
           throw new Error(`DynamoDB left ${pending.length} baseline items unprocessed`);
         }
         if (attempt > 1) await sleep(50 * 2 ** attempt);
-        calls.writes += 1;
+        this.calls.writes += 1;
         const answer = await client.send(
           new sdk.BatchWriteItemCommand({ RequestItems: { [tableName]: pending } }),
         );
@@ -107,126 +182,44 @@ export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherS
       }
     });
   }
-
-  return {
-    description: `DynamoDB table ${tableName}`,
-    calls,
-
-    async load() {
-      const { sdk, client } = await connect();
-      const jobs = new Map<string, RecordedJob>();
-      let cursor: WatchCursor | undefined;
-      let startKey: Item | undefined;
-      do {
-        calls.reads += 1;
-        const page = await client.send(
-          new sdk.ScanCommand({
-            TableName: tableName,
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          if (item['instanceNo']?.S === CURSOR_KEY) cursor = cursorOf(item);
-          else addRecorded(jobs, item);
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return { jobs, cursor };
-    },
-
-    async baseline(observed: readonly ObservedJob[], at: string) {
-      await putAll(
-        observed.map((job) => ({
-          instanceNo: { S: job.instanceNo },
-          status: { S: job.status },
-          updatedAt: { S: at },
-        })),
-      );
-    },
-
-    async saveCursor(cursor: WatchCursor | undefined) {
-      const { sdk, client } = await connect();
-      calls.writes += 1;
-      const Key = { instanceNo: { S: CURSOR_KEY } };
-      if (cursor === undefined) {
-        await client.send(new sdk.DeleteItemCommand({ TableName: tableName, Key }));
-        return;
-      }
-      await client.send(
-        new sdk.PutItemCommand({
-          TableName: tableName,
-          Item: {
-            ...Key,
-            nextPage: { N: String(cursor.nextPage) },
-            pageSize: { N: String(cursor.pageSize) },
-            baselining: { BOOL: cursor.baselining },
-            updatedAt: { S: new Date(now()).toISOString() },
-          },
-        }),
-      );
-    },
-
-    async claim(changes: readonly StatusChange[], lease: RunLease) {
-      const won = await eachLimited(changes, (change) =>
-        update(change.job.instanceNo, claimExpression(change, lease, now())),
-      );
-      return changes.filter((_change, index) => won[index]);
-    },
-
-    async record(changes: readonly StatusChange[], lease: RunLease, at: string) {
-      // A lost condition means this run's claim lapsed and another run took the change over;
-      // that run records it.
-      await eachLimited(changes, ({ job }) =>
-        update(job.instanceNo, {
-          update: 'SET #status = :status, updatedAt = :at REMOVE claimToken, claimExpiresAt',
-          condition: 'claimToken = :token',
-          names: { '#status': 'status' },
-          values: { ':status': { S: job.status }, ':at': { S: at }, ':token': { S: lease.token } },
-        }),
-      );
-    },
-
-    async release(changes: readonly StatusChange[], lease: RunLease) {
-      await eachLimited(changes, ({ job }) =>
-        update(job.instanceNo, {
-          update: 'REMOVE claimToken, claimExpiresAt',
-          condition: 'claimToken = :token',
-          values: { ':token': { S: lease.token } },
-        }),
-      );
-    },
-  };
 }
 
-interface UpdateExpression {
-  readonly update: string;
-  readonly condition: string;
-  readonly names?: Record<string, string>;
-  readonly values: Item;
+/** The watcher's state in a DynamoDB table. */
+export function dynamoDbStateStore(options: DynamoDbStateStoreOptions): WatcherStateStore {
+  return new DynamoDbStateStore(options);
 }
 
-function claimExpression(change: StatusChange, lease: RunLease, now: number): UpdateExpression {
+/** Runs `work` on every item, WRITE_CONCURRENCY at a time; the results in order. */
+async function eachLimited<T, R>(items: readonly T[], work: (item: T) => Promise<R>) {
+  const results: R[] = [];
+  for (const chunk of chunksOf(items, WRITE_CONCURRENCY)) {
+    results.push(...(await Promise.all(chunk.map(work))));
+  }
+  return results;
+}
+
+/**
+ * The claim of a change: this run's token and deadline on the job's item, while its recorded
+ * status is still the previous one (none, for a new job) and no live claim holds it.
+ */
+function claimWrite(change: StatusChange, lease: RunLease, now: number): ConditionalUpdate {
   const unclaimed = '(attribute_not_exists(claimToken) OR claimExpiresAt < :now)';
   const values: Item = {
     ':token': { S: lease.token },
     ':expires': { N: String(lease.expiresAt) },
     ':now': { N: String(now) },
   };
+  const previous = change.previousStatus;
   // `status` is a DynamoDB reserved word, hence #status.
-  if (change.previousStatus === null) {
-    return {
-      update: 'SET claimToken = :token, claimExpiresAt = :expires',
-      condition: `attribute_not_exists(#status) AND ${unclaimed}`,
-      names: { '#status': 'status' },
-      values,
-    };
-  }
   return {
+    key: keyOf(change.job.instanceNo),
     update: 'SET claimToken = :token, claimExpiresAt = :expires',
-    condition: `#status = :previous AND ${unclaimed}`,
+    condition:
+      previous === null
+        ? `attribute_not_exists(#status) AND ${unclaimed}`
+        : `#status = :previous AND ${unclaimed}`,
     names: { '#status': 'status' },
-    values: { ...values, ':previous': { S: change.previousStatus } },
+    values: previous === null ? values : { ...values, ':previous': { S: previous } },
   };
 }
 

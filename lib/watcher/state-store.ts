@@ -27,7 +27,7 @@ export interface WatchCursor {
   readonly baselining: boolean;
 }
 
-interface WatcherState {
+export interface WatcherState {
   /** The recorded status of every job. */
   readonly jobs: Map<string, RecordedJob>;
   /** Where the last pass stopped, when it stopped short. */

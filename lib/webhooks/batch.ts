@@ -5,7 +5,8 @@
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { CallContext } from '../core/call-context.js';
-import { ACTION_WAIT_MS, type ConsumerDeps, handleMessage } from './consumer.js';
+import { ACTION_WAIT_MS } from './action.js';
+import { type ConsumerDeps, handleMessage } from './consumer.js';
 import { PARKED_REASON_ATTRIBUTE, type QueuedMessage } from './settlement.js';
 
 /**

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { deployedSetting } from '../core/config.js';
+import { deployedSetting, loadS3Endpoint } from '../core/config.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
 
@@ -27,6 +27,11 @@ interface S3BodyStoreOptions {
   readonly bucket: string;
   /** For tests; by default one client per container, configured from the environment. */
   readonly client?: S3Client;
+  /**
+   * Whether the default client names the bucket in the path rather than the host: for an S3
+   * stand-in (moto, a loopback server), which every endpoint serves that way.
+   */
+  readonly pathStyle?: boolean;
 }
 
 export function s3BodyStore(options: S3BodyStoreOptions): BodyStore {
@@ -36,8 +41,7 @@ export function s3BodyStore(options: S3BodyStoreOptions): BodyStore {
     client ??= new sdk.S3Client({
       requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
       maxAttempts: 3,
-      // Path-style addressing works with every endpoint (moto, a loopback stand-in) and AWS.
-      forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL),
+      forcePathStyle: options.pathStyle,
     });
     return { sdk, client };
   };
@@ -69,5 +73,6 @@ export function s3BodyStore(options: S3BodyStoreOptions): BodyStore {
 export const bodyStoreOf = perRuntime((runtime: Runtime): BodyStore | undefined => {
   const { config } = runtime;
   const bucket = deployedSetting(config, config.deliveryBodyBucket, 'DELIVERY_BODY_BUCKET');
-  return bucket ? s3BodyStore({ bucket }) : undefined;
+  // Path-style addressing works with every endpoint (moto, a loopback stand-in) and AWS.
+  return bucket ? s3BodyStore({ bucket, pathStyle: Boolean(loadS3Endpoint()) }) : undefined;
 });

@@ -27,6 +27,19 @@ export const invocationSchema = z.object({
 export type Invocation = z.input<typeof invocationSchema>;
 export type ParsedInvocation = z.output<typeof invocationSchema>;
 
+/** The invocation a queued message carries, or what is wrong with the message. */
+export function readInvocation(body: string): ParsedInvocation | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return 'not JSON';
+  }
+  const parsed = invocationSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  return parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+}
+
 /**
  * The most a message carries itself: larger params go to the body store. 256 KiB, a quarter of
  * what SQS takes (1 MiB), so that a batch of ten messages stays well inside the 6 MB a Lambda

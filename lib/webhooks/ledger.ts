@@ -26,10 +26,12 @@
  * 4 by default, as long as the queue keeps a message); a parked record as long as the
  * dead-letter queue keeps its message (14 days), so that a late copy does not run what an
  * operator has not looked at yet.
+ *
+ * Two ledgers keep these rules (test/helpers/delivery-ledger-rules.ts holds both to them): a
+ * DynamoDB table when deployed and under `npm start` (dynamo-ledger.ts), and this process's
+ * memory otherwise (below).
  */
 import { randomUUID } from 'node:crypto';
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type DynamoDbSdk, lazyDynamoDb } from '../core/dynamo-db.js';
 
 /** The signature tolerance: a delivery is accepted this long either side of its timestamp. */
 export const ACCEPTANCE_WINDOW_MS = 5 * 60 * 1000;
@@ -44,7 +46,7 @@ export function rememberUntil(timestampMs: number, nowMs: number, memoryMs = DEF
   return Math.max(timestampMs + ACCEPTANCE_WINDOW_MS, nowMs) + memoryMs;
 }
 
-type ClaimResult =
+export type ClaimResult =
   | {
       readonly outcome: 'claimed';
       readonly token: string;
@@ -60,7 +62,7 @@ type ClaimResult =
   /** It is parked: this copy runs nothing. `messageId` is the message that was parked. */
   | { readonly outcome: 'parked'; readonly reason: string; readonly messageId: string };
 
-interface ClaimRequest {
+export interface ClaimRequest {
   readonly key: string;
   /** Epoch ms until which the record is kept. */
   readonly rememberUntilMs: number;
@@ -70,7 +72,7 @@ interface ClaimRequest {
   readonly redrive?: boolean;
 }
 
-interface ParkRequest {
+export interface ParkRequest {
   readonly reason: string;
   /** The SQS message that carries it to the dead-letter queue. */
   readonly messageId: string;
@@ -146,146 +148,7 @@ export function memoryDeliveryLedger(now: () => number = Date.now): DeliveryLedg
   };
 }
 
-interface DynamoDbLedgerOptions {
-  readonly tableName: string;
-  /** For tests; by default one client per container, configured from the environment. */
-  readonly client?: DynamoDBClient;
-  readonly now?: () => number;
-}
-
-type Sdk = DynamoDbSdk;
-type Item = Record<string, AttributeValue>;
-
-/**
- * The ledger in a DynamoDB table (partition key `deliveryKey`, TTL on `expiresAt` in epoch
- * seconds). DynamoDB deletes expired items lazily, up to days later, so every condition also
- * treats an item whose expiresAt has passed as absent.
- */
-export function dynamoDbDeliveryLedger(options: DynamoDbLedgerOptions): DeliveryLedger {
-  const { tableName } = options;
-  const now = options.now ?? (() => Date.now());
-  const connect = lazyDynamoDb(options.client);
-
-  const keyOf = (key: string): Item => ({ deliveryKey: { S: key } });
-  const seconds = (ms: number) => ({ N: String(Math.ceil(ms / 1000)) });
-  const names = { '#state': 'state', '#token': 'token' };
-
-  /** Runs a conditional write; the old item when it was applied, false when its condition failed. */
-  async function conditional(
-    write: (aws: { sdk: Sdk; client: DynamoDBClient }) => Promise<{ Attributes?: Item }>,
-  ): Promise<Item | false> {
-    try {
-      return (await write(await connect())).Attributes ?? {};
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
-  }
-
-  /** A write of our own claim: applied only while the token is ours. */
-  const ownWrite = (key: string, token: string, update: string, values: Item) =>
-    conditional(({ sdk: s, client: c }) =>
-      c.send(
-        new s.UpdateItemCommand({
-          TableName: tableName,
-          Key: keyOf(key),
-          UpdateExpression: update,
-          ConditionExpression: '#token = :token',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ...values, ':token': { S: token } },
-        }),
-      ),
-    );
-
-  return {
-    description: `DynamoDB table ${tableName}`,
-    async claim({ key, rememberUntilMs, leaseUntilMs, redrive }) {
-      const token = newToken();
-      const at = now();
-      const old = await conditional(({ sdk: s, client: c }) =>
-        c.send(
-          new s.UpdateItemCommand({
-            TableName: tableName,
-            Key: keyOf(key),
-            UpdateExpression:
-              'SET #state = :running, #token = :token, expiresAt = :expiresAt, ' +
-              'leaseUntil = :lease, ' +
-              (redrive ? 'attempts = :one' : 'attempts = if_not_exists(attempts, :zero) + :one') +
-              ' REMOVE reason, messageId',
-            ConditionExpression:
-              'attribute_not_exists(deliveryKey) OR expiresAt < :nowSeconds OR #state = :pending ' +
-              'OR (#state = :running AND leaseUntil < :nowMs)' +
-              (redrive ? ' OR #state = :parked' : ''),
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: {
-              ':running': { S: 'running' },
-              ':pending': { S: 'pending' },
-              ...(redrive ? { ':parked': { S: 'parked' } } : { ':zero': { N: '0' } }),
-              ':one': { N: '1' },
-              ':token': { S: token },
-              ':expiresAt': seconds(rememberUntilMs),
-              ':lease': { N: String(leaseUntilMs) },
-              ':nowSeconds': { N: String(Math.floor(at / 1000)) },
-              ':nowMs': { N: String(at) },
-            },
-            ReturnValues: 'ALL_OLD',
-          }),
-        ),
-      );
-      if (old) {
-        const expired = Number(old.expiresAt?.N ?? 0) * 1000 <= at;
-        const carried = expired || redrive ? 0 : Number(old.attempts?.N ?? 0);
-        return {
-          outcome: 'claimed',
-          token,
-          attempt: carried + 1,
-          lapsed: !expired && old.state?.S === 'running',
-        };
-      }
-      const { sdk: s, client: c } = await connect();
-      const found = await c.send(
-        new s.GetItemCommand({ TableName: tableName, Key: keyOf(key), ConsistentRead: true }),
-      );
-      const state = found.Item?.state?.S;
-      if (state === 'done') return { outcome: 'done' };
-      if (state === 'parked') {
-        return {
-          outcome: 'parked',
-          reason: found.Item?.reason?.S ?? '',
-          messageId: found.Item?.messageId?.S ?? '',
-        };
-      }
-      // Running elsewhere, or changed between the two calls: this copy comes back later.
-      return { outcome: 'running' };
-    },
-    async complete(key, token, rememberUntilMs) {
-      await ownWrite(key, token, 'SET #state = :done, expiresAt = :expiresAt REMOVE leaseUntil', {
-        ':done': { S: 'done' },
-        ':expiresAt': seconds(rememberUntilMs),
-      });
-    },
-    async release(key, token) {
-      await ownWrite(key, token, 'SET #state = :pending REMOVE leaseUntil', {
-        ':pending': { S: 'pending' },
-      });
-    },
-    async park(key, token, { reason, messageId, rememberUntilMs }) {
-      await ownWrite(
-        key,
-        token,
-        'SET #state = :parked, reason = :reason, messageId = :messageId, expiresAt = :expiresAt ' +
-          'REMOVE leaseUntil',
-        {
-          ':parked': { S: 'parked' },
-          ':reason': { S: reason },
-          ':messageId': { S: messageId },
-          ':expiresAt': seconds(rememberUntilMs),
-        },
-      );
-    },
-  };
-}
-
-function newToken(): string {
+/** A claim's token: only its holder may complete, release or park the record. */
+export function newToken(): string {
   return randomUUID();
 }

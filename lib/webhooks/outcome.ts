@@ -1,17 +1,16 @@
 /**
- * What one run of a queued invocation came to, and what the consumer does about it. The rule
- * behind every row: an outcome that may have happened is not repeated on the consumer's own
- * initiative; what surely did not reach the action is tried again.
+ * What one run of a queued invocation came to, read from the action's answer or the error the
+ * call threw. What the consumer then does with each outcome is decision.ts's.
  *
- * | outcome      | when                                                             | then |
- * | ------------ | ---------------------------------------------------------------- | ---- |
- * | succeeded    | the action answered below 400 (a 202: it outlived the blocking wait and runs on) | done |
- * | rejected     | the action's own 4xx, other than 408, 425 and 429: final          | done, logged as an error |
- * | busy         | the action's own 408, 425 or 429                                   | again after its Retry-After |
- * | not-sent     | nothing reached the action: refused connection, gateway 401/403/429/503 | again, with backoff |
- * | unknown      | timed out, reset after sending, gateway 500/502/504               | parked; again if the action is idempotent |
- * | failed       | the action's own 5xx: it ran and failed                            | parked; again if the action is idempotent |
- * | refused      | the gateway refused the call for good (400, 404, 413, ...)         | parked at once |
+ * | outcome      | when                                                                  |
+ * | ------------ | --------------------------------------------------------------------- |
+ * | succeeded    | the action answered below 400 (a 202: it outlived the blocking wait and runs on) |
+ * | rejected     | the action's own 4xx, other than 408, 425 and 429: final               |
+ * | busy         | the action's own 408, 425 or 429                                       |
+ * | not-sent     | nothing reached the action: refused connection, gateway 401/403/429/503 |
+ * | unknown      | timed out, reset after sending, gateway 500/502/504                    |
+ * | failed       | the action's own 5xx: it ran and failed                                |
+ * | refused      | the gateway refused the call for good (400, 404, 413, ...)             |
  */
 import {
   ServiceError,

@@ -1,9 +1,9 @@
 /**
- * How the consumer settles a message it does not simply finish: **later** (it goes back to the
- * queue and comes again after a delay: the queue's visibility of that message), or **parked**
- * (it goes to the dead-letter queue with the reason, where an operator sees it, and is not run
- * again unless an operator redrives it). Deployed, both are SQS calls; locally, where no queue
- * runs, they are log lines.
+ * The queue's part of settling a message the consumer does not simply finish: **later** (it goes
+ * back to the queue and comes again after a delay: the queue's visibility of that message), or
+ * **dead-letter** (it goes to the dead-letter queue with the reason, where an operator sees it:
+ * the queue's part of parking a delivery, decision.ts). Deployed, both are SQS calls; locally,
+ * where no queue runs, they are log lines.
  */
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '../core/log.js';
@@ -27,8 +27,11 @@ export const PARKED_REASON_ATTRIBUTE = 'parkedReason';
 export interface Settlement {
   /** The message comes again after `seconds` (it is also reported as a batch item failure). */
   later(message: QueuedMessage, seconds: number, log: Logger): Promise<void>;
-  /** The message goes to the dead-letter queue with its reason. Throws when it could not. */
-  park(message: QueuedMessage, reason: string, log: Logger): Promise<void>;
+  /**
+   * The message goes to the dead-letter queue with its reason (its part of parking the
+   * delivery). Throws when it could not.
+   */
+  deadLetter(message: QueuedMessage, reason: string, log: Logger): Promise<void>;
 }
 
 interface SqsSettlementOptions {
@@ -65,7 +68,7 @@ export function sqsSettlement(options: SqsSettlementOptions): Settlement {
         });
       }
     },
-    async park(message, reason) {
+    async deadLetter(message, reason) {
       await sqs().send(
         new SendMessageCommand({
           QueueUrl: options.deadLetterQueueUrl,
@@ -92,7 +95,7 @@ export function logSettlement(): Settlement {
         retryInSeconds: seconds,
       });
     },
-    async park(message, reason, log) {
+    async deadLetter(message, reason, log) {
       log.error('invocation parked; locally there is no dead-letter queue', {
         messageId: message.id,
         reason,

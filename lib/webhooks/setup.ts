@@ -17,7 +17,8 @@ import { usageGateOf } from '../usage/setup.js';
 import { bodyStoreOf } from './body-store.js';
 import { type ConsumerDeps, processMessage } from './consumer.js';
 import { InProcessInvocationQueue } from './in-process-queue.js';
-import { type DeliveryLedger, dynamoDbDeliveryLedger, memoryDeliveryLedger } from './ledger.js';
+import { dynamoDbDeliveryLedger } from './dynamo-ledger.js';
+import { type DeliveryLedger, memoryDeliveryLedger } from './ledger.js';
 import { logSettlement, type Settlement, sqsSettlement } from './settlement.js';
 
 /**
@@ -69,8 +70,12 @@ export const consumerDepsOf = perRuntime((runtime: Runtime): ConsumerDeps => {
   };
 });
 
-/** The invocation queue of local runs: the consumer's code, in this process. */
-export const inProcessInvocationQueueOf = perRuntime((runtime: Runtime) => {
+/**
+ * The invocation queue of local runs: the consumer's code, in this process. Marked pure, so that
+ * the consumer function's bundle, which never calls it, leaves it out (and the in-process queue
+ * with it).
+ */
+export const inProcessInvocationQueueOf = /* @__PURE__ */ perRuntime((runtime: Runtime) => {
   const deps = consumerDepsOf(runtime);
   return new InProcessInvocationQueue({ log: deps.log, run: (body) => processMessage(body, deps) });
 });

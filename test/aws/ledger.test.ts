@@ -4,11 +4,11 @@
  * TTL on `expiresAt`). All but one: moto_server checks a condition and writes in two steps on
  * its request threads, so two concurrent conditional writes can both succeed there (seen in
  * CI: 2 winners of 20). DynamoDB makes each conditional write atomic; the many-concurrent-
- * claims rule is held on dynalite, which does too (test/unit/lib/webhooks/ledger.test.ts).
+ * claims rule is held on dynalite, which does too (test/unit/lib/webhooks/dynamo-ledger.test.ts).
  */
 import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll } from 'vitest';
-import { dynamoDbDeliveryLedger } from '../../lib/webhooks/ledger.js';
+import { dynamoDbDeliveryLedger } from '../../lib/webhooks/dynamo-ledger.js';
 import tables from '../../scripts/sls/tables.cjs';
 import { describeLedgerRules, type LedgerClock } from '../helpers/delivery-ledger-rules.js';
 import { clients, createTable, unique } from './moto.js';

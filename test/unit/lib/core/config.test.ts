@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, requiredSetting } from '../../../../lib/core/config.js';
+import { loadConfig, loadS3Endpoint, requiredSetting } from '../../../../lib/core/config.js';
 import { ConfigError } from '../../../../lib/core/errors.js';
 
 describe('loadConfig', () => {
@@ -160,5 +160,15 @@ describe('loadConfig', () => {
     for (const value of ['6291457', '0', '1e6', '-1']) {
       expect(() => loadConfig({ WEBHOOK_MAX_BODY_BYTES: value })).toThrow(/WEBHOOK_MAX_BODY_BYTES/);
     }
+  });
+});
+
+describe('loadS3Endpoint', () => {
+  it("finds S3 at its own endpoint, else the SDK's shared one; none on AWS", () => {
+    const own = 'http://127.0.0.1:5001';
+    const shared = 'http://127.0.0.1:4566';
+    expect(loadS3Endpoint({ AWS_ENDPOINT_URL: shared, AWS_ENDPOINT_URL_S3: own })).toBe(own);
+    expect(loadS3Endpoint({ AWS_ENDPOINT_URL: shared, AWS_ENDPOINT_URL_S3: '' })).toBe(shared);
+    expect(loadS3Endpoint({ AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL: '' })).toBeUndefined();
   });
 });

@@ -14,7 +14,8 @@ import { UpstreamClient } from '../../../../lib/upstream/client.js';
 import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
 import type { Dispatcher } from '../../../../lib/upstream/undici.js';
 import { consumeBatch } from '../../../../lib/webhooks/batch.js';
-import { ACTION_WAIT_MS, type ConsumerDeps } from '../../../../lib/webhooks/consumer.js';
+import { ACTION_WAIT_MS } from '../../../../lib/webhooks/action.js';
+import type { ConsumerDeps } from '../../../../lib/webhooks/consumer.js';
 import { memoryDeliveryLedger } from '../../../../lib/webhooks/ledger.js';
 import { PARKED_REASON_ATTRIBUTE, type Settlement } from '../../../../lib/webhooks/settlement.js';
 import { sampleEvent } from '../../../helpers/lambda.js';
@@ -92,7 +93,7 @@ describe('consumeBatch', () => {
       later: async (message, seconds) => {
         later.push([message.id, seconds]);
       },
-      park: async () => {},
+      deadLetter: async () => {},
     };
     const log = createLogger({}, () => {});
     deps = {

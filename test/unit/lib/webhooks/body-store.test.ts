@@ -7,6 +7,7 @@ import { loadConfig } from '../../../../lib/core/config.js';
 import { createLogger } from '../../../../lib/core/log.js';
 import { createRuntime } from '../../../../lib/runtime.js';
 import { bodyStoreOf, s3BodyStore } from '../../../../lib/webhooks/body-store.js';
+import { pointAwsSdkAt } from '../../../helpers/aws.js';
 import { type S3StandIn, startS3StandIn } from './s3-stand-in.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -66,5 +67,20 @@ describe('bodyStoreOf', () => {
     const local = runtimeOf({ DELIVERY_BODY_BUCKET: 'local-bodies' });
     expect(bodyStoreOf(local)).toBeDefined();
     expect(bodyStoreOf(local)).toBe(bodyStoreOf(local));
+  });
+
+  it('names the bucket in the path where S3 is a stand-in (AWS_ENDPOINT_URL_S3)', async () => {
+    const s3 = await startS3StandIn();
+    // By name: at an IP address the client would name the bucket in the path anyway.
+    const endpoint = s3.endpoint.replace('127.0.0.1', 'localhost');
+    const restore = pointAwsSdkAt('AWS_ENDPOINT_URL_S3', endpoint);
+    try {
+      const store = bodyStoreOf(runtimeOf({ DELIVERY_BODY_BUCKET: 'local-bodies' }));
+      const ref = await store?.put('demo:msg_local', '{"n":1}');
+      expect(s3.objects.has(`/local-bodies/${ref?.key}`)).toBe(true);
+    } finally {
+      restore();
+      await s3.close();
+    }
   });
 });

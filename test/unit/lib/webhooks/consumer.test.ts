@@ -46,7 +46,7 @@ function recordingSettlement() {
     later: async (message, seconds) => {
       state.later.push([message.id, seconds]);
     },
-    park: async (message, reason) => {
+    deadLetter: async (message, reason) => {
       if (state.parkFails) throw Object.assign(new Error('refused'), { name: 'QueueDoesNotExist' });
       state.parked.push([message.id, reason]);
     },

@@ -4,7 +4,23 @@ import {
   invocationSchema,
   MAX_INLINE_MESSAGE_BYTES,
   MAX_PAYLOAD_DEPTH,
+  readInvocation,
 } from '../../../../lib/webhooks/invocation.js';
+
+describe('readInvocation', () => {
+  it('reads the invocation a message carries', () => {
+    expect(readInvocation('{"action":"hello","params":{"n":1}}')).toEqual({
+      action: 'hello',
+      params: { n: 1 },
+    });
+  });
+
+  it('says what is wrong with a message that carries none', () => {
+    expect(readInvocation('hello')).toBe('not JSON');
+    expect(readInvocation('{"params":{}}')).toMatch(/^action: /);
+    expect(readInvocation('{"action":"hello","params":[1]}')).toMatch(/^params: /);
+  });
+});
 
 describe('invocationSchema', () => {
   it('reads a queued invocation, params an empty object when none were sent', () => {

@@ -13,6 +13,8 @@ interface StoredObject {
 
 export interface S3StandIn {
   readonly objects: Map<string, StoredObject>;
+  /** Where it listens, for a client the code under test makes itself. */
+  readonly endpoint: string;
   /** A real S3 client pointed at it (path-style), with throwaway credentials. */
   client(): S3Client;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export async function startS3StandIn(): Promise<S3StandIn> {
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     objects,
+    endpoint,
     client: () =>
       new S3Client({
         endpoint,

@@ -46,7 +46,7 @@ describe('logSettlement (local runs: no queue)', () => {
 
   it('says in the log that the message is parked, with the reason, and never its body', async () => {
     const { log, logged } = captured();
-    await logSettlement().park(message, 'failed: the action answered 502', log);
+    await logSettlement().deadLetter(message, 'failed: the action answered 502', log);
     expect(logged()).toEqual([
       expect.objectContaining({
         level: 'error',
@@ -106,7 +106,7 @@ describe('sqsSettlement (deployed)', () => {
   });
 
   it('parks a message in the dead-letter queue: its body, its group, its reason, once per receive', async () => {
-    await settlement().park(message, 'refused: no action named "x"', captured().log);
+    await settlement().deadLetter(message, 'refused: no action named "x"', captured().log);
     const [call] = sqs.calls;
     expect(call?.action).toBe('SendMessage');
     expect(call?.input).toMatchObject({
@@ -125,7 +125,7 @@ describe('sqsSettlement (deployed)', () => {
   });
 
   it('keeps a message without a group in a group of its own, and a reason to 1000 characters', async () => {
-    await settlement().park({ id: 'm-3', body: '{}' }, 'x'.repeat(5000), captured().log);
+    await settlement().deadLetter({ id: 'm-3', body: '{}' }, 'x'.repeat(5000), captured().log);
     const input = sqs.calls[0]?.input as {
       MessageGroupId: string;
       MessageAttributes: Record<string, { StringValue: string }>;
@@ -136,7 +136,7 @@ describe('sqsSettlement (deployed)', () => {
 
   it('fails when the message cannot be parked, so that the consumer keeps it', async () => {
     sqs.refuse = 'QueueDoesNotExist';
-    await expect(settlement().park(message, 'r', captured().log)).rejects.toMatchObject({
+    await expect(settlement().deadLetter(message, 'r', captured().log)).rejects.toMatchObject({
       name: 'QueueDoesNotExist',
     });
   });
@@ -153,7 +153,7 @@ describe('sqsSettlement (deployed)', () => {
     });
     expect(built).toBe(0);
     await once.later(message, 1, captured().log);
-    await once.park(message, 'r', captured().log);
+    await once.deadLetter(message, 'r', captured().log);
     expect(built).toBe(1);
   });
 });

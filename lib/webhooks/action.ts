@@ -1,0 +1,98 @@
+/**
+ * The consumer's run step, where a queued invocation meets its action: which action it is
+ * (resolved from the secret, or why it can never run), and one blocking call to it, whose
+ * answer or error becomes the run's outcome (outcome.ts).
+ */
+import type { CallContext } from '../core/call-context.js';
+import { NotFoundError, UpstreamError } from '../core/errors.js';
+import type { ExecutionClient } from '../execution/client.js';
+import type { SecretStore } from '../secrets/store.js';
+import type { UsageGate } from '../usage/gate.js';
+import { ONE_REQUEST } from '../usage/units.js';
+import type { BodyStore } from './body-store.js';
+import type { ParsedInvocation } from './invocation.js';
+import { outcomeOfAnswer, outcomeOfError, type RunOutcome } from './outcome.js';
+
+/** What running an action takes. */
+export interface ActionDeps {
+  readonly execution: ExecutionClient;
+  /**
+   * The webhooks' secret, to find a delivery's webhook (removed ones are parked), where the
+   * consumer may read it: when the webhooks are kept in a secret of their own, only the receiver
+   * reads it, and a webhook is stopped at the receiver (its queued deliveries still run).
+   */
+  readonly webhooks: SecretStore | undefined;
+  /** Where params too large for a message were put; absent locally. */
+  readonly bodies?: BodyStore;
+  /**
+   * Where a delivery that reached its action is counted in the account's usage (never held by
+   * a plan: its sender is not a caller); absent, it is not counted.
+   */
+  readonly usage?: Pick<UsageGate, 'record'>;
+}
+
+/**
+ * The longest the consumer waits for an action: the platform answers a blocking call within 60
+ * s (a longer run is answered 202 with its activation id, and goes on), plus the gateway's own
+ * time. A call is only started when this much of the function's time is left, except the
+ * first of each group, which has the whole invocation.
+ */
+export const ACTION_WAIT_MS = 65_000;
+
+type Target = Awaited<ReturnType<ExecutionClient['target']>>;
+
+/** The action of an invocation, or why it can never run. */
+export async function resolveAction(
+  invocation: ParsedInvocation,
+  deps: ActionDeps,
+): Promise<Target | string> {
+  const source = invocation.source;
+  if (source && deps.webhooks) {
+    const webhooks = (await deps.webhooks.get()).webhooks;
+    if (!webhooks || !Object.hasOwn(webhooks, source.webhook)) {
+      return `the webhook "${source.webhook}" is not in the secret`;
+    }
+  }
+  try {
+    return await deps.execution.target('action', invocation.action, 'POST');
+  } catch (error) {
+    if (error instanceof NotFoundError) return `no action named "${invocation.action}"`;
+    throw error;
+  }
+}
+
+/**
+ * One blocking POST of the params to the action, result only, waiting as long as allowed, with
+ * the delivery's key as its id (`x-delivery-id`).
+ */
+export async function callAction(
+  invocation: ParsedInvocation,
+  target: Target,
+  deliveryKey: string,
+  deps: ActionDeps,
+  call: CallContext,
+): Promise<RunOutcome> {
+  try {
+    const params = invocation.paramsRef
+      ? await deps.bodies?.get(invocation.paramsRef)
+      : JSON.stringify(invocation.params);
+    if (params === undefined) return { kind: 'refused', reason: 'no body store for its params' };
+    const answer = await deps.execution.execute(
+      target,
+      {
+        method: 'POST',
+        result: true,
+        body: params,
+        deliveryId: deliveryKey,
+        timeoutMs: ACTION_WAIT_MS,
+      },
+      call,
+    );
+    await deps.usage?.record(ONE_REQUEST, call.log);
+    return outcomeOfAnswer(answer);
+  } catch (error) {
+    // The platform answered (an error of its gateway): the delivery counts in its usage.
+    if (error instanceof UpstreamError) await deps.usage?.record(ONE_REQUEST, call.log);
+    return outcomeOfError(error);
+  }
+}

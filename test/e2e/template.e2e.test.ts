@@ -972,6 +972,25 @@ describe('serverless package and its CloudFormation template', () => {
   });
 });
 
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+
+/**
+ * A line of the README's sample of npm start's output as a pattern of what it prints here: this
+ * run's ports for 3000 and 4010, any Node version, and any path for the secret file (with other
+ * ports, npm start gives the functions a copy of the demo secret that names its emulator).
+ */
+function samplePattern(line: string, port: number): RegExp {
+  const escaped = line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `^${escaped
+      .replaceAll(':3000', `:${port}`)
+      .replaceAll('port 3000', `port ${port}`)
+      .replaceAll(':4010', ':\\d+')
+      .replace(/^Node v\S+/, 'Node v\\S+')
+      .replace('secrets: /…/emulator/demo-secret\\.json', 'secrets: /\\S+\\.json')}$`,
+  );
+}
+
 describe("the README's package command while npm start runs", () => {
   const output: string[] = [];
   let start: ChildProcess | undefined;
@@ -1015,6 +1034,25 @@ describe("the README's package command while npm start runs", () => {
     start.kill('SIGTERM');
     await exited;
   }, 30_000);
+
+  it("prints what the README's sample shows, and nothing else before the functions are ready", async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const sample = /`npm start` prints this[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(sample, 'the README shows what npm start prints').toBeDefined();
+    // npm's own two lines and the blank after them are npm's (this test starts scripts/start.ts
+    // itself); the Node line is said on Node 20 and 21 only.
+    const expected = sample!
+      .split('\n')
+      .filter((line) => !line.startsWith('> '))
+      .slice(1)
+      .filter((line) => !(/^Node v\S+ runs the local stack;/.test(line) && nodeMajor >= 22));
+    const shown = printed().slice(0, printed().indexOf('Ctrl-C stops everything.'));
+    const lines = `${shown}Ctrl-C stops everything.\n`.split('\n');
+    expect(lines).toHaveLength(expected.length);
+    expected.forEach((line, i) => {
+      expect(lines[i], `line ${i + 1} of:\n${shown}`).toMatch(samplePattern(line, port));
+    });
+  });
 
   it('packages with no variables and no credentials, and npm start keeps answering', {
     timeout: 240_000,

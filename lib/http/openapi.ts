@@ -154,20 +154,21 @@ function responsesOf(route: Route) {
       : undefined;
     responses[String(response.status)] = { description: response.description, content };
   }
-  // Where the endpoint's own answer comes back whatever its status (an action), a 400 may be
-  // either this service's envelope (bad input) or the endpoint's own.
+  // Where the endpoint's own answer comes back whatever its status (an action), a 400, 401 or
+  // 403 may be either this service's envelope or the endpoint's own.
   const passesThrough = documented.some(
     (answer) => answer.status === 'default' && !answer.contentTypes,
   );
-  responses['400'] ??= passesThrough
-    ? {
-        description:
-          "Bad input: the uniform envelope (see the Error response); or the endpoint's own 400, unchanged",
-      }
-    : { $ref: '#/components/responses/Error' };
-  if (needsCaller(route)) responses['401'] ??= { $ref: '#/components/responses/Error' };
+  const envelopeOr = (status: number, what: string) =>
+    passesThrough
+      ? {
+          description: `${what}: the uniform envelope (see the Error response); or the endpoint's own ${status}, unchanged`,
+        }
+      : { $ref: '#/components/responses/Error' };
+  responses['400'] ??= envelopeOr(400, 'Bad input');
+  if (needsCaller(route)) responses['401'] ??= envelopeOr(401, 'No valid caller token');
   if (typeof route.access === 'object') {
-    responses['403'] ??= { $ref: '#/components/responses/Error' };
+    responses['403'] ??= envelopeOr(403, "The caller lacks the route's scope");
   }
   responses.default ??= { $ref: '#/components/responses/Error' };
   return responses;

@@ -12,10 +12,11 @@ import { METRIC_NAMESPACE, type MetricDocument } from './metrics.js';
 const CONFIGURATION_ERRORS_METRIC = 'ConfigurationErrors';
 
 /**
- * What was wrong: the secret (invalid, missing, unreadable), the credentials it holds (the
- * platform refused them), or the environment.
+ * What was wrong (the metric's `Cause`): the secret (invalid, missing, unreadable), the
+ * credentials it holds (the platform refused them), or the environment.
  */
-export type ConfigurationCause = 'secret' | 'credentials' | 'environment';
+export const CONFIGURATION_CAUSES = ['secret', 'credentials', 'environment'] as const;
+export type ConfigurationCause = (typeof CONFIGURATION_CAUSES)[number];
 
 export function configurationErrorMetric(
   cause: ConfigurationCause,

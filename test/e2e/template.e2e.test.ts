@@ -18,6 +18,7 @@ import { scopesGranting } from '../../lib/core/scopes.js';
 import { routes } from '../../lib/http/routes/index.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
+import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -934,6 +935,35 @@ describe('serverless package and its CloudFormation template', () => {
       service: 'platform-gateway',
       stage: 'prod',
     });
+  });
+
+  it('has one dashboard a stage, every metric of it one the stack or the code emits, every route, function and alarm in it', () => {
+    for (const [stage, of] of [
+      ['dev', resources],
+      ['prod', prod.resources],
+    ] as const) {
+      const dashboards = Object.entries(of).filter(
+        ([, r]) => r.Type === 'AWS::CloudWatch::Dashboard',
+      );
+      expect(dashboards.map(([id]) => id)).toEqual(['StageDashboard']);
+      const dashboard = dashboards[0]![1];
+      expect(dashboard.Properties.DashboardName).toBe(`platform-gateway-${stage}`);
+      const widgets = widgetsOf(dashboard);
+      expect(problemsOf(of, widgets), stage).toEqual([]);
+      const shown = JSON.stringify(widgets);
+      for (const route of routes) {
+        expect(shown, `${stage}: ${route.method} ${route.path}`).toContain(
+          `"Method","${route.method}","Resource","${route.path}"`,
+        );
+      }
+      for (const [logicalId, r] of Object.entries(of)) {
+        if (r.Type === 'AWS::Lambda::Function' || r.Type === 'AWS::DynamoDB::Table') {
+          expect(shown, `${stage}: ${logicalId}`).toContain(`\${${logicalId}}`);
+        }
+        if (r.Type === 'AWS::SQS::Queue') expect(shown).toContain(`\${${logicalId}.QueueName}`);
+        if (r.Type === 'AWS::CloudWatch::Alarm') expect(shown).toContain(`\${${logicalId}.Arn}`);
+      }
+    }
   });
 
   it('has the alarms an on-call engineer needs, sent to the topic given', () => {

@@ -966,6 +966,15 @@ describe('serverless package and its CloudFormation template', () => {
     }
   });
 
+  it("counts the stage's alarms in the README as the template has them (its picture and its cost)", async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const count = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::CloudWatch::Alarm',
+    ).length;
+    expect(readme).toContain(`| ${count} alarms: `);
+    expect(readme).toContain(`["${count} alarms and the stage's dashboard`);
+  });
+
   it('has the alarms an on-call engineer needs, sent to the topic given', () => {
     const alarms = (of: Record<string, Resource>) =>
       Object.fromEntries(

@@ -5,7 +5,9 @@
  * with (test/helpers/dashboard-metrics.ts, which the template test runs on the packaged stacks);
  * its name and URL printed after a deploy and by `serverless info`.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   CONFIGURATION_CAUSES,
@@ -254,6 +256,19 @@ describe('what the check holds a dashboard to', () => {
       'bad: no metric',
       expect.stringContaining(`${sub('NoSuchAlarm.Arn')} is no alarm of the stack`),
     ]);
+  });
+});
+
+describe('its docs', () => {
+  it('state the most the metrics by route can cost from the number of routes there are', () => {
+    const deploy = readFileSync(
+      path.join(import.meta.dirname, '../../../../docs/deploy.md'),
+      'utf8',
+    );
+    const most = (routes.length * 6 * 0.3).toFixed(2);
+    expect(deploy.replace(/\s+/g, ' ')).toContain(
+      `at most ${routes.length} × 6 × 0.30 = USD ${most} a month`,
+    );
   });
 });
 

@@ -9,14 +9,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  CONFIGURATION_CAUSES,
-  configurationErrorMetric,
-} from '../../../../lib/core/configuration-metric.js';
-import { METRIC_DIMENSIONS, Metrics } from '../../../../lib/core/metrics.js';
+import { METRIC_DIMENSIONS } from '../../../../lib/core/metrics.js';
 import { routes } from '../../../../lib/http/routes/index.js';
 import type { Route } from '../../../../lib/http/routes/route.js';
-import { codeMetricDimensions, problemsOf, widgetsOf } from '../../../helpers/dashboard-metrics.js';
+import { problemsOf, widgetsOf } from '../../../helpers/dashboard-metrics.js';
 
 /** A reference of the body's Fn::Sub: `${HttpApi}`, `${Queue.QueueName}`. */
 const sub = (reference: string) => `\${${reference}}`;
@@ -184,80 +180,6 @@ describe('the stage dashboard', () => {
 
 /** The same, under a name that reads as a verb in the test above. */
 const shown = widgets;
-
-describe('what the check holds a dashboard to', () => {
-  it('is what the code writes: each metric with its declared dimensions and Function, as take() declares them', () => {
-    for (const [name, dimensions] of Object.entries(METRIC_DIMENSIONS)) {
-      const metrics = new Metrics();
-      const values = Object.fromEntries(dimensions.map((dimension) => [dimension, 'x']));
-      metrics.count(name as keyof typeof METRIC_DIMENSIONS, values as never);
-      const [document] = metrics.take('listJobs');
-      const directive = (document as { _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] } })
-        ._aws.CloudWatchMetrics[0]!;
-      expect([...directive.Dimensions[0]!].sort(), name).toEqual(codeMetricDimensions().get(name));
-    }
-    for (const cause of CONFIGURATION_CAUSES) {
-      const document = configurationErrorMetric(cause) as {
-        _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] };
-      };
-      expect(document._aws.CloudWatchMetrics[0]!.Dimensions).toEqual([
-        codeMetricDimensions().get('ConfigurationErrors'),
-      ]);
-    }
-  });
-
-  it('finds a metric nothing writes, a wrong dimension, a route or an alarm the stack does not have', () => {
-    const resources = stack();
-    const graph = (metrics: unknown[][]) => ({
-      type: 'metric',
-      properties: { title: 'bad', metrics },
-    });
-    const problems = problemsOf(resources, [
-      graph([['AWS/Lambda', 'Errorz', 'FunctionName', sub('ListJobsLambdaFunction'), {}]]),
-      graph([['AWS/Lambda', 'Errors', 'FunctionName', sub('UsageTable'), {}]]),
-      graph([
-        [
-          'AWS/ApiGateway',
-          'Count',
-          'ApiId',
-          sub('HttpApi'),
-          'Stage',
-          '$default',
-          'Method',
-          'GET',
-          'Resource',
-          '/nowhere',
-          {},
-        ],
-      ]),
-      graph([['PlatformGateway', 'CallerRequests', 'Caller', 'demo', {}]]),
-      graph([['PlatformGateway', 'ConfigurationErrors', 'Cause', 'weather', {}]]),
-      graph([
-        [
-          {
-            expression:
-              'SELECT SUM(UsageRefusals) FROM SCHEMA(PlatformGateway, Function, Plan) GROUP BY Limit',
-          },
-        ],
-      ]),
-      graph([]),
-      { type: 'alarm', properties: { title: 'alarms', alarms: [sub('NoSuchAlarm.Arn')] } },
-    ]);
-    expect(problems).toEqual([
-      expect.stringContaining('AWS/Lambda writes no Errorz'),
-      expect.stringContaining(`FunctionName ${sub('UsageTable')} names no AWS::Lambda::Function`),
-      expect.stringContaining('no route GET /nowhere in the template'),
-      expect.stringContaining('CallerRequests is written with Caller, Function, Route, not Caller'),
-      expect.stringContaining('no configuration error has the cause weather'),
-      expect.stringContaining(
-        'UsageRefusals is written with Function, Limit, Plan, not Function, Plan',
-      ),
-      expect.stringContaining('GROUP BY Limit, not in its schema'),
-      'bad: no metric',
-      expect.stringContaining(`${sub('NoSuchAlarm.Arn')} is no alarm of the stack`),
-    ]);
-  });
-});
 
 describe('its docs', () => {
   it('state the most the metrics by route can cost from the number of routes there are', () => {

@@ -10,6 +10,7 @@ import { watchBuildFolder } from './local/build-guard.js';
 import { launchOffline, type OfflineProcess } from './local/offline.js';
 import { DEMO_SECRETS_FILE, PROJECT_ROOT } from './local/paths.js';
 import { localConfigurationProblems } from './local/preflight.js';
+import { quietSdkNodeNotice } from './local/sdk-node-notice.js';
 import { startLocalLedger } from './local-ledger.js';
 
 function portFromEnv(name: string, fallback: number): number {
@@ -63,23 +64,9 @@ async function callerTokenHint(usesDemoSecret: boolean): Promise<string> {
   }
 }
 
-/**
- * On a machine's Node 20, the AWS SDK warns in seven lines that its releases after January 2027
- * need Node 22. That is about this machine, not the deployed functions (Lambda's Node 24): said
- * once, in one line, for this process and serverless offline's.
- */
-function noteNodeForTheSdk(): void {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major >= 22 || process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED !== undefined)
-    return;
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  console.log(
-    `Node ${process.version} runs the local stack; the AWS SDK's releases after January 2027 need Node 22 (deployed, the functions run Node 24).`,
-  );
-}
-
 async function main(): Promise<void> {
-  noteNodeForTheSdk();
+  const sdkNotice = quietSdkNodeNotice('the local stack');
+  if (sdkNotice) console.log(sdkNotice);
   const cleanups: Array<() => Promise<void>> = [];
   let exiting = false;
   const shutdown = async (code: number, message?: string) => {
@@ -157,7 +144,14 @@ async function main(): Promise<void> {
       await offline?.stop();
     });
     const boot = async (): Promise<OfflineProcess> => {
-      const launched = await launchOffline({ port, env, capture: false, workFolder, params });
+      const launched = await launchOffline({
+        port,
+        env,
+        capture: false,
+        quietUntilReady: true,
+        workFolder,
+        params,
+      });
       offline = launched;
       await launched.ready;
       void launched.exited.then((code) => {

@@ -88,6 +88,9 @@ export class CatalogueClient {
     const response = await sendRefreshingCredentials({
       credentials: this.options.credentials,
       send: (app) => this.send(request, app, caller, call),
+      vendor: this.options.vendor,
+      what: "the catalogue's client id and secret (openapi)",
+      call,
     });
     if (response.status < 200 || response.status >= 300) {
       throw (entry.decodeError ?? decodeUpstreamError)(response);

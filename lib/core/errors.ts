@@ -412,6 +412,35 @@ export class ConfigurationError extends ServiceError {
 }
 
 /**
+ * The platform refused the deployment's own credentials (a revoked API key, a wrong client
+ * secret, signing keys it does not know): a 401 to a call made with them, or a 403 of the
+ * gateway's own, after they were fetched again once. The caller's token was fine: passing the
+ * 401 on would have it rotate a token that works, so this is the operator's 500/`900`, counted
+ * in the ConfigurationErrors metric (Cause `credentials`) that an alarm watches. `refusal` is the
+ * platform's answer, decoded (the log line and the queue consumer read it; the caller never sees
+ * it).
+ */
+export class CredentialsRefusedError extends ServiceError {
+  override name = 'CredentialsRefusedError';
+  constructor(
+    readonly refusal: UpstreamError,
+    /** Which credentials, in words: `the signing keys (iam, apiKey)`. Never a value. */
+    readonly credentials: string,
+  ) {
+    super({
+      status: 500,
+      code: '900',
+      message: 'Unexpected Error',
+      details:
+        `The platform refused this service's own credentials (${credentials}). Its operator ` +
+        'must correct the secret; retrying will not help until then.',
+      reason: `credentials-refused ${refusal.status}/${refusal.code}`,
+      cause: refusal,
+    });
+  }
+}
+
+/**
  * The upstream answered with an error; status, code and message are the upstream's own. Its
  * reason is `upstream-<code>` unless it is given one (the scan job hints': `upstream-901 cancel`).
  */

@@ -15,32 +15,45 @@
 
 export const METRIC_NAMESPACE = 'PlatformGateway';
 
-/** Every metric the service writes. */
-type MetricName =
-  /** A request of a known caller (answered or refused); dimensions Caller and Route. */
-  | 'CallerRequests'
-  /** An upstream call ended; dimensions Service and Outcome. */
-  | 'UpstreamCalls'
-  /** Attempts beyond the first; dimension Service. */
-  | 'UpstreamRetries'
+/**
+ * Every metric the service writes, with the dimensions each count gives (`take` adds
+ * `Function` to every one): `count` takes exactly these, so that what the code writes is what
+ * the stage's dashboard and alarms read (scripts/sls/dashboard.cjs, its test). Types only in a
+ * function's bundle: no code reads this table while it serves.
+ */
+export const METRIC_DIMENSIONS = {
+  /** A request of a known caller (answered or refused). */
+  CallerRequests: ['Caller', 'Route'],
+  /** An upstream call ended (Outcome: `success`, `client-error`, `server-error`, or how it failed). */
+  UpstreamCalls: ['Service', 'Outcome'],
+  /** Attempts beyond the first. */
+  UpstreamRetries: ['Service'],
   /** A retry the table allowed but the container's retry budget could not pay for. */
-  | 'UpstreamRetriesRefused'
-  /** A call ended at its deadline; dimension Service. */
-  | 'UpstreamTimeouts'
-  /** A webhook delivery that had run already, not run again; dimension Function. */
-  | 'WebhookDuplicates'
+  UpstreamRetriesRefused: ['Service'],
+  /** A call ended at its deadline. */
+  UpstreamTimeouts: ['Service'],
+  /** A webhook delivery that had run already, not run again. */
+  WebhookDuplicates: [],
   /** A queued invocation failed on its last receive: SQS moves it to the dead-letter queue. */
-  | 'InvocationsToDeadLetterQueue'
+  InvocationsToDeadLetterQueue: [],
   /** The consumer parked a queued invocation in the dead-letter queue (the reason is logged). */
-  | 'InvocationsParked'
-  /** The usage table could not answer; dimension Policy (`open`: admitted, `closed`: refused). */
-  | 'UsageStoreFailures'
-  /** A request a usage plan refused; dimensions Plan (`caller`, `account`) and Limit. */
-  | 'UsageRefusals'
-  /** Characters of text an admitted request sends (translate, tts); dimensions Caller and Api. */
-  | 'CallerCharacters'
+  InvocationsParked: [],
+  /** The usage table could not answer (Policy `open`: admitted, `closed`: refused). */
+  UsageStoreFailures: ['Policy'],
+  /** A request a usage plan refused (Plan `caller` or `account`, and its Limit). */
+  UsageRefusals: ['Plan', 'Limit'],
+  /** Characters of text an admitted request sends (translate, tts). */
+  CallerCharacters: ['Caller', 'Api'],
   /** After an admission under an account plan: the largest share of its monthly quotas used. */
-  | 'AccountMonthQuotaUsedPercent';
+  AccountMonthQuotaUsedPercent: [],
+} as const satisfies Record<string, readonly string[]>;
+
+type MetricName = keyof typeof METRIC_DIMENSIONS;
+
+/** The dimensions a count of `N` gives: each of its names, a string, and no other. */
+type DimensionsOf<N extends MetricName> = {
+  readonly [D in (typeof METRIC_DIMENSIONS)[N][number]]: string;
+};
 
 type Dimensions = Readonly<Record<string, string>>;
 
@@ -64,7 +77,7 @@ export class Metrics {
   readonly #counts: Count[] = [];
 
   /** Adds to a counter of this invocation. */
-  count(name: MetricName, dimensions: Dimensions, value = 1): void {
+  count<N extends MetricName>(name: N, dimensions: DimensionsOf<N>, value = 1): void {
     this.#counts.push({ name, dimensions, value });
   }
 

@@ -6,7 +6,8 @@
  *
  * What the action answers (any status, its Content-Type, its body) is the caller's answer;
  * only an error the gateway produced itself (authentication, quota, endpoint error, timeout)
- * becomes this service's envelope.
+ * becomes this service's envelope, and the gateway refusing the target's API key is the
+ * operator's 500/`900` (lib/upstream/gateway/credential-refresh.ts), never the caller's 401.
  */
 
 import type { CallContext } from '../core/call-context.js';
@@ -16,6 +17,7 @@ import type { SecretStore } from '../secrets/store.js';
 import { identifyAnswer } from '../upstream/answer-origin.js';
 import { type UpstreamAnswer, type UpstreamClient, upstreamClientOf } from '../upstream/client.js';
 import { decodeUpstreamError } from '../upstream/error-decoding.js';
+import { credentialsRefused, refusesCredentials } from '../upstream/gateway/credential-refresh.js';
 import { gatewayHeaderNames } from '../upstream/gateway/header-names.js';
 import {
   checkMethod,
@@ -113,7 +115,14 @@ export class ExecutionClient {
       },
       call,
     );
-    if (isGatewayAnswer(answer, this.options.vendor)) throw decodeUpstreamError(answer);
+    if (isGatewayAnswer(answer, this.options.vendor)) {
+      // The gateway refusing the target's API key (missing, wrong, revoked) is the operator's;
+      // the action's own 401 never comes here (it is the action's answer, passed through).
+      if (refusesCredentials(answer, this.options.vendor)) {
+        throw credentialsRefused(answer, `the ${target.kind} "${target.name}"'s apiKey`, call);
+      }
+      throw decodeUpstreamError(answer);
+    }
     return answer;
   }
 }

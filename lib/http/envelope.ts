@@ -2,7 +2,7 @@
  * The uniform error envelope: every ServiceError encoded in JSON or XML, by content negotiation.
  * The one encoder: the functions' middy stack and the local server's own refusals both use it.
  */
-import type { ServiceError } from '../core/errors.js';
+import type { InputIssue, ServiceError } from '../core/errors.js';
 import { type HeaderMap, mediaType } from '../core/headers.js';
 
 type ErrorFormat = 'json' | 'xml';
@@ -50,6 +50,7 @@ export function encodeError(error: ServiceError, format: ErrorFormat): EncodedEr
         '<?xml version="1.0" encoding="UTF-8"?><result><error>' +
         `<errorCode>${escapeXml(error.code)}</errorCode>` +
         `<message>${escapeXml(error.message)}</message>` +
+        xmlDetails(error.details) +
         '</error></result>',
     };
   }
@@ -63,6 +64,21 @@ export function encodeError(error: ServiceError, format: ErrorFormat): EncodedEr
     headers: { ...headers, 'Content-Type': 'application/json' },
     body: JSON.stringify({ error: envelope }),
   };
+}
+
+/**
+ * The XML form of `details`, after `<message>`, so that a caller asking for XML learns what one
+ * asking for JSON does: a text, or one `<item><path>..</path><issue>..</issue></item>` per input
+ * issue; nothing when there are none.
+ */
+function xmlDetails(details: string | readonly InputIssue[] | undefined): string {
+  if (details === undefined) return '';
+  if (typeof details === 'string') return `<details>${escapeXml(details)}</details>`;
+  let items = '';
+  for (const { path, issue } of details) {
+    items += `<item><path>${escapeXml(path)}</path><issue>${escapeXml(issue)}</issue></item>`;
+  }
+  return `<details>${items}</details>`;
 }
 
 const XML_ESCAPES: Record<string, string> = {

@@ -5,7 +5,7 @@
  * `npm run openapi`.
  */
 import * as z from 'zod/mini';
-import { scopesGranting } from '../core/scopes.js';
+import { ALL_SCOPES, FIXED_SCOPES, scopesGranting } from '../core/scopes.js';
 import { routes as allRoutes } from './routes/index.js';
 import { ANY_METHODS, docsOf, type JsonSchema, needsCaller, type Route } from './routes/route.js';
 
@@ -154,20 +154,21 @@ function responsesOf(route: Route) {
       : undefined;
     responses[String(response.status)] = { description: response.description, content };
   }
-  // Where the endpoint's own answer comes back whatever its status (an action), a 400 may be
-  // either this service's envelope (bad input) or the endpoint's own.
+  // Where the endpoint's own answer comes back whatever its status (an action), a 400, 401 or
+  // 403 may be either this service's envelope or the endpoint's own.
   const passesThrough = documented.some(
     (answer) => answer.status === 'default' && !answer.contentTypes,
   );
-  responses['400'] ??= passesThrough
-    ? {
-        description:
-          "Bad input: the uniform envelope (see the Error response); or the endpoint's own 400, unchanged",
-      }
-    : { $ref: '#/components/responses/Error' };
-  if (needsCaller(route)) responses['401'] ??= { $ref: '#/components/responses/Error' };
+  const envelopeOr = (status: number, what: string) =>
+    passesThrough
+      ? {
+          description: `${what}: the uniform envelope (see the Error response); or the endpoint's own ${status}, unchanged`,
+        }
+      : { $ref: '#/components/responses/Error' };
+  responses['400'] ??= envelopeOr(400, 'Bad input');
+  if (needsCaller(route)) responses['401'] ??= envelopeOr(401, 'No valid caller token');
   if (typeof route.access === 'object') {
-    responses['403'] ??= { $ref: '#/components/responses/Error' };
+    responses['403'] ??= envelopeOr(403, "The caller lacks the route's scope");
   }
   responses.default ??= { $ref: '#/components/responses/Error' };
   return responses;
@@ -192,6 +193,26 @@ function scopeNote(route: Route): string | undefined {
   const [own, ...wider] = scopesGranting(route.access.scope);
   return `Needs the scope \`${own}\` (or ${wider.map((scope) => `\`${scope}\``).join(' or ')}).`;
 }
+
+/**
+ * The bearer scheme's text (the Authorize box of GET /docs). A description is CommonMark: every
+ * scope is a code span, so that `<name>` is not read as an HTML tag nor `*` as emphasis.
+ */
+const CALLER_TOKEN_DESCRIPTION =
+  "A caller's token from the secret's `callers` (or, deployed with a JWT issuer, a JWT " +
+  'whose `scope` claim holds the scopes). Each operation lists the scopes that grant it, any ' +
+  `one of them: ${[
+    ...FIXED_SCOPES,
+    'actions:<name>',
+    'actions:*',
+    'triggers:<name>',
+    'triggers:*',
+    'catalogue:<api>',
+    'catalogue:*',
+  ]
+    .map((scope) => `\`${scope}\``)
+    .join(', ')}, or \`${ALL_SCOPES}\` (everything). Unknown, expired or malformed: 401/\`200\`; ` +
+  'known without the scope: 403/`210`.';
 
 export interface OpenApiDocument {
   readonly openapi: '3.1.0';
@@ -289,13 +310,7 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
         callerToken: {
           type: 'http',
           scheme: 'bearer',
-          description:
-            'A caller\'s token from the secret\'s "callers" (or, deployed with a JWT issuer, a JWT ' +
-            'whose "scope" claim holds the scopes). Each operation lists the scopes that grant ' +
-            'it, any one of them: jobs:read, jobs:cancel, jobs:cancel-reserved, jobs:stop, ' +
-            'actions:<name>, actions:*, ' +
-            'triggers:<name>, triggers:*, catalogue:<api>, catalogue:*, or * (everything). ' +
-            'Unknown, expired or malformed: 401/200; known without the scope: 403/210.',
+          description: CALLER_TOKEN_DESCRIPTION,
         },
       },
       schemas: { ErrorEnvelope: ERROR_ENVELOPE },

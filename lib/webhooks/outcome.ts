@@ -13,6 +13,7 @@
  * | refused      | the gateway refused the call for good (400, 404, 413, ...)             |
  */
 import {
+  CredentialsRefusedError,
   ServiceError,
   UpstreamError,
   UpstreamTimeoutError,
@@ -57,6 +58,14 @@ export function outcomeOfError(thrown: unknown): RunOutcome {
     return thrown.maybeSent
       ? { kind: 'unknown', reason: 'the connection broke after the request was sent' }
       : { kind: 'not-sent', reason: 'the action could not be reached' };
+  }
+  // The gateway refused the action's API key (the operator's to correct): it did not run.
+  if (thrown instanceof CredentialsRefusedError) {
+    const { status, code } = thrown.refusal;
+    return {
+      kind: 'not-sent',
+      reason: `the gateway refused the action's apiKey (${status}/${code})`,
+    };
   }
   if (thrown instanceof UpstreamError) {
     const reason = `the gateway answered ${thrown.status} (${thrown.code})`;

@@ -39,6 +39,12 @@ export interface LaunchOptions {
   env: NodeJS.ProcessEnv;
   /** Keep stdout/stderr in memory (for test failure reports) instead of showing them. */
   capture: boolean;
+  /**
+   * Without `capture`: keep serverless offline's start-up (its banner, its list of every
+   * function and route, the readiness probe's request) to itself, shown only if it fails to
+   * start, and show what it prints once it is ready (each request's log line).
+   */
+  quietUntilReady?: boolean;
   /** esbuild output folder, relative to the project; must be under .esbuild/. */
   workFolder: string;
   readyTimeoutMs?: number;
@@ -64,6 +70,7 @@ export interface OfflineProcess {
 /** Spawns `serverless offline start`; the returned `ready` tells when it answers. */
 export async function launchOffline(options: LaunchOptions): Promise<OfflineProcess> {
   const { port, capture, workFolder } = options;
+  const quiet = !capture && options.quietUntilReady === true;
   const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
   const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -87,16 +94,23 @@ export async function launchOffline(options: LaunchOptions): Promise<OfflineProc
       cwd: PROJECT_ROOT,
       env,
       detached: true, // own process group: stop() reaches esbuild and anything else it starts
-      stdio: ['pipe', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
+      stdio: ['pipe', capture || quiet ? 'pipe' : 'inherit', capture || quiet ? 'pipe' : 'inherit'],
     },
   );
 
   let output = '';
+  let passThrough = false;
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_LIMIT);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (passThrough) process.stdout.write(chunk);
+    else keep(chunk);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (passThrough) process.stderr.write(chunk);
+    else keep(chunk);
+  });
 
   const exited = new Promise<number | string>((resolveExit) => {
     child.once('exit', (code, signal) => resolveExit(code ?? signal ?? 'unknown'));
@@ -139,9 +153,13 @@ export async function launchOffline(options: LaunchOptions): Promise<OfflineProc
       waitForHealth(`${baseUrl}/health`, readyTimeoutMs, () => running),
       exited.then((code) => `serverless offline exited (${code}) before it was ready`),
     ]);
-    if (outcome === true) return;
+    if (outcome === true) {
+      if (quiet) passThrough = true;
+      return;
+    }
     await stop();
-    const details = capture && output ? `\n--- serverless offline output ---\n${output}` : '';
+    const details =
+      (capture || quiet) && output ? `\n--- serverless offline output ---\n${output}` : '';
     throw new Error(`${outcome}${details}`);
   })();
   ready.catch(() => {}); // the caller awaits it; this only prevents an unhandled rejection

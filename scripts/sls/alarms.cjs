@@ -5,22 +5,47 @@
 // `${file(./scripts/sls/alarms.cjs):alarmActions}`.
 
 /**
- * A function met a configuration only an operator can mend: its secret does not validate, does
- * not exist or may not be read (the `ConfigurationErrors` metric, lib/core/configuration-metric.ts;
- * the log line that carries it names the field). Calls that need it answer 500 meanwhile.
+ * The causes of the `ConfigurationErrors` metric (lib/core/configuration-metric.ts) the alarm
+ * watches, each a metric of its own (its dimension `Cause`): the secret does not validate, does
+ * not exist or may not be read; the platform refuses the credentials it holds.
+ */
+const CONFIGURATION_CAUSES = ['secret', 'credentials'];
+
+/**
+ * A function met a configuration only an operator can mend: its secret cannot be used, or the
+ * platform refuses the credentials in it (the `ConfigurationErrors` metric, by `Cause`; the log
+ * line that carries it names the field or the credentials). Calls that need it answer 500
+ * meanwhile. One alarm on the sum of the causes.
  */
 function configurationAlarm(actions) {
   return {
     Type: 'AWS::CloudWatch::Alarm',
     Properties: {
       AlarmDescription:
-        "The service's secret is invalid, missing or not readable: calls answer 500 until it is " +
-        'corrected. The function logs name the field.',
-      Namespace: 'PlatformGateway',
-      MetricName: 'ConfigurationErrors',
-      Dimensions: [{ Name: 'Cause', Value: 'secret' }],
-      Statistic: 'Sum',
-      Period: 300,
+        "The service's secret is invalid, missing or not readable, or the platform refuses the " +
+        'credentials it holds: calls answer 500 until it is corrected. The function logs name ' +
+        'the field or the credentials.',
+      Metrics: [
+        ...CONFIGURATION_CAUSES.map((cause) => ({
+          Id: cause,
+          ReturnData: false,
+          MetricStat: {
+            Metric: {
+              Namespace: 'PlatformGateway',
+              MetricName: 'ConfigurationErrors',
+              Dimensions: [{ Name: 'Cause', Value: cause }],
+            },
+            Period: 300,
+            Stat: 'Sum',
+          },
+        })),
+        {
+          Id: 'errors',
+          Label: 'ConfigurationErrors',
+          Expression: CONFIGURATION_CAUSES.map((cause) => `FILL(${cause}, 0)`).join(' + '),
+          ReturnData: true,
+        },
+      ],
       EvaluationPeriods: 1,
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
@@ -81,3 +106,4 @@ FunctionAlarms.alarmActions = async ({ resolveVariable }) => {
 
 module.exports = FunctionAlarms;
 module.exports.configurationAlarm = configurationAlarm;
+module.exports.CONFIGURATION_CAUSES = CONFIGURATION_CAUSES;

@@ -96,6 +96,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)(
 
     it('takes a pasted token and tries GET /jobs: 200', { timeout: 60_000 }, async () => {
       await page.click('.auth-wrapper .authorize');
+      // The scheme's text as written: `<name>` is no tag, `*` no emphasis.
+      const authorizeText = (await page.locator('.auth-container').first().textContent()) ?? '';
+      expect(authorizeText).toContain(
+        'actions:<name>, actions:*, triggers:<name>, triggers:*, catalogue:<api>, catalogue:*, or * (everything)',
+      );
       await page.fill('.auth-container input[type="text"], .auth-container input', DEMO_TOKEN);
       await page.click('.auth-btn-wrapper .authorize');
       await page.click('.btn-done');

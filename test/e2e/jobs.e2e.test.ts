@@ -76,7 +76,8 @@ describe('scan job routes through serverless offline', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toMatch(/^text\/xml/);
     expect(await response.text()).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode><message>Authentication Failed</message></error></result>',
+      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode><message>Authentication Failed</message>' +
+        '<details>No Authorization header: send &quot;Authorization: Bearer &lt;token&gt;&quot;.</details></error></result>',
     );
   });
 
@@ -165,6 +166,9 @@ describe('scan job routes through serverless offline', () => {
       expect(answer.status).toBe(400);
       expect(answer.contentType).toMatch(/^text\/xml/);
       expect(answer.text).toContain('<errorCode>100</errorCode>');
+      expect(answer.text).toContain(
+        '<details><item><path>path</path><issue>malformed percent-encoding</issue></item></details>',
+      );
     });
 
     it('an unparsable Content-Type: 400/100', async () => {

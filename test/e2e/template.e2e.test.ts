@@ -18,6 +18,7 @@ import { scopesGranting } from '../../lib/core/scopes.js';
 import { routes } from '../../lib/http/routes/index.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
+import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -936,6 +937,44 @@ describe('serverless package and its CloudFormation template', () => {
     });
   });
 
+  it('has one dashboard a stage, every metric of it one the stack or the code emits, every route, function and alarm in it', () => {
+    for (const [stage, of] of [
+      ['dev', resources],
+      ['prod', prod.resources],
+    ] as const) {
+      const dashboards = Object.entries(of).filter(
+        ([, r]) => r.Type === 'AWS::CloudWatch::Dashboard',
+      );
+      expect(dashboards.map(([id]) => id)).toEqual(['StageDashboard']);
+      const dashboard = dashboards[0]![1];
+      expect(dashboard.Properties.DashboardName).toBe(`platform-gateway-${stage}`);
+      const widgets = widgetsOf(dashboard);
+      expect(problemsOf(of, widgets), stage).toEqual([]);
+      const shown = JSON.stringify(widgets);
+      for (const route of routes) {
+        expect(shown, `${stage}: ${route.method} ${route.path}`).toContain(
+          `"Method","${route.method}","Resource","${route.path}"`,
+        );
+      }
+      for (const [logicalId, r] of Object.entries(of)) {
+        if (r.Type === 'AWS::Lambda::Function' || r.Type === 'AWS::DynamoDB::Table') {
+          expect(shown, `${stage}: ${logicalId}`).toContain(`\${${logicalId}}`);
+        }
+        if (r.Type === 'AWS::SQS::Queue') expect(shown).toContain(`\${${logicalId}.QueueName}`);
+        if (r.Type === 'AWS::CloudWatch::Alarm') expect(shown).toContain(`\${${logicalId}.Arn}`);
+      }
+    }
+  });
+
+  it("counts the stage's alarms in the README as the template has them (its picture and its cost)", async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const count = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::CloudWatch::Alarm',
+    ).length;
+    expect(readme).toContain(`| ${count} alarms: `);
+    expect(readme).toContain(`["${count} alarms and the stage's dashboard`);
+  });
+
   it('has the alarms an on-call engineer needs, sent to the topic given', () => {
     const alarms = (of: Record<string, Resource>) =>
       Object.fromEntries(
@@ -961,16 +1000,34 @@ describe('serverless package and its CloudFormation template', () => {
       'WatchScanJobsLambdaFunction',
     );
     // A secret only an operator can mend (invalid, missing, not readable).
-    expect(dev.ConfigurationErrorsAlarm?.Properties).toMatchObject({
-      Namespace: 'PlatformGateway',
-      MetricName: 'ConfigurationErrors',
-    });
+    expect(JSON.stringify(dev.ConfigurationErrorsAlarm?.Properties.Metrics)).toContain(
+      '"Namespace":"PlatformGateway","MetricName":"ConfigurationErrors"',
+    );
     for (const alarm of Object.values(dev)) expect(alarm.Properties.AlarmActions).toEqual([]);
     for (const alarm of Object.values(prodAlarms)) {
       expect(alarm.Properties.AlarmActions).toEqual([ALARM_TOPIC]);
     }
   });
 });
+
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+
+/**
+ * A line of the README's sample of npm start's output as a pattern of what it prints here: this
+ * run's ports for 3000 and 4010, any Node version, and any path for the secret file (with other
+ * ports, npm start gives the functions a copy of the demo secret that names its emulator).
+ */
+function samplePattern(line: string, port: number): RegExp {
+  const escaped = line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `^${escaped
+      .replaceAll(':3000', `:${port}`)
+      .replaceAll('port 3000', `port ${port}`)
+      .replaceAll(':4010', ':\\d+')
+      .replace(/^Node v\S+/, 'Node v\\S+')
+      .replace('secrets: /…/emulator/demo-secret\\.json', 'secrets: /\\S+\\.json')}$`,
+  );
+}
 
 describe("the README's package command while npm start runs", () => {
   const output: string[] = [];
@@ -1015,6 +1072,25 @@ describe("the README's package command while npm start runs", () => {
     start.kill('SIGTERM');
     await exited;
   }, 30_000);
+
+  it("prints what the README's sample shows, and nothing else before the functions are ready", async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const sample = /`npm start` prints this[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(sample, 'the README shows what npm start prints').toBeDefined();
+    // npm's own two lines and the blank after them are npm's (this test starts scripts/start.ts
+    // itself); the Node line is said on Node 20 and 21 only.
+    const expected = sample!
+      .split('\n')
+      .filter((line) => !line.startsWith('> '))
+      .slice(1)
+      .filter((line) => !(/^Node v\S+ runs the local stack;/.test(line) && nodeMajor >= 22));
+    const shown = printed().slice(0, printed().indexOf('Ctrl-C stops everything.'));
+    const lines = `${shown}Ctrl-C stops everything.\n`.split('\n');
+    expect(lines).toHaveLength(expected.length);
+    expected.forEach((line, i) => {
+      expect(lines[i], `line ${i + 1} of:\n${shown}`).toMatch(samplePattern(line, port));
+    });
+  });
 
   it('packages with no variables and no credentials, and npm start keeps answering', {
     timeout: 240_000,

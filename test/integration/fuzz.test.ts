@@ -289,7 +289,7 @@ function expectEnvelope(headers: Record<string, unknown>, body: string, note: st
   const contentType = String(headers['Content-Type'] ?? headers['content-type'] ?? '');
   if (contentType.startsWith('text/xml')) {
     expect(body, note).toMatch(
-      /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error><errorCode>[^<]+<\/errorCode><message>[^<]*<\/message><\/error><\/result>$/,
+      /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error><errorCode>[^<]+<\/errorCode><message>[^<]*<\/message>(<details>([^<]*|(<item><path>[^<]*<\/path><issue>[^<]*<\/issue><\/item>)+)<\/details>)?<\/error><\/result>$/,
     );
     return;
   }

@@ -3,7 +3,8 @@
  * exactly the path and query that go on the wire, sends through the upstream client, and
  * decodes error answers. When the gateway refuses the keys, they are fetched again once (they
  * may have been rotated) and the call is signed anew; when it refuses a clock that drifted, the
- * call is signed once more with the gateway's time.
+ * call is signed once more with the gateway's time. A refusal that still stands is the
+ * operator's (credential-refresh.ts): 500/`900`, never the caller's 401.
  */
 
 import type { CallContext } from '../../core/call-context.js';
@@ -71,6 +72,9 @@ export class SignedGateway {
       credentials: this.options.credentials,
       send: (keys) => this.send(call, keys, context),
       retryWithSameCredentials: (refusal) => this.learnClockOffset(refusal),
+      vendor: this.options.vendor,
+      what: `the ${this.options.service} signing keys (iam, apiKey)`,
+      call: context,
     });
     if (answer.status < 200 || answer.status >= 300) throw decodeUpstreamError(answer);
     return answer;

@@ -28,6 +28,14 @@ const invokeEvent = (name: string, changes: Parameters<typeof httpEvent>[1] = {}
     ...changes,
   });
 
+/** The log lines (console.log is mocked in each test) that carry the configuration alarm's metric. */
+function configurationErrorLines(): Record<string, unknown>[] {
+  return vi
+    .mocked(console.log)
+    .mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>)
+    .filter((line) => 'ConfigurationErrors' in line);
+}
+
 describe('function execution against the emulator', () => {
   const emulator = emulatorForSuite();
   let fn: { invoke: HttpHandler; fire: HttpHandler };
@@ -117,13 +125,26 @@ describe('function execution against the emulator', () => {
       expect(sentTo(emulator)[0]?.headers['x-platform-apigw-api-key']).toBe('demo-gateway-api-key');
     });
 
-    it("turns the gateway's refusal of the key into this service's envelope", async () => {
+    it("answers the gateway's refusal of the action's key as the operator's 500/900, counted for the alarm", async () => {
       const result = await fn.invoke(invokeEvent('keyedWrongKey'), lambdaContext());
-      expect(result.statusCode).toBe(401);
-      expect((jsonBody(result) as ErrorBody).error).toMatchObject({
-        errorCode: '200',
-        message: 'Authentication Failed',
+      expect(result.statusCode).toBe(500);
+      expect((jsonBody(result) as ErrorBody).error).toEqual({
+        errorCode: '900',
+        message: 'Unexpected Error',
+        details:
+          'The platform refused this service\'s own credentials (the action "keyedWrongKey"\'s apiKey). ' +
+          'Its operator must correct the secret; retrying will not help until then.',
       });
+      expect(configurationErrorLines()).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          credentials: 'the action "keyedWrongKey"\'s apiKey',
+          upstreamStatus: 401,
+          upstreamErrorCode: '200',
+          Cause: 'credentials',
+          ConfigurationErrors: 1,
+        }),
+      ]);
     });
 
     it.each(['GET', 'PUT', 'DELETE', 'PATCH'])(
@@ -267,6 +288,17 @@ describe('function execution against the emulator', () => {
       expect(result.statusCode).toBe(418);
       expect(result.headers?.['content-type']).toMatch(/^text\/plain/);
       expect(result.body).toBe('echo post /');
+    });
+
+    it("passes the action's own 401 through unchanged: it is the action's answer, not the operator's", async () => {
+      const result = await fn.invoke(
+        invokeEvent('echo', { body: '{"reply":"text","status":401}' }),
+        lambdaContext(),
+      );
+      expect(result.statusCode).toBe(401);
+      expect(result.headers?.['content-type']).toMatch(/^text\/plain/);
+      expect(result.body).toBe('echo post /');
+      expect(configurationErrorLines()).toEqual([]);
     });
 
     it('passes HTML an action answers through unchanged, with nothing of it allowed to run', async () => {

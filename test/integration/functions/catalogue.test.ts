@@ -716,19 +716,49 @@ describe('catalogue functions with other configurations', () => {
     vi.restoreAllMocks();
   });
 
-  it("answers the gateway's 401 when the app credentials are wrong", async () => {
-    const secret = await demoSecret();
-    const file = await secretFile({
-      ...secret,
-      openapi: { clientId: secret.openapi!.clientId, clientSecret: 'wrong-secret' },
-    });
-    const { utility } = await loadHandlers(emulatorEnv(emulator, { SECRETS_FILE: file }), {
-      utility: CATALOGUE_FUNCTIONS.utility,
-    });
-    const result = await utility(eventFor('POST /trends', { json: TRENDS }), lambdaContext());
-    expect(result.statusCode).toBe(401);
-    expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('200');
-  });
+  it.each([
+    ['a wrong client secret', { clientSecret: 'wrong-secret' }],
+    ['an unknown client id', { clientId: 'no-such-client' }],
+  ])(
+    "answers the gateway's refusal of %s as the operator's 500/900, in XML too, counted for the alarm",
+    async (_case, change) => {
+      const secret = await demoSecret();
+      const file = await secretFile({ ...secret, openapi: { ...secret.openapi!, ...change } });
+      const { utility } = await loadHandlers(emulatorEnv(emulator, { SECRETS_FILE: file }), {
+        utility: CATALOGUE_FUNCTIONS.utility,
+      });
+      const result = await utility(eventFor('POST /trends', { json: TRENDS }), lambdaContext());
+      expect(result.statusCode).toBe(500);
+      expect(jsonBody(result)).toEqual({
+        error: {
+          errorCode: '900',
+          message: 'Unexpected Error',
+          details:
+            "The platform refused this service's own credentials (the catalogue's client id and secret (openapi)). " +
+            'Its operator must correct the secret; retrying will not help until then.',
+        },
+      });
+      const xml = await utility(
+        eventFor('POST /trends', { json: TRENDS, headers: { accept: 'text/xml' } }),
+        lambdaContext(),
+      );
+      expect(xml.statusCode).toBe(500);
+      expect(xml.body).toContain(
+        '<errorCode>900</errorCode><message>Unexpected Error</message><details>The platform refused this service&apos;s own credentials',
+      );
+      const counted = vi
+        .mocked(console.log)
+        .mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>)
+        .filter((line) => 'ConfigurationErrors' in line);
+      expect(counted).toHaveLength(2);
+      expect(counted[0]).toMatchObject({
+        Cause: 'credentials',
+        ConfigurationErrors: 1,
+        upstreamStatus: 401,
+        upstreamErrorCode: '200',
+      });
+    },
+  );
 
   it('sends a service to its own host with OPENAPI_SERVICE_URLS, the rest to OPENAPI_BASE_URL', async () => {
     const { language } = await loadHandlers(

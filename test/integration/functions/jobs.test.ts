@@ -563,6 +563,13 @@ describe('scan job functions against the emulator', () => {
   });
 });
 
+/** The logged lines that carry the configuration alarm's metric. */
+function configurationErrors(lines: readonly string[]): Record<string, unknown>[] {
+  return lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => 'ConfigurationErrors' in line);
+}
+
 describe('scan job functions with other credentials', () => {
   const emulator = emulatorForSuite({ vendor: 'ncp' });
 
@@ -575,10 +582,16 @@ describe('scan job functions with other credentials', () => {
     expect(emulator.requests.at(-1)?.headers['x-ncp-apigw-signature-v2']).toBeTruthy();
   });
 
-  it('are refused (401/200) when the vendor word does not match the gateway', async () => {
+  it("answer the operator's 500/900 when the vendor word does not match the gateway (it refuses the headers it cannot read)", async () => {
+    const lines = captureLogLines();
     const fn = await loadHandlers(emulatorEnv(emulator), { list: SCAN_FUNCTIONS.list });
     const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
-    expect(result.statusCode).toBe(401);
+    vi.restoreAllMocks();
+    expect(result.statusCode).toBe(500);
+    expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('900');
+    expect(configurationErrors(lines)).toEqual([
+      expect.objectContaining({ Cause: 'credentials', upstreamStatus: 401 }),
+    ]);
   });
 
   it.each([
@@ -597,18 +610,52 @@ describe('scan job functions with other credentials', () => {
       }),
     ],
     ['no API key', (s: Awaited<ReturnType<typeof demoSecret>>) => ({ ...s, apiKey: undefined })],
-  ])('pass the gateway refusal of %s through as 401/200', async (_case, change) => {
-    const file = await secretFile(change(await demoSecret()));
-    const fn = await loadHandlers(
-      emulatorEnv(emulator, { GATEWAY_VENDOR: 'ncp', SECRETS_FILE: file }),
-      {
-        list: SCAN_FUNCTIONS.list,
-      },
-    );
-    const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
-    expect(result.statusCode).toBe(401);
-    expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('200');
-  });
+  ])(
+    "answer the gateway's refusal of %s as the operator's 500/900, never the caller's 401, and count it for the alarm",
+    async (_case, change) => {
+      const file = await secretFile(change(await demoSecret()));
+      const lines = captureLogLines();
+      const fn = await loadHandlers(
+        emulatorEnv(emulator, { GATEWAY_VENDOR: 'ncp', SECRETS_FILE: file }),
+        {
+          list: SCAN_FUNCTIONS.list,
+        },
+      );
+      const before = emulator.requests.length;
+      const result = await fn.list(httpEvent('jobs-list.json'), lambdaContext());
+      vi.restoreAllMocks();
+      expect(result.statusCode).toBe(500);
+      expect(jsonBody(result)).toEqual({
+        error: {
+          errorCode: '900',
+          message: 'Unexpected Error',
+          details:
+            "The platform refused this service's own credentials (the scan-jobs signing keys (iam, apiKey)). " +
+            'Its operator must correct the secret; retrying will not help until then.',
+        },
+      });
+      // Sent once: the secret, read again, holds the same keys, so nothing is sent twice.
+      expect(emulator.requests.length - before).toBe(1);
+      // One line for the operator, with the alarm's metric; the request's line says why it is 900.
+      expect(configurationErrors(lines)).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          credentials: 'the scan-jobs signing keys (iam, apiKey)',
+          upstreamStatus: 401,
+          upstreamErrorCode: '200',
+          Cause: 'credentials',
+          ConfigurationErrors: 1,
+        }),
+      ]);
+      expect(
+        lines.map((line) => JSON.parse(line)).find((line) => line.message === 'request failed'),
+      ).toMatchObject({
+        status: 500,
+        errorCode: '900',
+        reason: 'credentials-refused 401/200',
+      });
+    },
+  );
 
   it('answer 504/510 when the upstream does not answer within UPSTREAM_TIMEOUT_MS', async () => {
     const fn = await loadHandlers(

@@ -500,13 +500,17 @@ describe('CatalogueClient', () => {
       expect(server.received).toHaveLength(2);
     });
 
-    it('answers the authentication failure when the secret did not change', async () => {
+    it("answers the authentication failure as the operator's 500/900 when the secret did not change", async () => {
       server.script = (_req, res) => gatewayError(res, 401, '200', 'Authentication Failed');
       const entry = api('GET /captcha/image/key');
       const error = await client
         .call(entry, parsed(entry, {}), {}, testCall())
         .catch((e: unknown) => e);
-      expect(error).toMatchObject({ status: 401, code: '200' });
+      expect(error).toMatchObject({
+        status: 500,
+        code: '900',
+        refusal: { status: 401, code: '200' },
+      });
       expect(server.received).toHaveLength(1);
     });
   });

@@ -25,7 +25,7 @@ describe('callContextOf', () => {
     const first = callContextOf(context, quiet);
     const second = callContextOf(context, quiet);
     expect(first.metrics).not.toBe(second.metrics);
-    first.metrics.count('UpstreamCalls', {});
+    first.metrics.count('WebhookDuplicates', {});
     expect(second.metrics.take('test')).toEqual([]);
     const given = new Metrics();
     expect(callContextOf(context, quiet, given).metrics).toBe(given);

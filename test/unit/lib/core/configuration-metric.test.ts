@@ -80,7 +80,7 @@ function configurationAlarm(): Record<string, unknown> {
 const NOW = Date.UTC(2026, 10, 25, 10, 0, 0);
 
 describe('the ConfigurationErrors metric', () => {
-  it.each(['secret', 'environment'] as ConfigurationCause[])(
+  it.each(['secret', 'credentials', 'environment'] as ConfigurationCause[])(
     'counts one %s fault, at the time it was met, under its cause',
     (cause) => {
       const line = JSON.stringify(configurationErrorMetric(cause, NOW));
@@ -114,28 +114,39 @@ describe('the ConfigurationErrors metric', () => {
     expect(extractedMetrics(line)).toHaveLength(1);
   });
 
-  it("is what the stack's alarm watches: its namespace, its name, the secret as its cause", () => {
-    const alarm = configurationAlarm();
-    const [metric] = extractedMetrics(JSON.stringify(configurationErrorMetric('secret', NOW)));
-    expect({
-      Namespace: metric?.namespace,
-      MetricName: metric?.name,
-      Dimensions: Object.entries(metric?.dimensions ?? {}).map(([Name, Value]) => ({
-        Name,
-        Value,
-      })),
-    }).toEqual({
-      Namespace: alarm.Namespace,
-      MetricName: alarm.MetricName,
-      Dimensions: alarm.Dimensions,
-    });
-    // Any one fault in its period raises it.
-    expect([alarm.Statistic, alarm.Threshold, alarm.ComparisonOperator]).toEqual([
-      'Sum',
-      0,
-      'GreaterThanThreshold',
-    ]);
-  });
+  it.each(['secret', 'credentials'] as ConfigurationCause[])(
+    "is what the stack's alarm watches: its namespace, its name, %s as a cause",
+    (cause) => {
+      const alarm = configurationAlarm() as {
+        Metrics: {
+          Id: string;
+          Expression?: string;
+          MetricStat?: { Metric: Record<string, unknown>; Stat: string };
+        }[];
+        Threshold: number;
+        ComparisonOperator: string;
+      };
+      const [metric] = extractedMetrics(JSON.stringify(configurationErrorMetric(cause, NOW)));
+      const watched = alarm.Metrics.find(
+        ({ MetricStat }) =>
+          JSON.stringify(MetricStat?.Metric) ===
+          JSON.stringify({
+            Namespace: metric?.namespace,
+            MetricName: metric?.name,
+            Dimensions: Object.entries(metric?.dimensions ?? {}).map(([Name, Value]) => ({
+              Name,
+              Value,
+            })),
+          }),
+      );
+      expect(watched, JSON.stringify(alarm.Metrics)).toBeDefined();
+      expect(watched?.MetricStat?.Stat).toBe('Sum');
+      // The alarm's expression adds every cause: any one fault in its period raises it.
+      const expression = alarm.Metrics.find((query) => query.Expression)?.Expression ?? '';
+      expect(expression).toContain(`FILL(${watched?.Id}, 0)`);
+      expect([alarm.Threshold, alarm.ComparisonOperator]).toEqual([0, 'GreaterThanThreshold']);
+    },
+  );
 
   it('is stamped with the clock of the moment it is raised when given none', () => {
     const before = Date.now();

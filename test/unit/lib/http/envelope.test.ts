@@ -67,20 +67,63 @@ describe('encodeError', () => {
     );
   });
 
+  it('carries a text details in the XML envelope as in the JSON one, escaped', () => {
+    const error = new ServiceError({
+      status: 401,
+      code: '200',
+      message: 'Authentication Failed',
+      details: 'Send "Authorization: Bearer <token>".',
+    });
+    expect(encodeError(error, 'xml').body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode>' +
+        '<message>Authentication Failed</message>' +
+        '<details>Send &quot;Authorization: Bearer &lt;token&gt;&quot;.</details></error></result>',
+    );
+    expect(JSON.parse(encodeError(error, 'json').body).error.details).toBe(
+      'Send "Authorization: Bearer <token>".',
+    );
+  });
+
+  it('writes one XML item per input issue, with its path and issue', () => {
+    const encoded = encodeError(
+      new InputError([
+        { path: 'query.page', issue: 'expected a positive integer' },
+        { path: 'body.text', issue: 'expected at most 5000 characters & no <tags>' },
+      ]),
+      'xml',
+    );
+    expect(encoded.body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>100</errorCode>' +
+        '<message>Bad Request Exception</message><details>' +
+        '<item><path>query.page</path><issue>expected a positive integer</issue></item>' +
+        '<item><path>body.text</path><issue>expected at most 5000 characters &amp; no &lt;tags&gt;</issue></item>' +
+        '</details></error></result>',
+    );
+  });
+
   it('keeps extra headers such as Allow', () => {
     const encoded = encodeError(new MethodNotAllowedError(['POST']), 'json');
     expect(encoded.statusCode).toBe(405);
     expect(encoded.headers.Allow).toBe('POST');
   });
 
-  it('round-trips through the decoder', () => {
+  it('round-trips through the decoder, a text details included', () => {
     for (const format of ['json', 'xml'] as const) {
       const encoded = encodeError(
-        new ServiceError({ status: 429, code: '420', message: 'Rate Limited' }),
+        new ServiceError({
+          status: 429,
+          code: '420',
+          message: 'Rate Limited',
+          details: "Over the caller plan's rateRps & burst.",
+        }),
         format,
       );
       const decoded = decodeUpstreamError({ status: encoded.statusCode, body: encoded.body });
-      expect([decoded.code, decoded.message]).toEqual(['420', 'Rate Limited']);
+      expect([decoded.code, decoded.message, decoded.details]).toEqual([
+        '420',
+        'Rate Limited',
+        "Over the caller plan's rateRps & burst.",
+      ]);
     }
   });
 });

@@ -90,6 +90,49 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('writes every description so that CommonMark renders it as written: no bare <tag> or *', () => {
+    // A description is CommonMark (the /docs page renders it): `<name>` outside a code span is
+    // an HTML tag, dropped, and `*...*` emphasis. Code spans keep both as written.
+    const descriptions: string[] = [];
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(collect);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'description' && typeof value === 'string') descriptions.push(value);
+          else collect(value);
+        }
+      }
+    };
+    collect(document);
+    expect(descriptions.length).toBeGreaterThan(50);
+    for (const text of descriptions) {
+      const outsideCode = text.replace(/`[^`]*`/g, '');
+      expect(outsideCode, text).not.toMatch(/<[A-Za-z/]|\*/);
+    }
+  });
+
+  it('lists every scope in the token scheme, each as written', () => {
+    const scheme = (
+      document.components.securitySchemes as Record<string, { description: string }>
+    ).callerToken!.description;
+    for (const scope of [
+      'jobs:read',
+      'jobs:cancel',
+      'jobs:cancel-reserved',
+      'jobs:stop',
+      'usage:read',
+      'actions:<name>',
+      'actions:*',
+      'triggers:<name>',
+      'triggers:*',
+      'catalogue:<api>',
+      'catalogue:*',
+      '*',
+    ]) {
+      expect(scheme).toContain(`\`${scope}\``);
+    }
+  });
+
   it('is OpenAPI 3.1 with the caller token scheme and the error envelope', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.components).toMatchObject({

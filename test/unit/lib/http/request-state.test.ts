@@ -75,7 +75,7 @@ describe('RequestState', () => {
   it('gives each request metrics of its own', () => {
     const one = stateOf().state;
     const two = stateOf().state;
-    one.metrics.count('UpstreamCalls', {});
+    one.metrics.count('WebhookDuplicates', {});
     expect(two.metrics.take('test')).toEqual([]);
     expect(one.metrics.take('test')).toHaveLength(1);
   });

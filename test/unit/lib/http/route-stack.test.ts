@@ -259,7 +259,8 @@ describe('routeStack (the one middy stack)', () => {
     expect(result.statusCode).toBe(401);
     expect(result.headers?.['Content-Type']).toBe('text/xml');
     expect(result.body).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode><message>Authentication Failed</message></error></result>',
+      '<?xml version="1.0" encoding="UTF-8"?><result><error><errorCode>200</errorCode><message>Authentication Failed</message>' +
+        '<details>No Authorization header: send &quot;Authorization: Bearer &lt;token&gt;&quot;.</details></error></result>',
     );
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  CredentialsRefusedError,
   CredentialsUnavailableError,
   UpstreamError,
   UpstreamTimeoutError,
@@ -120,6 +121,20 @@ describe('outcomeOfError (the call failed)', () => {
         reason: `the gateway answered ${status} (${code})`,
       });
     }
+  });
+
+  it("is not-sent when the gateway refused the action's API key (the operator's 500/900 to a caller)", () => {
+    const refusal = new UpstreamError({
+      status: 401,
+      code: '200',
+      message: 'Authentication Failed',
+    });
+    expect(
+      outcomeOfError(new CredentialsRefusedError(refusal, 'the action "hello"\'s apiKey')),
+    ).toEqual({
+      kind: 'not-sent',
+      reason: "the gateway refused the action's apiKey (401/200)",
+    });
   });
 
   it('is not-sent while the platform credentials are not available yet', () => {

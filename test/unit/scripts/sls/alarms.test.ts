@@ -38,7 +38,7 @@ describe('the alarms of every function', () => {
     });
   });
 
-  it('adds the alarm on a configuration only an operator can mend (the ConfigurationErrors metric)', () => {
+  it('adds the alarm on a configuration only an operator can mend (the ConfigurationErrors metric, both causes)', () => {
     const resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> = {};
     const topic = 'arn:aws:sns:us-east-1:123456789012:on-call';
     new FunctionAlarms({
@@ -48,9 +48,31 @@ describe('the alarms of every function', () => {
       },
     }).addFunctionAlarms();
     expect(resources.ConfigurationErrorsAlarm?.Properties).toMatchObject({
-      Namespace: 'PlatformGateway',
-      MetricName: 'ConfigurationErrors',
-      Dimensions: [{ Name: 'Cause', Value: 'secret' }],
+      Metrics: [
+        {
+          Id: 'secret',
+          MetricStat: {
+            Metric: {
+              Namespace: 'PlatformGateway',
+              MetricName: 'ConfigurationErrors',
+              Dimensions: [{ Name: 'Cause', Value: 'secret' }],
+            },
+            Stat: 'Sum',
+          },
+        },
+        {
+          Id: 'credentials',
+          MetricStat: {
+            Metric: {
+              Namespace: 'PlatformGateway',
+              MetricName: 'ConfigurationErrors',
+              Dimensions: [{ Name: 'Cause', Value: 'credentials' }],
+            },
+            Stat: 'Sum',
+          },
+        },
+        { Id: 'errors', Expression: 'FILL(secret, 0) + FILL(credentials, 0)', ReturnData: true },
+      ],
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
       AlarmActions: [topic],

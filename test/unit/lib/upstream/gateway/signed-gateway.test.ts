@@ -152,18 +152,25 @@ describe('SignedGateway', () => {
     };
     const secret = memorySecretSource({ iam: { accessKey: 'SAME', secretKey: 'SK' } });
     const attempt = gateway(secret).call({ method: 'GET', path: '/api/v1/jobs' }, testCall());
-    await expect(attempt).rejects.toMatchObject({ status: 401, code: '200' });
+    // The refusal stands: the operator's 500/900, never the caller's 401.
+    await expect(attempt).rejects.toMatchObject({
+      status: 500,
+      code: '900',
+      refusal: { status: 401, code: '200' },
+    });
     expect(server.received).toHaveLength(1);
     expect(secret.state.fetches).toBe(2);
   });
 
-  it('does not refresh for a permission failure (210)', async () => {
+  it("does not refresh for a permission failure (210), which is the operator's all the same", async () => {
     server.script = (_req, res) => gatewayError(res, 401, '210', 'Permission Denied');
     const secret = memorySecretSource({ iam: { accessKey: 'AK', secretKey: 'SK' } });
     await expect(
       gateway(secret).call({ method: 'GET', path: '/x' }, testCall()),
     ).rejects.toMatchObject({
-      code: '210',
+      status: 500,
+      code: '900',
+      refusal: { status: 401, code: '210' },
     });
     expect(secret.state.fetches).toBe(1);
   });
@@ -244,10 +251,12 @@ describe('SignedGateway', () => {
       await expect(
         gw.call({ method: 'GET', path: '/api/v1/jobs' }, testCall()),
       ).rejects.toMatchObject({
-        status: 401,
+        status: 500,
+        refusal: { status: 401 },
       });
       expect(server.received).toHaveLength(1);
       expect(secret.state.fetches).toBe(2);
+      // No clock warning: the refusal was the keys' (the call's own log says so, not this one).
       expect(lines).toHaveLength(0);
     });
   });

@@ -117,7 +117,8 @@ function guideScript(markdown: string, fills: readonly (readonly [string, string
       `The guide no longer holds ${unused.map(([from]) => from).join(', ')}: update the rehearsal's fills.`,
     );
   }
-  const parts = ['set -euo pipefail'];
+  // One stream, so that each command's trace (set -x, on stderr) comes before its output.
+  const parts = ['exec 2>&1', 'set -euo pipefail'];
   for (const block of blocks) {
     const text = fill(block.text, fills);
     const left = placeholdersOf(text);
@@ -130,7 +131,7 @@ function guideScript(markdown: string, fills: readonly (readonly [string, string
       `printf '%s\\n' ${JSON.stringify(`── ${GUIDE}:${block.line} (${block.section})`)}`,
       'set -x',
       text,
-      'set +x',
+      '{ set +x; } 2>/dev/null',
     );
   }
   return `${parts.join('\n')}\n`;
@@ -706,7 +707,7 @@ async function main(): Promise<number> {
 
     out();
     out('── serverless remove');
-    const removed = await bash(`set -x\nnpx serverless remove --stage ${STAGE}\n`, clone.dir, {
+    const removed = await bash(`exec 2>&1\nset -x\nnpx serverless remove --stage ${STAGE}\n`, clone.dir, {
       ...shellEnv,
       AWS_REGION: region,
       AWS_DEFAULT_REGION: region,

@@ -32,7 +32,7 @@ export interface Check {
 }
 
 /** Lambda keeps this much of an account's concurrency unreserved (all of it, below this). */
-export const UNRESERVED_MINIMUM = 100;
+const UNRESERVED_MINIMUM = 100;
 
 const nameOf = (error: unknown) => (error as { name?: string }).name ?? 'Error';
 const ARN_PARTS = /^arn:aws[a-z-]*:([a-z0-9-]+):([a-z0-9-]*):(\d{12}|):(.+)$/;

@@ -61,7 +61,7 @@ export function parseDeployFlags(args: readonly string[]): {
 }
 
 /** The flags as the serverless CLI takes them. */
-export function cliArgsOf(flags: DeployFlags): string[] {
+function cliArgsOf(flags: DeployFlags): string[] {
   return [
     '--stage',
     flags.stage,

@@ -35,6 +35,7 @@ describe('dropEnforcedDependsOn', () => {
         DependsOn: ['LogGroup', 'Api', 'Other', 'Local'],
         Properties: {
           AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': 'LogGroup.Arn' } },
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, as written
           Description: { 'Fn::Sub': ['${Api}-${Local}', { Local: 'x' }] },
         },
       },

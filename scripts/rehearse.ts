@@ -547,7 +547,7 @@ async function main(): Promise<number> {
         codeAt: codeFetcher(region, [...buckets]),
         nodePath: path.join(PROJECT_ROOT, 'node_modules'),
         onLog: (fn, line) => {
-          if (/"level":"error"/.test(line)) record(fn, `  log: ${process.env.REHEARSE_FULL_LOGS ? line : line.slice(0, 160)}`);
+          if (/"level":"error"/.test(line)) record(fn, `  log: ${line}`);
         },
       });
       return host;

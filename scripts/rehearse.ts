@@ -55,12 +55,16 @@ import { routes as registry } from '../lib/http/routes/index.js';
 import { VALID } from '../test/helpers/route-requests.js';
 import { callerAccount } from './deploy/account.js';
 import { linkedClone } from './deploy/clone.js';
-import { blocksOfSection, fill, placeholdersOf } from './deploy/guide.js';
+import { blocksOfSection, commandsOf, fill, placeholdersOf } from './deploy/guide.js';
 import { PROJECT_ROOT } from './local/paths.js';
 import { newCaller } from './new-caller.js';
 import { type DeployedRoute, routesOf, selectRoute, startHttpApi } from './rehearse/http-api.js';
 import { type Invocation, LambdaHost } from './rehearse/lambda-host.js';
-import { startAccountSettingsFront, startMoto } from './rehearse/stand-in-aws.js';
+import {
+  enforceIdentities,
+  startAccountSettingsFront,
+  startMoto,
+} from './rehearse/stand-in-aws.js';
 
 const GUIDE = 'docs/deploy.md';
 const SECTION = '0. Deploy from zero';
@@ -88,6 +92,15 @@ interface Stack {
   readonly resources: Resources;
 }
 
+/** The deployer's policy as the guide prints it: the JSON block of "The deployer's permissions". */
+function deployerPolicyOf(markdown: string): string {
+  const section = markdown.slice(markdown.indexOf("### The deployer's permissions"));
+  const policy = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!policy) throw new RehearsalFailure(`${GUIDE} prints no deployer's policy`);
+  JSON.parse(policy);
+  return policy;
+}
+
 /** Runs `script` with bash in `cwd`; its output goes to the transcript, indented. */
 function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -108,8 +121,18 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<numb
   });
 }
 
-/** The guide's blocks, filled, as one script that prints each command before it runs it. */
-function guideScript(markdown: string, fills: readonly (readonly [string, string])[]): string {
+/**
+ * The guide's blocks, filled, as one script that prints each command before it runs it. Before
+ * `serverless deploy`, moto's IAM authorization is turned off (`authOff`): moto miscomputes the
+ * signature of an S3 request whose query holds a `/`, which the framework sends (it lists its
+ * artifacts under `serverless/<service>/<stage>/`), so the deployer's policy is checked on the
+ * guide's own commands and the preflight, not on the framework's calls.
+ */
+function guideScript(
+  markdown: string,
+  fills: readonly (readonly [string, string])[],
+  authOff: string,
+): string {
   const blocks = blocksOfSection(markdown, SECTION);
   const unused = fills.filter(([from]) => !blocks.some((block) => block.text.includes(from)));
   if (unused.length > 0) {
@@ -127,12 +150,11 @@ function guideScript(markdown: string, fills: readonly (readonly [string, string
         `${GUIDE}:${block.line} holds ${left.join(', ')}, which the rehearsal cannot fill: add it to its fills.`,
       );
     }
-    parts.push(
-      `printf '%s\\n' ${JSON.stringify(`── ${GUIDE}:${block.line} (${block.section})`)}`,
-      'set -x',
-      text,
-      '{ set +x; } 2>/dev/null',
-    );
+    parts.push(`printf '%s\\n' ${JSON.stringify(`── ${GUIDE}:${block.line} (${block.section})`)}`);
+    for (const command of commandsOf(text)) {
+      if (/^npx serverless deploy\b/.test(command)) parts.push(authOff);
+      parts.push('set -x', command, '{ set +x; } 2>/dev/null');
+    }
   }
   return `${parts.join('\n')}\n`;
 }
@@ -288,7 +310,10 @@ async function runWebhooks(
         }
       ).webhooks ?? {};
     let sent = 0;
-    expect(Object.keys(webhooks).length > 0, 'no webhook in the stage secret to send a delivery to');
+    expect(
+      Object.keys(webhooks).length > 0,
+      'no webhook in the stage secret to send a delivery to',
+    );
     for (const [name, entry] of Object.entries(webhooks)) {
       const key = entry.secret ?? entry.secrets?.at(-1);
       if (!key) continue;
@@ -492,9 +517,17 @@ async function main(): Promise<number> {
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+    const markdown = await readFile(path.join(PROJECT_ROOT, GUIDE), 'utf8');
+    const region = /export AWS_REGION=([a-z0-9-]+)/.exec(markdown)?.[1] ?? 'us-east-1';
     const moto = await startMoto({ MOTO_LAMBDA_CONCURRENCY_QUOTA: String(CONCURRENCY_LIMIT) });
     cleanups.push(() => moto.stop());
-    const aws = await startAccountSettingsFront(moto.endpoint, CONCURRENCY_LIMIT);
+    // The guide runs as the deployer, with the policy the guide prints; moto checks every call.
+    const { admin, deployer } = await enforceIdentities(
+      moto.endpoint,
+      region,
+      deployerPolicyOf(markdown),
+    );
+    const aws = await startAccountSettingsFront(moto.endpoint, CONCURRENCY_LIMIT, admin);
     cleanups.push(() => aws.close());
     // The guide's document holds no gateway API key (only a stage that requires one needs it):
     // the platform's stage here requires none.
@@ -503,15 +536,13 @@ async function main(): Promise<number> {
       credentials: { ...demoCredentials(), requireApiKey: false },
     });
     cleanups.push(() => emulator.close());
-    const markdown = await readFile(path.join(PROJECT_ROOT, GUIDE), 'utf8');
-    const region = /export AWS_REGION=([a-z0-9-]+)/.exec(markdown)?.[1] ?? 'us-east-1';
 
     // This process's own AWS calls go to the stand-in, as the guide's do.
     for (const name of ['AWS_PROFILE', 'AWS_SESSION_TOKEN']) delete process.env[name];
     Object.assign(process.env, {
       AWS_ENDPOINT_URL: aws.endpoint,
-      AWS_ACCESS_KEY_ID: 'rehearsal',
-      AWS_SECRET_ACCESS_KEY: 'rehearsal',
+      AWS_ACCESS_KEY_ID: admin.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: admin.secretAccessKey,
       AWS_REGION: region,
       AWS_EC2_METADATA_DISABLED: 'true',
     });
@@ -590,7 +621,11 @@ async function main(): Promise<number> {
       ['<the URL serverless info printed>', api.url],
       ["<the caller's token>", caller.token],
     ];
-    const script = guideScript(markdown, fills);
+    const authOff = [
+      "printf '%s\\n' '(the rehearsal: moto checks no caller from here on, see docs/deploy.md section 7)'",
+      `curl -sf -X POST -H 'content-type: text/plain' --data-binary inf ${moto.endpoint}/moto-api/reset-auth >/dev/null`,
+    ].join('\n');
+    const script = guideScript(markdown, fills, authOff);
 
     out(`Rehearsal of ${GUIDE}, "${SECTION}", against a stand-in AWS`);
     out(
@@ -600,7 +635,7 @@ async function main(): Promise<number> {
       `  platform: the emulator at ${emulator.url}; node ${process.version} (Lambda: the functions' runtime)`,
     );
     out(
-      "  the shell: AWS_ENDPOINT_URL and the stand-in's credentials; no AWS profile or config of this machine",
+      "  the shell: AWS_ENDPOINT_URL, and the access key of moto's IAM user deployer, whose policy is the guide's own (the deployer's permissions; moto checks each call's action against it); no AWS profile or config of this machine",
     );
     out('  filled in for the reader:');
     for (const [from, to] of fills) {
@@ -620,8 +655,8 @@ async function main(): Promise<number> {
       LANG: process.env.LANG,
       TERM: 'dumb',
       AWS_ENDPOINT_URL: aws.endpoint,
-      AWS_ACCESS_KEY_ID: 'rehearsal',
-      AWS_SECRET_ACCESS_KEY: 'rehearsal',
+      AWS_ACCESS_KEY_ID: deployer.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: deployer.secretAccessKey,
       AWS_CONFIG_FILE: path.join(clone.dir, '.aws-config-none'),
       AWS_SHARED_CREDENTIALS_FILE: path.join(clone.dir, '.aws-credentials-none'),
       AWS_EC2_METADATA_DISABLED: 'true',
@@ -707,11 +742,17 @@ async function main(): Promise<number> {
 
     out();
     out('── serverless remove');
-    const removed = await bash(`exec 2>&1\nset -x\nnpx serverless remove --stage ${STAGE}\n`, clone.dir, {
-      ...shellEnv,
-      AWS_REGION: region,
-      AWS_DEFAULT_REGION: region,
-    });
+    const removed = await bash(
+      `exec 2>&1\nset -x\nnpx serverless remove --stage ${STAGE}\n`,
+      clone.dir,
+      {
+        ...shellEnv,
+        AWS_REGION: region,
+        AWS_DEFAULT_REGION: region,
+        AWS_ACCESS_KEY_ID: admin.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: admin.secretAccessKey,
+      },
+    );
     expect(removed === 0, `serverless remove failed (exit ${removed})`);
     const after = await cloudFormation
       .send(new DescribeStacksCommand({ StackName: stackName }))

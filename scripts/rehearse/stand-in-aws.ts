@@ -16,6 +16,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  CreateAccessKeyCommand,
+  CreateUserCommand,
+  IAMClient,
+  PutUserPolicyCommand,
+} from '@aws-sdk/client-iam';
+import {
   GetFunctionConcurrencyCommand,
   LambdaClient,
   paginateListFunctions,
@@ -97,12 +103,13 @@ function regionOfRequest(authorization: string | undefined): string {
 }
 
 /** GetAccountSettings as Lambda answers it, from what moto holds in the region. */
-async function accountSettings(moto: string, region: string, limit: number) {
-  const client = new LambdaClient({
-    endpoint: moto,
-    region,
-    credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
-  });
+async function accountSettings(
+  moto: string,
+  region: string,
+  limit: number,
+  credentials: AwsCredentials,
+) {
+  const client = new LambdaClient({ endpoint: moto, region, credentials });
   try {
     let reserved = 0;
     let codeSize = 0;
@@ -145,12 +152,19 @@ export interface StandInAws {
 export async function startAccountSettingsFront(
   moto: string,
   concurrencyLimit: number,
+  /** Who the front reads moto's functions as (where moto checks its callers). */
+  credentials: AwsCredentials = { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
 ): Promise<StandInAws> {
   const target = new URL(moto);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     if (req.method === 'GET' && /^\/2016-08-19\/account-settings\/?$/.test(url.pathname)) {
-      accountSettings(moto, regionOfRequest(req.headers.authorization), concurrencyLimit).then(
+      accountSettings(
+        moto,
+        regionOfRequest(req.headers.authorization),
+        concurrencyLimit,
+        credentials,
+      ).then(
         (body) => {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify(body));
@@ -191,4 +205,57 @@ export async function startAccountSettingsFront(
         server.close(() => resolve());
       }),
   };
+}
+
+export interface AwsCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+/**
+ * Users of moto's IAM, each with an access key: `admin` may do anything (the rehearsal's own
+ * calls: reading what the stand-in holds, running the functions), `deployer` what its policy (a
+ * JSON document) allows. Then moto's IAM authorization is turned on: from the next request, every
+ * call is checked against the caller's policies (its actions; moto checks a few resources only),
+ * and a call by no known user is refused.
+ */
+export async function enforceIdentities(
+  moto: string,
+  region: string,
+  deployerPolicy: string,
+): Promise<{ admin: AwsCredentials; deployer: AwsCredentials }> {
+  const iam = new IAMClient({
+    endpoint: moto,
+    region,
+    credentials: { accessKeyId: 'stand-in', secretAccessKey: 'stand-in' },
+  });
+  const userWith = async (name: string, policy: string): Promise<AwsCredentials> => {
+    await iam.send(new CreateUserCommand({ UserName: name }));
+    await iam.send(
+      new PutUserPolicyCommand({ UserName: name, PolicyName: name, PolicyDocument: policy }),
+    );
+    const key = await iam.send(new CreateAccessKeyCommand({ UserName: name }));
+    return {
+      accessKeyId: key.AccessKey?.AccessKeyId ?? '',
+      secretAccessKey: key.AccessKey?.SecretAccessKey ?? '',
+    };
+  };
+  try {
+    const admin = await userWith(
+      'rehearsal-admin',
+      '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}',
+    );
+    const deployer = await userWith('deployer', deployerPolicy);
+    const answer = await fetch(`${moto}/moto-api/reset-auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '0',
+    });
+    await answer.body?.cancel();
+    if (!answer.ok)
+      throw new Error(`moto refused to turn its IAM authorization on (${answer.status})`);
+    return { admin, deployer };
+  } finally {
+    iam.destroy();
+  }
 }

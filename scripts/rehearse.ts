@@ -224,6 +224,9 @@ function envelopeCode(text: string): string {
   }
 }
 
+/** The status of every HTTP request the rehearsal sent through the HTTP API stand-in. */
+const statuses: number[] = [];
+
 /** What ran, by deployed function: the lines of the transcript. */
 const ran = new Map<string, string[]>();
 function record(fn: string, line: string): void {
@@ -266,6 +269,7 @@ async function runRoutes(
     const text = await response.text();
     const fn = selectRoute(deployed, method, pathText)?.route.functionName ?? '?';
     const shown = `${method} ${pathText}${query ? `?${query}` : ''}`;
+    statuses.push(response.status);
     record(fn, `${shown} → ${response.status}${envelopeCode(text)}`);
     expect(response.status < 500, `${shown} answered ${response.status}: ${text.slice(0, 200)}`);
   }
@@ -282,6 +286,7 @@ async function runRoutes(
   });
   const text = await response.text();
   const fn = selectRoute(deployed, 'GET', '/no/such/route')?.route.functionName ?? '?';
+  statuses.push(response.status);
   record(fn, `GET /no/such/route ($default) → ${response.status}${envelopeCode(text)}`);
   expect(response.status === 404, `GET /no/such/route answered ${response.status}, not 404`);
 }
@@ -331,6 +336,7 @@ async function runWebhooks(
         body,
       });
       const text = await response.text();
+      statuses.push(response.status);
       record(
         receiver!.functionName,
         `POST /webhooks/${name} (signed) → ${response.status} ${text.slice(0, 80)}`,
@@ -738,6 +744,13 @@ async function main(): Promise<number> {
       for (const line of lines) out(`    ${line}`);
     }
     out(`the platform ran the action of ${hello.length} delivery(ies) once each`);
+    const byStatus = [...countByType(statuses.map(String))]
+      .sort()
+      .map(([status, count]) => `${status} ×${count}`)
+      .join(', ');
+    out(
+      `ran ${hostNow.loaded.size} of ${functions.size} functions: ${statuses.length} HTTP requests (${registry.length} routes of the registry, the $default route, ${delivered} signed deliver${delivered === 1 ? 'y' : 'ies'}; answers ${byStatus}), ${batched} queued message(s), the schedules`,
+    );
     phase('the functions');
 
     out();

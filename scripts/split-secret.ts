@@ -1,21 +1,35 @@
 /**
- * `npm run split-secret -- <secret.json> <out dir> [--stage=<stage>] [--force]`: writes the
- * per-capability documents of a stage that splits its secret (every stage, by default), from one
- * document: `signing.json`, `catalogue.json`, `execution.json`, `webhooks.json`, `callers.json`,
- * each with its capability's fields only (lib/secrets/schema.ts CAPABILITY_FIELDS), and prints
- * the secret each goes to (scripts/sls/secrets.cjs names them) with the command that puts it.
+ * `npm run split-secret -- <secret.json> <out dir> [--stage=<stage>] [--region=<region>]
+ * [--empty=<capability>,...] [--force] [--offline]`: writes the per-capability documents of a stage that splits its secret
+ * (every stage, by default), from one document: `signing.json`, `catalogue.json`,
+ * `execution.json`, `webhooks.json`, `callers.json`, each with its capability's fields only
+ * (lib/secrets/schema.ts CAPABILITY_FIELDS), and prints the secret each goes to
+ * (scripts/sls/secrets.cjs names them) with the command that puts it there: `create-secret`
+ * for a secret that does not exist yet, `put-secret-value` for one that does (asked of Secrets
+ * Manager, read-only, when there are AWS credentials and not --offline).
  *
  * The document is validated first, as a function validates it (an error names the field, never
- * its value), and so is each part, as its own secret. The files are written readable by their
- * owner only, and an existing file is not overwritten unless --force.
+ * its value), and so is each part, as its own secret; then as `npm run preflight` checks a
+ * stage's documents (scripts/deploy/secret-documents.ts): every capability present, and outside
+ * `dev` no demo credential, no caller token in plain text, no http:// URL on this machine.
+ * Nothing is written while a problem remains. `--empty=webhooks` writes an empty document ({})
+ * for a capability the stage does not use, on purpose: its secret must exist all the same. The files are written readable by their owner
+ * only, and an existing file is not overwritten unless --force.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SecretCapability } from '../lib/core/secret-capabilities.js';
+import { SECRET_CAPABILITIES, type SecretCapability } from '../lib/core/secret-capabilities.js';
 import { CAPABILITY_FIELDS, splitByCapability } from '../lib/secrets/schema.js';
 import { parseSecret } from '../lib/secrets/store.js';
+import { callerAccount, secretsExist } from './deploy/account.js';
+import {
+  documentProblems,
+  missingCapability,
+  neededCapabilities,
+  type SecretStage,
+} from './deploy/secret-documents.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const secrets = createRequire(import.meta.url)('./sls/secrets.cjs') as {
@@ -43,6 +57,8 @@ export async function splitSecret(options: {
   service: string;
   stage: string;
   force?: boolean;
+  /** Capabilities written as an empty document ({}): the stage does not use them, on purpose. */
+  empty?: readonly SecretCapability[];
 }): Promise<Part[]> {
   // As a function reads it: refused whole, naming the field, when any part is wrong.
   parseSecret(options.text, options.origin);
@@ -64,7 +80,9 @@ export async function splitSecret(options: {
   );
   await mkdir(options.outDir, { recursive: true, mode: 0o700 });
   const parts: Part[] = [];
-  for (const [capability, part] of Object.entries(splitByCapability(document)) as [
+  const split = splitByCapability(document);
+  for (const capability of options.empty ?? []) split[capability] ??= {};
+  for (const [capability, part] of Object.entries(split) as [
     SecretCapability,
     Record<string, unknown>,
   ][]) {
@@ -78,32 +96,121 @@ export async function splitSecret(options: {
   return parts;
 }
 
+/**
+ * What keeps the document from being a stage's secret (scripts/deploy/secret-documents.ts): a
+ * capability it holds nothing of, and what its parts may not hold in this stage. One line each.
+ */
+export function splitProblems(
+  document: Readonly<Record<string, unknown>>,
+  origin: string,
+  stage: SecretStage,
+  empty: readonly SecretCapability[] = [],
+): string[] {
+  const parts = splitByCapability(document);
+  const problems = new Set<string>();
+  for (const capability of neededCapabilities(stage)) {
+    if (!parts[capability] && !empty.includes(capability)) {
+      problems.add(
+        missingCapability(
+          capability,
+          `${origin} has nothing for the ${capability} capability`,
+          `pass --empty=${capability} to write its document empty ({})`,
+        ),
+      );
+    }
+  }
+  for (const [capability, part] of Object.entries(parts) as [SecretCapability, object][]) {
+    for (const problem of documentProblems(JSON.stringify(part), origin, [capability], stage)) {
+      problems.add(problem);
+    }
+  }
+  return [...problems];
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const isLoopback = (url: string | undefined) => {
+  try {
+    return LOOPBACK.has(new URL(url ?? '').hostname);
+  } catch {
+    return false;
+  }
+};
+
+/** The stage as a deploy from this shell would see it (its base URLs, its JWT issuer). */
+function stageOf(stage: string, env: NodeJS.ProcessEnv): SecretStage {
+  return {
+    stage,
+    standIn: isLoopback(env.SCAN_BASE_URL?.trim()) && isLoopback(env.OPENAPI_BASE_URL?.trim()),
+    jwt: (env.JWT_ISSUER_URL ?? '').trim() !== '',
+  };
+}
+
 /** The service's name, as serverless.yml says it. */
 async function serviceName(): Promise<string> {
   const yml = await readFile(path.join(ROOT, 'serverless.yml'), 'utf8');
   return /^service:\s*(\S+)/m.exec(yml)?.[1] ?? 'platform-gateway';
 }
 
-const USAGE = 'usage: npm run split-secret -- <secret.json> <out dir> [--stage=<stage>] [--force]';
+const USAGE =
+  'usage: npm run split-secret -- <secret.json> <out dir> [--stage=<stage>] [--region=<region>] [--empty=<capability>,...] [--force] [--offline]';
+const FLAGS = ['--force', '--offline'];
+const VALUED = ['--stage=', '--region=', '--empty='];
 
 export async function main(args: readonly string[], out = console.log, err = console.error) {
   const flags = args.filter((arg) => arg.startsWith('--'));
   const [input, outDir, ...rest] = args.filter((arg) => !arg.startsWith('--'));
-  const unknown = flags.filter((flag) => flag !== '--force' && !flag.startsWith('--stage='));
+  const unknown = flags.filter(
+    (flag) => !FLAGS.includes(flag) && !VALUED.some((prefix) => flag.startsWith(prefix)),
+  );
   if (!input || !outDir || rest.length > 0 || unknown.length > 0) {
     err(USAGE);
     return 2;
   }
-  const stage = flags.find((flag) => flag.startsWith('--stage='))?.slice(8) || 'dev';
+  const empty = flags
+    .filter((flag) => flag.startsWith('--empty='))
+    .flatMap((flag) => flag.slice(8).split(','))
+    .filter(Boolean);
+  const strange = empty.filter(
+    (name) => !(SECRET_CAPABILITIES as readonly string[]).includes(name),
+  );
+  if (strange.length > 0) {
+    err(
+      `--empty takes capabilities (${SECRET_CAPABILITIES.join(', ')}), not ${strange.join(', ')}`,
+    );
+    return 2;
+  }
+  const flagValue = (prefix: string) =>
+    flags.find((flag) => flag.startsWith(prefix))?.slice(prefix.length);
+  const stage = flagValue('--stage=') || 'dev';
+  // The stack's region, as serverless.yml takes it.
+  const region =
+    flagValue('--region=') ||
+    process.env.AWS_REGION ||
+    process.env.AWS_DEFAULT_REGION ||
+    'us-east-1';
   let parts: Part[];
   try {
+    const text = await readFile(input, 'utf8');
+    parseSecret(text, input);
+    const problems = splitProblems(
+      JSON.parse(text),
+      input,
+      stageOf(stage, process.env),
+      empty as SecretCapability[],
+    );
+    if (problems.length > 0) {
+      for (const problem of problems) err(`FAIL  ${problem}`);
+      err(`${problems.length} problem(s) for the ${stage} stage: nothing written.`);
+      return 1;
+    }
     parts = await splitSecret({
-      text: await readFile(input, 'utf8'),
+      text,
       origin: input,
       outDir,
       service: await serviceName(),
       stage,
       force: flags.includes('--force'),
+      empty: empty as SecretCapability[],
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -118,14 +225,58 @@ export async function main(args: readonly string[], out = console.log, err = con
   for (const part of parts) {
     out(`  ${part.file}  (${part.fields.join(', ')})  ->  ${part.secretId}`);
   }
-  out('\nPut each in its secret (create-secret the first time, then put-secret-value):\n');
-  for (const part of parts) {
+  const exists = await existing(
+    parts.map((part) => part.secretId),
+    region,
+    flags.includes('--offline'),
+  );
+  const create = (part: Part) =>
+    `  aws secretsmanager create-secret --region ${region} --name ${part.secretId} --secret-string file://${part.file}`;
+  const put = (part: Part) =>
+    `  aws secretsmanager put-secret-value --region ${region} --secret-id ${part.secretId} --secret-string file://${part.file}`;
+  if (exists.known) {
+    const missing = parts.filter((part) => !exists.ids.get(part.secretId));
+    const present = parts.filter((part) => exists.ids.get(part.secretId));
+    if (missing.length > 0) {
+      out(`\nCreate the secrets that do not exist yet in ${region}:\n`);
+      for (const part of missing) out(create(part));
+    }
+    if (present.length > 0) {
+      out(`\nPut a new value in those that exist in ${region}:\n`);
+      for (const part of present) out(put(part));
+    }
+  } else {
     out(
-      `  aws secretsmanager put-secret-value --secret-id ${part.secretId} --secret-string file://${part.file}`,
+      `\nCreate each secret in ${region} (${exists.why}; for a secret that exists, put-secret-value instead):\n`,
+    );
+    for (const part of parts) out(create(part));
+    out(
+      `\n  (for one that exists:${put(parts[0]!).slice(1).replace(parts[0]!.secretId, '<secret>').replace(parts[0]!.file, '<file>')})`,
     );
   }
   out('\nThen delete the files: they hold the secret.');
   return 0;
+}
+
+/** Which of the secrets exist, when the account can be asked. */
+async function existing(
+  ids: readonly string[],
+  region: string,
+  offline: boolean,
+): Promise<{ known: true; ids: Map<string, boolean | undefined> } | { known: false; why: string }> {
+  if (offline) return { known: false, why: 'not looked up: --offline' };
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  try {
+    const account = await callerAccount(region);
+    if ('none' in account) return { known: false, why: `not looked up: ${account.none}` };
+    const found = await secretsExist(ids, region);
+    if ([...found.values()].some((each) => each === undefined)) {
+      return { known: false, why: 'Secrets Manager did not say whether they exist' };
+    }
+    return { known: true, ids: found };
+  } catch (error) {
+    return { known: false, why: `not looked up: ${(error as Error).message}` };
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -19,6 +19,16 @@ import type { Runtime } from '../runtime.js';
 import { type BodyStore, bodyStoreOf } from './body-store.js';
 import { type Invocation, MAX_INLINE_MESSAGE_BYTES } from './invocation.js';
 
+/**
+ * The SQS client of the stack's queues: it sends to the endpoint the SDK resolves for the
+ * function's region (AWS_ENDPOINT_URL honoured, a stand-in such as moto), not to the host a
+ * queue's URL names (which the SDK would otherwise prefer, ignoring AWS_ENDPOINT_URL). On AWS both
+ * are the region's SQS endpoint: the queues are the stack's, in the function's region.
+ */
+export function stackQueueClient(): SQSClient {
+  return new SQSClient({ useQueueUrlAsEndpoint: false });
+}
+
 interface EnqueueOptions {
   /** SQS drops a second message with this id within its 5-minute deduplication interval. */
   readonly deduplicationId: string;
@@ -44,7 +54,7 @@ export class SqsInvocationQueue implements InvocationQueue {
   constructor(private readonly options: SqsInvocationQueueOptions) {}
 
   async enqueue(invocation: Invocation, options: EnqueueOptions): Promise<void> {
-    this.client ??= (this.options.client ?? (() => new SQSClient({})))();
+    this.client ??= (this.options.client ?? stackQueueClient)();
     try {
       await this.client.send(
         new SendMessageCommand({

@@ -5,8 +5,13 @@
  * the queue's part of parking a delivery, decision.ts). Deployed, both are SQS calls; locally,
  * where no queue runs, they are log lines.
  */
-import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { Logger } from '../core/log.js';
+import { stackQueueClient } from './queue.js';
 
 /** A message as the consumer received it. */
 export interface QueuedMessage {
@@ -46,7 +51,7 @@ const MAX_VISIBILITY_SECONDS = 12 * 60 * 60;
 export function sqsSettlement(options: SqsSettlementOptions): Settlement {
   let client: SQSClient | undefined;
   const sqs = () => {
-    client ??= (options.client ?? (() => new SQSClient({})))();
+    client ??= (options.client ?? stackQueueClient)();
     return client;
   };
   return {

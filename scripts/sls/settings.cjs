@@ -284,3 +284,4 @@ module.exports = SettingsCheck;
 module.exports.problems = problems;
 module.exports.warnings = warnings;
 module.exports.undeployable = undeployable;
+module.exports.regionOfArn = regionOfArn;

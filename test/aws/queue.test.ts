@@ -53,6 +53,20 @@ describe('the FIFO invocation queue (moto)', () => {
     expect(messages[0]?.Attributes?.MessageGroupId).toBe('demo');
   });
 
+  it("sends to the endpoint the SDK is given (AWS_ENDPOINT_URL), not to the host of the queue's URL", async () => {
+    // A queue CloudFormation made has AWS's own URL; on a stand-in, the message must reach it.
+    const queue = await createFifoQueue(unique('endpoint'));
+    const awsStyle = `https://sqs.us-east-1.amazonaws.com/123456789012/${queue.url.split('/').at(-1)}`;
+    const sender = new SqsInvocationQueue({ queueUrl: awsStyle });
+    await sender.enqueue(
+      { action: 'hello', params: { n: 1 } },
+      { deduplicationId: 'd', groupId: 'g' },
+    );
+    expect((await receiveAll(queue.url)).map((m) => JSON.parse(m.Body!))).toEqual([
+      { action: 'hello', params: { n: 1 } },
+    ]);
+  });
+
   it('takes a deployed webhook delivery sent twice as one message, keyed by webhook and id', async () => {
     const queue = await createFifoQueue(unique('receiver'));
     const { receive } = await loadHandlers(

@@ -2,7 +2,7 @@
  * `npm run split-secret`: one document cut into the per-capability documents a split stage
  * reads, each valid as its capability's own secret, written for its owner only.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,30 +96,68 @@ describe('the capabilities', () => {
 });
 
 describe('the command', () => {
-  it('prints where each document goes, and how to use it', async () => {
+  const run = async (args: string[]) => {
     const lines: string[] = [];
-    const code = await main([DEMO_SECRET_FILE, path.join(dir, 'out'), '--stage=qa'], (line) =>
-      lines.push(line),
-    );
-    expect(code).toBe(0);
-    expect(lines.join('\n')).toContain(
-      `aws secretsmanager put-secret-value --secret-id platform-gateway/qa/callers --secret-string file://${path.join(dir, 'out', 'callers.json')}`,
-    );
     const errors: string[] = [];
-    expect(
-      await main(
-        [DEMO_SECRET_FILE],
-        () => {},
-        (line) => errors.push(line),
-      ),
-    ).toBe(2);
-    expect(
-      await main(
-        [DEMO_SECRET_FILE, path.join(dir, 'out')],
-        () => {},
-        (line) => errors.push(line),
-      ),
-    ).toBe(1);
-    expect(errors.at(-1)).toMatch(/exists: remove it, or pass --force$/);
+    const code = await main(
+      args,
+      (line) => lines.push(line),
+      (line) => errors.push(line),
+    );
+    return { code, out: lines.join('\n'), err: errors.join('\n') };
+  };
+
+  it('prints where each document goes, and create-secret for each (nothing looked up: --offline)', async () => {
+    const { code, out } = await run([
+      DEMO_SECRET_FILE,
+      path.join(dir, 'out'),
+      '--stage=dev',
+      '--offline',
+    ]);
+    expect(code).toBe(0);
+    expect(out).toContain(
+      `aws secretsmanager create-secret --region us-east-1 --name platform-gateway/dev/callers --secret-string file://${path.join(dir, 'out', 'callers.json')}`,
+    );
+    expect(out).not.toContain('put-secret-value --region us-east-1 --secret-id platform-gateway');
+    expect((await run([DEMO_SECRET_FILE])).code).toBe(2);
+    const again = await run([DEMO_SECRET_FILE, path.join(dir, 'out'), '--offline']);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/exists: remove it, or pass --force$/);
+  });
+
+  it('writes nothing for a stage other than dev while the demo credentials are in the document', async () => {
+    const { code, err } = await run([
+      DEMO_SECRET_FILE,
+      path.join(dir, 'out'),
+      '--stage=qa',
+      '--offline',
+    ]);
+    expect(code).toBe(1);
+    expect(err).toContain("callers.0 (demo) holds a demo caller's token");
+    expect(err).toContain("webhooks.demo.secret is the demo webhook's secret");
+    expect(err).toContain('actions.hello.url is a plain http:// URL on this machine');
+    expect(err).toMatch(/problem\(s\) for the qa stage: nothing written\.$/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('names every capability the document has nothing for; --empty writes {} for one on purpose', async () => {
+    const input = path.join(dir, 'secret.json');
+    await writeFile(input, JSON.stringify({ iam: { accessKey: 'AKIA1', secretKey: 'secret-1' } }));
+    const refused = await run([input, path.join(dir, 'out'), '--stage=prod', '--offline']);
+    expect(refused.code).toBe(1);
+    for (const capability of ['catalogue', 'execution', 'webhooks', 'callers']) {
+      expect(refused.err).toContain(`has nothing for the ${capability} capability`);
+    }
+    expect(refused.err).not.toContain('for the signing capability');
+    const written = await run([
+      input,
+      path.join(dir, 'out'),
+      '--stage=prod',
+      '--offline',
+      '--empty=catalogue,execution,webhooks,callers',
+    ]);
+    expect(written.code).toBe(0);
+    expect(JSON.parse(await readFile(path.join(dir, 'out', 'webhooks.json'), 'utf8'))).toEqual({});
+    expect((await run([input, path.join(dir, 'o2'), '--empty=nothing'])).code).toBe(2);
   });
 });

@@ -1,0 +1,182 @@
+/**
+ * A stage as `serverless deploy` would build it: the command's own flags (`--stage`, `--region`,
+ * `--param=<name>=<value>`), and serverless.yml resolved with them by the framework itself
+ * (`serverless print`, offline: no AWS call), so that the preflight reads the same settings,
+ * secret names and reserved concurrency as the deploy, with no copy of the framework's rules.
+ */
+import { execFile } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../local/paths.js';
+
+const run = promisify(execFile);
+
+/** The flags `serverless deploy` takes that decide what it deploys. */
+export interface DeployFlags {
+  readonly stage: string;
+  readonly region?: string | undefined;
+  /** `--param` values, in the order given (a later one wins, as the framework does). */
+  readonly params: readonly (readonly [string, string])[];
+}
+
+/** The flags of `args` (`--stage prod` or `--stage=prod`, ...) and the ones left over. */
+export function parseDeployFlags(args: readonly string[]): {
+  flags: Partial<DeployFlags> & { params: [string, string][] };
+  rest: string[];
+  errors: string[];
+} {
+  const flags: { stage?: string; region?: string; params: [string, string][] } = { params: [] };
+  const rest: string[] = [];
+  const errors: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const match = /^--(stage|region|param)(?:=(.*))?$/s.exec(arg);
+    if (!match) {
+      rest.push(arg);
+      continue;
+    }
+    const name = match[1] as 'stage' | 'region' | 'param';
+    let value = match[2];
+    if (value === undefined) {
+      value = args[i + 1];
+      i++;
+    }
+    if (value === undefined || value === '') {
+      errors.push(`--${name} needs a value`);
+      continue;
+    }
+    if (name === 'param') {
+      const equals = value.indexOf('=');
+      if (equals <= 0 || equals === value.length - 1) {
+        errors.push(`--param takes <name>=<value>, not "${value}"`);
+        continue;
+      }
+      flags.params.push([value.slice(0, equals), value.slice(equals + 1)]);
+    } else {
+      flags[name] = value;
+    }
+  }
+  return { flags, rest, errors };
+}
+
+/** The flags as the serverless CLI takes them. */
+function cliArgsOf(flags: DeployFlags): string[] {
+  return [
+    '--stage',
+    flags.stage,
+    ...(flags.region ? ['--region', flags.region] : []),
+    ...flags.params.map(([name, value]) => `--param=${name}=${value}`),
+  ];
+}
+
+interface PrintedFunction {
+  readonly name?: string;
+  readonly reservedConcurrency?: number | string | null;
+}
+
+/** serverless.yml as the framework resolves it for a stage. */
+export interface ResolvedStage {
+  readonly service: string;
+  readonly stage: string;
+  readonly region: string;
+  /** The stage's parameters: the command's `--param`s over the stage's own over `default`. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The functions' environment (provider.environment). */
+  readonly environment: Readonly<Record<string, unknown>>;
+  readonly custom: Readonly<Record<string, unknown>>;
+  readonly layers: readonly unknown[];
+  readonly functions: Readonly<Record<string, PrintedFunction>>;
+}
+
+/** A function's name as deployed: its own `name`, else `<service>-<stage>-<function>`. */
+export function deployedNameOf(resolved: ResolvedStage, fn: string): string {
+  return resolved.functions[fn]?.name ?? `${resolved.service}-${resolved.stage}-${fn}`;
+}
+
+const asStrings = (value: unknown): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v ?? '')]),
+  );
+
+/**
+ * Resolves serverless.yml for the flags with `serverless print` (the project's CLI, in the
+ * project, with this process's environment as a deploy would see it). Throws with the
+ * framework's own message when it cannot be resolved.
+ */
+export async function resolveStage(
+  flags: DeployFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedStage> {
+  // IS_OFFLINE would make serverless.yml resolve local values (scripts/sls/local.cjs).
+  const { IS_OFFLINE: _local, ...deployEnv } = env;
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      path.join(PROJECT_ROOT, 'node_modules/.bin/serverless'),
+      ['print', ...cliArgsOf(flags), '--format', 'json'],
+      { cwd: PROJECT_ROOT, env: deployEnv, maxBuffer: 64 * 1024 * 1024 },
+    ));
+  } catch (error) {
+    const output = `${(error as { stdout?: string }).stdout ?? ''}\n${(error as { stderr?: string }).stderr ?? ''}`;
+    throw new Error(frameworkMessage(output) || (error as Error).message);
+  }
+  const printed = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
+    service: string | { name: string };
+    params?: Record<string, Record<string, unknown>>;
+    provider: {
+      region: string;
+      environment?: Record<string, unknown>;
+      layers?: unknown[];
+    };
+    custom?: Record<string, unknown>;
+    functions?: Record<string, PrintedFunction>;
+  };
+  return {
+    service: typeof printed.service === 'string' ? printed.service : printed.service.name,
+    stage: flags.stage,
+    region: printed.provider.region,
+    params: {
+      ...asStrings(printed.params?.default),
+      ...asStrings(printed.params?.[flags.stage]),
+      ...Object.fromEntries(flags.params),
+    },
+    environment: printed.provider.environment ?? {},
+    custom: printed.custom ?? {},
+    layers: printed.provider.layers ?? [],
+    functions: printed.functions ?? {},
+  };
+}
+
+/** The lines of the framework's error that say what is wrong, joined into one. */
+function frameworkMessage(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(
+      (line) => line && !/^(Environment|Docs|Support|Bugs):/.test(line) && !/^✖|^×/.test(line),
+    );
+  const start = lines.indexOf('Error:');
+  const message = (start >= 0 ? lines.slice(start + 1) : lines.slice(-3)).join(' ');
+  return message.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The param that sets each function's reserved concurrency (`reservedConcurrency:
+ * ${param:<name>}` in serverless.yml's function files), by function: what the preflight tells
+ * an operator to lower. Read from the files as written, since `serverless print` resolves it.
+ */
+export async function reservationParams(): Promise<Record<string, string>> {
+  const dir = path.join(PROJECT_ROOT, 'sls/functions');
+  const found: Record<string, string> = {};
+  for (const file of (await readdir(dir)).filter((name) => name.endsWith('.yml'))) {
+    let fn: string | undefined;
+    for (const line of (await readFile(path.join(dir, file), 'utf8')).split('\n')) {
+      const start = /^([A-Za-z][\w-]*):\s*$/.exec(line);
+      if (start) fn = start[1];
+      const param = /^\s+reservedConcurrency:\s*\$\{param:(\w+)/.exec(line);
+      if (fn && param) found[fn] = param[1]!;
+    }
+  }
+  return found;
+}

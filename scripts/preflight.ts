@@ -1,0 +1,291 @@
+/**
+ * `npm run preflight -- --stage <stage> [--region <region>] [--param="<name>=<value>" ...]
+ * [--secrets <dir>] [--offline]`: before a deploy, what would stop it or leave it unsafe, with
+ * the flags `serverless deploy` takes.
+ *
+ * Offline: serverless.yml resolved for the stage by the framework itself (`serverless print`),
+ * the settings a package or deploy refuses (scripts/sls/settings.cjs, the same check), the
+ * region of every ARN among the parameters, the reserved concurrency switch, and, with
+ * `--secrets <dir>`, the stage's secret documents as `npm run split-secret` writes them
+ * (scripts/deploy/secret-documents.ts). With AWS credentials (unless `--offline`), read-only:
+ * each secret exists and parses, the alarm topic and the redrive principal exist, and the
+ * account's unreserved Lambda concurrency covers what the stage reserves
+ * (scripts/deploy/account.ts). No value of a secret is ever printed.
+ *
+ * One line per check: `ok` with what it found, or `FAIL` with the problem and its fix. Exits 0
+ * when nothing was found, 1 when something was, 2 on a usage error.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  type Check,
+  callerAccount,
+  checkConcurrency,
+  checkPrincipal,
+  checkSecrets,
+  checkTopics,
+  type Reservation,
+} from './deploy/account.js';
+import {
+  documentFileOf,
+  documentProblems,
+  type SecretStage,
+  stageSecrets,
+} from './deploy/secret-documents.js';
+import {
+  type DeployFlags,
+  deployedNameOf,
+  parseDeployFlags,
+  type ResolvedStage,
+  reservationParams,
+  resolveStage,
+} from './deploy/stage.js';
+
+const require = createRequire(import.meta.url);
+const settings = require('./sls/settings.cjs') as {
+  problems: (input: Record<string, unknown>) => string[];
+  regionOfArn: (text: unknown) => string | undefined;
+};
+const { reservedByFunction } = require('./sls/reserved-concurrency.cjs') as {
+  reservedByFunction: (
+    functions: ResolvedStage['functions'],
+    settings: { reserve?: unknown },
+  ) => Record<string, number>;
+};
+
+export interface PreflightOptions {
+  readonly flags: DeployFlags;
+  /** A directory of the stage's secret documents, as `npm run split-secret` writes them. */
+  readonly secretsDir?: string | undefined;
+  /** Offline checks only, credentials or not. */
+  readonly offline?: boolean | undefined;
+}
+
+export interface PreflightLine {
+  readonly ok: boolean;
+  readonly text: string;
+}
+
+export interface PreflightReport {
+  readonly title: string;
+  readonly lines: readonly PreflightLine[];
+  /** Why the online checks did not run, when they did not. */
+  readonly notes: readonly string[];
+  readonly problems: number;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function isLoopback(url: unknown): boolean {
+  try {
+    return LOOPBACK.has(new URL(String(url)).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** What the secret checks need of the stage. */
+function secretStageOf(resolved: ResolvedStage): SecretStage {
+  return {
+    stage: resolved.stage,
+    standIn:
+      isLoopback(resolved.environment.SCAN_BASE_URL) &&
+      isLoopback(resolved.environment.OPENAPI_BASE_URL),
+    jwt: String(resolved.environment.JWT_ISSUER_URL ?? '').trim() !== '',
+  };
+}
+
+const alarmTopicsOf = (resolved: ResolvedStage) =>
+  ((resolved.custom.alarmActions ?? []) as unknown[]).filter(
+    (topic): topic is string => typeof topic === 'string',
+  );
+const redriveOf = (resolved: ResolvedStage) =>
+  String(resolved.custom.redrivePrincipalArn ?? '').trim();
+
+/** The settings a deploy refuses, and every ARN parameter of another region than the stack's. */
+function checkSettings(resolved: ResolvedStage): Check {
+  const found = new Set(
+    settings.problems({
+      stage: resolved.stage,
+      alarmActions: alarmTopicsOf(resolved),
+      redrivePrincipal: resolved.custom.redrivePrincipalArn,
+      region: resolved.region,
+      layers: resolved.layers,
+      command: 'deploy',
+      corsAllowedOrigins: resolved.custom.corsAllowedOrigins,
+      secretsReader: resolved.environment.SECRETS_READER,
+    }),
+  );
+  let arns = 0;
+  for (const [name, value] of Object.entries(resolved.params)) {
+    const where = settings.regionOfArn(value);
+    if (where === undefined) continue;
+    arns++;
+    if (where && where !== resolved.region) {
+      // Worded as settings.cjs words it for the parameters it knows (the same line is one).
+      found.add(
+        `The ${name} parameter names a resource of ${where}, but the stack deploys to ${resolved.region}: a stack, ` +
+          'its secrets, its key, its layer and its alarm topic must be in one region ' +
+          '(set AWS_REGION, or pass --region, to the region they are in).',
+      );
+    }
+  }
+  try {
+    reservedByFunction(resolved.functions, resolved.custom.reservedConcurrency ?? {});
+  } catch (error) {
+    found.add((error as Error).message);
+  }
+  return {
+    ok: `settings: region ${resolved.region}; ${arns} ARN parameter(s), all in that region; both base URLs https (or a stand-in on this machine)`,
+    problems: [...found],
+  };
+}
+
+async function checkDocuments(resolved: ResolvedStage, dir: string): Promise<Check> {
+  const stage = secretStageOf(resolved);
+  const problems: string[] = [];
+  const files: string[] = [];
+  for (const secret of stageSecrets(resolved.environment)) {
+    const file = path.join(dir, documentFileOf(secret));
+    files.push(path.basename(file));
+    let text: string | undefined;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    problems.push(...documentProblems(text, file, secret.capabilities, stage));
+  }
+  return { ok: `secret documents in ${dir}: ${files.join(', ')}`, problems };
+}
+
+async function reservationsOf(resolved: ResolvedStage): Promise<Reservation[]> {
+  const reserved = reservedByFunction(
+    resolved.functions,
+    resolved.custom.reservedConcurrency ?? {},
+  );
+  const params = await reservationParams();
+  return Object.entries(reserved).map(([fn, count]) => ({
+    fn,
+    deployedName: deployedNameOf(resolved, fn),
+    reserved: count,
+    param: params[fn],
+  }));
+}
+
+/** Runs every check; never throws for what it finds (only for a bug of its own). */
+export async function preflight(options: PreflightOptions): Promise<PreflightReport> {
+  const { flags } = options;
+  let resolved: ResolvedStage;
+  try {
+    resolved = await resolveStage(flags);
+  } catch (error) {
+    return {
+      title: `Preflight of stage ${flags.stage}`,
+      lines: [
+        {
+          ok: false,
+          text: `serverless.yml does not resolve for this stage: ${(error as Error).message}`,
+        },
+      ],
+      notes: [],
+      problems: 1,
+    };
+  }
+  const checks: Check[] = [checkSettings(resolved)];
+  if (options.secretsDir) checks.push(await checkDocuments(resolved, options.secretsDir));
+  const notes: string[] = [];
+  let title = `Preflight of ${resolved.service}, stage ${resolved.stage}, region ${resolved.region}`;
+  if (options.offline) {
+    notes.push('online checks not run (--offline)');
+  } else {
+    let account: { account: string } | { none: string };
+    try {
+      account = await callerAccount(resolved.region);
+    } catch (error) {
+      account = { none: '' };
+      checks.push({ ok: '', problems: [(error as Error).message] });
+    }
+    if ('none' in account) {
+      if (account.none) notes.push(`online checks not run: ${account.none}`);
+    } else {
+      title += `, AWS account ${account.account}`;
+      checks.push(
+        await checkSecrets(
+          stageSecrets(resolved.environment),
+          resolved.region,
+          secretStageOf(resolved),
+        ),
+      );
+      const topics = alarmTopicsOf(resolved);
+      if (topics.length > 0) checks.push(await checkTopics(topics));
+      const redrive = redriveOf(resolved);
+      if (redrive) checks.push(await checkPrincipal(redrive, resolved.region));
+      let reservations: Reservation[] | undefined;
+      try {
+        reservations = await reservationsOf(resolved);
+      } catch {
+        reservations = undefined; // an invalid reserveConcurrency: the settings check says so
+      }
+      if (reservations) checks.push(await checkConcurrency(reservations, resolved.region));
+    }
+  }
+  const lines: PreflightLine[] = [];
+  for (const check of checks) {
+    if (check.problems.length === 0) {
+      if (check.ok) lines.push({ ok: true, text: check.ok });
+    } else {
+      for (const problem of check.problems) lines.push({ ok: false, text: problem });
+    }
+  }
+  return { title, lines, notes, problems: lines.filter((line) => !line.ok).length };
+}
+
+const USAGE =
+  'usage: npm run preflight -- --stage <stage> [--region <region>] [--param="<name>=<value>" ...] [--secrets <dir>] [--offline]';
+
+/** The command: prints the report; returns the exit code. */
+export async function main(
+  args: readonly string[],
+  out = console.log,
+  err = console.error,
+): Promise<number> {
+  // The SDK's notice that its releases after January 2027 need Node 22 is about this machine, not
+  // the deploy (the functions run Node 24): not part of the report.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const { flags, rest, errors } = parseDeployFlags(args);
+  let secretsDir: string | undefined;
+  let offline = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--offline') offline = true;
+    else if (arg === '--secrets' && rest[i + 1]) secretsDir = rest[++i];
+    else if (arg.startsWith('--secrets=') && arg.length > 10) secretsDir = arg.slice(10);
+    else errors.push(`unknown argument: ${arg}`);
+  }
+  if (!flags.stage || errors.length > 0) {
+    for (const error of errors) err(error);
+    err(USAGE);
+    return 2;
+  }
+  const report = await preflight({
+    flags: { stage: flags.stage, region: flags.region, params: flags.params },
+    secretsDir,
+    offline,
+  });
+  out(`${report.title}:`);
+  for (const line of report.lines) out(`  ${line.ok ? 'ok  ' : 'FAIL'}  ${line.text}`);
+  for (const note of report.notes) out(`  note  ${note}`);
+  out(
+    report.problems === 0
+      ? 'No problem found.'
+      : `${report.problems} problem(s): the deploy would fail or leave the stage unsafe. Each FAIL line says what to do.`,
+  );
+  return report.problems === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,165 @@
+/**
+ * `npm run preflight` offline (scripts/preflight.ts): serverless.yml resolved for the stage by the
+ * framework itself, the settings a deploy refuses, the region of every ARN parameter, and a
+ * directory of secret documents as `npm run split-secret` writes them. Each problem one line with
+ * its fix; the exit code says whether a deploy would work. (Its checks of the account, with
+ * credentials: test/aws/preflight.test.ts, against moto.)
+ */
+import { hash, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../scripts/preflight.js';
+import { splitSecret } from '../../../scripts/split-secret.js';
+import { DEMO_SECRET_FILE } from '../../helpers/platform.js';
+
+const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:platform-gateway-on-call';
+const ROLE = 'arn:aws:iam::123456789012:role/platform-gateway-prod-on-call';
+const SAVED = { ...process.env };
+let dir: string;
+
+async function preflight(args: string[]): Promise<{ code: number; out: string; lines: string[] }> {
+  const lines: string[] = [];
+  const code = await main(
+    [...args, '--offline'],
+    (line) => lines.push(line),
+    (line) => lines.push(line),
+  );
+  return { code, out: lines.join('\n'), lines };
+}
+
+/** A document a prod stage can use: fresh credentials, https URLs, the caller by its digest. */
+function productionSecret() {
+  return {
+    iam: { accessKey: 'AKIAPRODUCTION000001', secretKey: randomBytes(30).toString('base64') },
+    openapi: { clientId: 'prodclient', clientSecret: randomBytes(30).toString('base64') },
+    actions: { hello: { url: 'https://api.example.com/fx7h2k/prod/hello', web: false } },
+    triggers: { nightly: { url: 'https://api.example.com/fx7h2k/prod/nightly' } },
+    webhooks: {
+      github: { secret: `whsec_${randomBytes(32).toString('base64')}`, action: 'hello' },
+    },
+    callers: [
+      {
+        id: 'reporting',
+        tokenSha256: hash('sha256', randomBytes(32), 'hex'),
+        scopes: ['jobs:read'],
+      },
+    ],
+  };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'preflight-'));
+  for (const name of ['AWS_REGION', 'AWS_DEFAULT_REGION', 'IS_OFFLINE', 'SECRET_ID']) {
+    delete process.env[name];
+  }
+  Object.assign(process.env, {
+    AWS_REGION: 'eu-west-1',
+    SCAN_BASE_URL: 'https://wsc.apigw.example.com',
+    OPENAPI_BASE_URL: 'https://openapi.apigw.example.com',
+  });
+});
+afterAll(async () => {
+  process.env = { ...SAVED };
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm run preflight, offline', { timeout: 60_000 }, () => {
+  it('names an ARN parameter of another region than the stack, with the fix, and exits 1', async () => {
+    const { code, lines } = await preflight([
+      '--stage',
+      'prod',
+      '--region',
+      'us-east-1',
+      `--param=alarmTopicArn=${TOPIC}`,
+      `--param=redrivePrincipalArn=${ROLE}`,
+      // A parameter the package's own settings check does not know: every ARN is checked.
+      '--param=capacityProviderArn=arn:aws:lambda:eu-west-1:123456789012:capacity-provider:pool',
+    ]);
+    expect(code).toBe(1);
+    const failed = lines.filter((line) => line.startsWith('  FAIL'));
+    expect(failed).toHaveLength(2);
+    for (const name of ['alarmTopicArn', 'capacityProviderArn']) {
+      expect(failed.join('\n')).toContain(
+        `The ${name} parameter names a resource of eu-west-1, but the stack deploys to us-east-1`,
+      );
+    }
+    expect(failed[0]).toContain('set AWS_REGION, or pass --region');
+  });
+
+  it('names the missing on-call principal of prod, with the fix, and exits 1', async () => {
+    const { code, lines } = await preflight(['--stage=prod', `--param=alarmTopicArn=${TOPIC}`]);
+    expect(code).toBe(1);
+    expect(lines.filter((line) => line.startsWith('  FAIL'))).toEqual([
+      expect.stringContaining(
+        'The redrivePrincipalArn parameter is required for the prod stage: only the webhook receiver and it may send to the invocation queue',
+      ),
+    ]);
+    expect(lines.join('\n')).toContain(
+      'Pass --param="redrivePrincipalArn=arn:aws:iam::<account>:role/<on-call role>"',
+    );
+  });
+
+  it('names each demo credential and the missing capability of a prod secret directory, and exits 1', async () => {
+    const secrets = path.join(dir, 'demo');
+    await splitSecret({
+      text: await readFile(DEMO_SECRET_FILE, 'utf8'),
+      origin: 'demo-secret.json',
+      outDir: secrets,
+      service: 'platform-gateway',
+      stage: 'prod',
+    });
+    await unlink(path.join(secrets, 'webhooks.json'));
+    const { code, out, lines } = await preflight([
+      '--stage',
+      'prod',
+      `--param=alarmTopicArn=${TOPIC}`,
+      `--param=redrivePrincipalArn=${ROLE}`,
+      '--secrets',
+      secrets,
+    ]);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      `${path.join(secrets, 'webhooks.json')} is missing, but every capability's secret must exist`,
+    );
+    expect(out).toContain("callers.0 (demo) holds a demo caller's token");
+    expect(out).toContain("iam.accessKey is the emulator's demo value");
+    expect(out).toContain('actions.hello.url is a plain http:// URL on this machine');
+    // Each problem is one line, and no line holds a value of the secret.
+    const demo = JSON.parse(await readFile(DEMO_SECRET_FILE, 'utf8'));
+    for (const value of [demo.iam.secretKey, demo.callers[0].token, demo.openapi.clientSecret]) {
+      expect(out).not.toContain(value);
+    }
+    expect(lines.filter((line) => line.startsWith('  FAIL')).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('finds nothing in a stage and a directory a deploy can use, and exits 0', async () => {
+    const input = path.join(dir, 'secret.json');
+    await writeFile(input, JSON.stringify(productionSecret()));
+    const secrets = path.join(dir, 'prod');
+    await splitSecret({
+      text: await readFile(input, 'utf8'),
+      origin: input,
+      outDir: secrets,
+      service: 'platform-gateway',
+      stage: 'prod',
+    });
+    const { code, out } = await preflight([
+      '--stage',
+      'prod',
+      `--param=alarmTopicArn=${TOPIC}`,
+      `--param=redrivePrincipalArn=${ROLE}`,
+      `--secrets=${secrets}`,
+    ]);
+    expect(out).not.toContain('FAIL');
+    expect(code).toBe(0);
+    expect(out).toContain('ok    secret documents in');
+    expect(out).toContain('online checks not run (--offline)');
+  });
+
+  it('refuses a usage it cannot read, with exit 2', async () => {
+    expect((await preflight(['--region', 'eu-west-1'])).code).toBe(2);
+    expect((await preflight(['--stage', 'prod', '--param=novalue'])).code).toBe(2);
+  });
+});

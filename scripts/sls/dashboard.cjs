@@ -202,7 +202,13 @@ function dashboardOf({ resources, routes, name, title }) {
         properties: {
           title:
             alarms.length > ALARMS_PER_WIDGET ? `Alarms (${i + 1}-${i + shown.length})` : 'Alarms',
-          alarms: shown.map((id) => ref(id, 'Arn')),
+          // The ARN from the alarm's name (Ref) rather than Fn::GetAtt Arn: the same on AWS, and
+          // a CloudFormation that does not implement alarms (moto's, `npm run rehearse`) still
+          // creates the stack.
+          alarms: shown.map(
+            (id) =>
+              `arn:\${AWS::Partition}:cloudwatch:\${AWS::Region}:\${AWS::AccountId}:alarm:${ref(id)}`,
+          ),
           sortBy: 'stateUpdatedTimestamp',
         },
       },

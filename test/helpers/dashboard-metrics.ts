@@ -192,7 +192,12 @@ export function problemsOf(resources: Resources, widgets: readonly Widget[]): st
     const title = widget.properties.title ?? '(untitled)';
     if (widget.type === 'alarm') {
       for (const alarm of widget.properties.alarms ?? []) {
-        if (!isResource(referenceOf(alarm), 'AWS::CloudWatch::Alarm', 'Arn')) {
+        // An alarm's ARN from its name (Ref): arn:${AWS::Partition}:cloudwatch:...:alarm:${Id}.
+        const name =
+          /^arn:\$\{AWS::Partition\}:cloudwatch:\$\{AWS::Region\}:\$\{AWS::AccountId\}:alarm:(\$\{[A-Za-z0-9]+\})$/.exec(
+            alarm,
+          )?.[1];
+        if (!name || !isResource(referenceOf(name), 'AWS::CloudWatch::Alarm')) {
           problems.push(`${title}: ${alarm} is no alarm of the stack`);
         }
       }

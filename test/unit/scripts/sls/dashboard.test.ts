@@ -16,6 +16,9 @@ import { problemsOf, widgetsOf } from '../../../helpers/dashboard-metrics.js';
 
 /** A reference of the body's Fn::Sub: `${HttpApi}`, `${Queue.QueueName}`. */
 const sub = (reference: string) => `\${${reference}}`;
+/** An alarm's ARN as the dashboard writes it: from the alarm's name (Ref). */
+const alarmArn = (id: string) =>
+  `arn:${sub('AWS::Partition')}:cloudwatch:${sub('AWS::Region')}:${sub('AWS::AccountId')}:alarm:${sub(id)}`;
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
 interface Dashboard {
@@ -120,15 +123,15 @@ describe('the stage dashboard', () => {
     expect(titled('Queue depth (messages waiting)')).toContain(sub('ArchiveQueue.QueueName'));
     expect(titled('Oldest message (s)')).toContain(sub('ArchiveQueue.QueueName'));
     expect(titled('Tables: capacity used')).toContain(sub('ArchiveTable'));
-    expect(titled('Alarms')).toContain(sub('SomethingNewErrorsAlarm.Arn'));
+    expect(titled('Alarms')).toContain(alarmArn('SomethingNewErrorsAlarm'));
     expect(problemsOf(resources, shown)).toEqual([]);
   });
 
   it("shows the alarms' state, every alarm of the stack", () => {
     const alarms = shown(stack()).filter((widget) => widget.type === 'alarm');
     expect(alarms.flatMap((widget) => widget.properties.alarms)).toEqual([
-      sub('ListJobsErrorsAlarm.Arn'),
-      sub('ConfigurationErrorsAlarm.Arn'),
+      alarmArn('ListJobsErrorsAlarm'),
+      alarmArn('ConfigurationErrorsAlarm'),
     ]);
   });
 
@@ -173,7 +176,9 @@ describe('the stage dashboard', () => {
   it('holds its text free of any reference Fn::Sub would take but its own', () => {
     const body = dashboardOf(stack()).DashboardBody['Fn::Sub'];
     for (const [reference] of body.matchAll(/\$\{[^}]*\}/g)) {
-      expect(reference).toMatch(/^\$\{(AWS::Region|[A-Za-z0-9]+(\.(Arn|QueueName))?)\}$/);
+      expect(reference).toMatch(
+        /^\$\{(AWS::Region|AWS::Partition|AWS::AccountId|[A-Za-z0-9]+(\.(Arn|QueueName))?)\}$/,
+      );
     }
   });
 });

@@ -12,6 +12,8 @@ import { codeMetricDimensions, problemsOf } from '../../../helpers/dashboard-met
 
 /** A reference of the body's Fn::Sub: `${HttpApi}`, `${Queue.QueueName}`. */
 const sub = (reference: string) => `\${${reference}}`;
+const alarmArn = (id: string) =>
+  `arn:${sub('AWS::Partition')}:cloudwatch:${sub('AWS::Region')}:${sub('AWS::AccountId')}:alarm:${sub(id)}`;
 
 /** A stack with the API, one route, one function, one table and one alarm. */
 function stack() {
@@ -86,7 +88,7 @@ describe('the check of a dashboard', () => {
         ]),
         {
           type: 'alarm',
-          properties: { title: 'alarms', alarms: [sub('ListJobsErrorsAlarm.Arn')] },
+          properties: { title: 'alarms', alarms: [alarmArn('ListJobsErrorsAlarm')] },
         },
       ]),
     ).toEqual([]);
@@ -127,7 +129,7 @@ describe('the check of a dashboard', () => {
         ],
       ]),
       graph([]),
-      { type: 'alarm', properties: { title: 'alarms', alarms: [sub('NoSuchAlarm.Arn')] } },
+      { type: 'alarm', properties: { title: 'alarms', alarms: [alarmArn('NoSuchAlarm')] } },
     ]);
     expect(problems).toEqual([
       expect.stringContaining('AWS/Lambda writes no Errorz'),
@@ -140,7 +142,7 @@ describe('the check of a dashboard', () => {
       ),
       expect.stringContaining('GROUP BY Limit, not in its schema'),
       'bad: no metric',
-      expect.stringContaining(`${sub('NoSuchAlarm.Arn')} is no alarm of the stack`),
+      expect.stringContaining(`${alarmArn('NoSuchAlarm')} is no alarm of the stack`),
     ]);
   });
 });

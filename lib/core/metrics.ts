@@ -40,7 +40,16 @@ type MetricName =
   /** Characters of text an admitted request sends (translate, tts); dimensions Caller and Api. */
   | 'CallerCharacters'
   /** After an admission under an account plan: the largest share of its monthly quotas used. */
-  | 'AccountMonthQuotaUsedPercent';
+  | 'AccountMonthQuotaUsedPercent'
+  /** An answer too large for a response, handed off through the stage's bucket. */
+  | 'HandOffs'
+  /** The bytes of the answers handed off (unit Bytes). */
+  | 'HandOffBytes';
+
+/** The unit of a metric that counts something other than events. */
+const UNITS: Partial<Record<MetricName, MetricUnit>> = { HandOffBytes: 'Bytes' };
+
+type MetricUnit = 'Count' | 'Bytes';
 
 type Dimensions = Readonly<Record<string, string>>;
 
@@ -56,7 +65,7 @@ export type MetricDocument = Readonly<Record<string, unknown>>;
 interface MetricDirective {
   readonly Namespace: string;
   readonly Dimensions: string[][];
-  readonly Metrics: { Name: string; Unit: 'Count' }[];
+  readonly Metrics: { Name: string; Unit: MetricUnit }[];
 }
 
 /** The counters of one invocation. */
@@ -102,7 +111,10 @@ export class Metrics {
       document.directives.push({
         Namespace: METRIC_NAMESPACE,
         Dimensions: [Object.keys(dimensions)],
-        Metrics: Object.keys(values).map((name) => ({ Name: name, Unit: 'Count' })),
+        Metrics: Object.keys(values).map((name) => ({
+          Name: name,
+          Unit: UNITS[name as MetricName] ?? 'Count',
+        })),
       });
     }
     const timestamp = Date.now();

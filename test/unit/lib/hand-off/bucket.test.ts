@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError, UpstreamResponseTooLargeError } from '../../../../lib/core/errors.js';
+import { type ServiceError, UpstreamResponseTooLargeError } from '../../../../lib/core/errors.js';
 import { HandOffBucket } from '../../../../lib/hand-off/bucket.js';
 import { answerTaker } from '../../../../lib/hand-off/taker.js';
 import { fitsResponse, readLimitOf } from '../../../../lib/http/responses.js';

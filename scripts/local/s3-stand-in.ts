@@ -477,3 +477,33 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
       }),
   };
 }
+
+/** The bucket local runs hand answers off to. */
+export const LOCAL_HAND_OFF_BUCKET = 'platform-gateway-local-hand-off';
+
+export interface LocalHandOff {
+  readonly standIn: S3StandIn;
+  /** What the functions need: the bucket, and where S3 answers. */
+  readonly env: Record<string, string>;
+}
+
+/**
+ * The hand-off bucket of a local run (npm start, the e2e suites): the stand-in, taking the
+ * signatures of the credentials the functions are given (`AWS_ACCESS_KEY_ID` of `env`), on
+ * `port` (0: a free one).
+ */
+export async function startLocalHandOff(env: NodeJS.ProcessEnv, port = 0): Promise<LocalHandOff> {
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secret } = env;
+  if (!accessKeyId || !secret) {
+    throw new Error('the hand-off bucket needs the credentials the functions sign with');
+  }
+  const standIn = await startS3StandIn({
+    bucket: LOCAL_HAND_OFF_BUCKET,
+    credentials: { [accessKeyId]: secret },
+    port,
+  });
+  return {
+    standIn,
+    env: { HAND_OFF_BUCKET: LOCAL_HAND_OFF_BUCKET, AWS_ENDPOINT_URL_S3: standIn.endpoint },
+  };
+}

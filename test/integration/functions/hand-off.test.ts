@@ -158,6 +158,29 @@ describe('answers of any size, handed off past what a Lambda function returns', 
     });
   });
 
+  it("counts a request handed off once in its caller's plan", async () => {
+    const metered = { authorization: 'Bearer demo-metered-token-reads-jobs-under-a-plan' };
+    await fetch(`${emulator.url}/__emulator/answer-sizes`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ report: 20 * MB }),
+    });
+
+    const first = await fn.report(
+      httpEvent('jobs-report.json', { headers: metered }),
+      lambdaContext(),
+    );
+    const second = await fn.report(
+      httpEvent('jobs-report.json', { headers: metered }),
+      lambdaContext(),
+    );
+
+    expect([first.statusCode, second.statusCode]).toEqual([303, 303]);
+    // A day's quota of 1000: one request spent, then two.
+    expect(String(first.headers?.RateLimit)).toContain('"caller-day";r=999;');
+    expect(String(second.headers?.RateLimit)).toContain('"caller-day";r=998;');
+  });
+
   it('refuses an answer over the ceiling, 502/900 with its size, and stores nothing', async () => {
     const over = await loadHandlers(
       emulatorEnv(emulator, {

@@ -354,14 +354,13 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
     }
     if (method === 'POST' && url.searchParams.has('uploadId')) {
       const [id, upload] = uploadOf(url, key);
-      const listed = [
-        ...body
-          .toString('utf8')
-          .matchAll(/<Part>\s*<PartNumber>(\d+)<\/PartNumber>\s*<ETag>([^<]+)<\/ETag>\s*<\/Part>/g),
-      ].map(([, number, etag]) => ({
-        number: Number(number),
-        etag: String(etag).replace(/&quot;/g, '"'),
-      }));
+      // Each <Part> names its number and ETag, in either order.
+      const listed = [...body.toString('utf8').matchAll(/<Part>([\s\S]*?)<\/Part>/g)].map(
+        ([, part = '']) => ({
+          number: Number(/<PartNumber>(\d+)<\/PartNumber>/.exec(part)?.[1]),
+          etag: (/<ETag>([^<]+)<\/ETag>/.exec(part)?.[1] ?? '').replace(/&quot;|&#34;/g, '"'),
+        }),
+      );
       if (listed.length === 0)
         throw new S3Refusal(400, 'MalformedXML', 'The XML you provided was not well-formed.');
       const parts: Buffer[] = [];

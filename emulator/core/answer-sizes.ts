@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { CONTROL_PREFIX, ControlError, type ControlRoute } from './control-api.js';
 import type { GatewayResponse } from './types.js';
 
-export const SIZED_KINDS = ['report', 'speech', 'map', 'action'] as const;
+const SIZED_KINDS = ['report', 'speech', 'map', 'action'] as const;
 export type SizedKind = (typeof SIZED_KINDS)[number];
 
 /** The largest answer the emulator makes: the hand-off's ceiling is 100 MB by default. */

@@ -478,7 +478,7 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
 }
 
 /** The bucket local runs hand answers off to. */
-export const LOCAL_HAND_OFF_BUCKET = 'platform-gateway-local-hand-off';
+const LOCAL_HAND_OFF_BUCKET = 'platform-gateway-local-hand-off';
 
 export interface LocalHandOff {
   readonly standIn: S3StandIn;

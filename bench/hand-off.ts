@@ -150,7 +150,7 @@ export async function benchHandOff(args: ReadonlyMap<string, string>): Promise<v
     `\n## Answers of any size: the packaged report function, ${runs} runs each (${node})`,
   );
   console.info(
-    '| answer | status | time to the 303 (median, min-max) | resident after a small report | peak resident (median, max) |',
+    '| answer | status | time to the 303 (median, min-max) | resident after a small report (its peak) | peak resident (median, max) |',
   );
   console.info('| --- | --- | --- | --- | --- |');
   for (const mb of (args.get('sizes') ?? '20,90').split(',').map(Number)) {

@@ -342,16 +342,17 @@ export function openUpload(settings: HandOffSettings, request: HandOffRequest): 
     throw errors.tooLarge(request.declaredBytes);
   }
   const now = settings.now ?? Date.now;
+  // Only what is needed is kept: not the request, which holds the bytes read before the store.
+  const { deadlineAt, flow, fail, onStored } = request;
   const options: UploadOptions = {
     ...settings,
     key: `${request.prefix}/${randomUUID()}`,
-    send: (s3Request) => settings.send(s3Request, request.deadlineAt),
+    send: (s3Request) => settings.send(s3Request, deadlineAt),
     contentType: request.contentType,
     contentDisposition: request.contentDisposition,
-    deadlineAt: request.deadlineAt,
+    deadlineAt,
   };
   const upload = startUpload(options);
-  const { flow, fail } = request;
   const pending: Buffer[] = [...request.held];
   let bytes = pending.reduce((sum, chunk) => sum + chunk.length, 0);
   let waiting = false;
@@ -416,7 +417,7 @@ export function openUpload(settings: HandOffSettings, request: HandOffRequest): 
         url: presignedGetUrl(options, settings.urlSeconds, new Date(signedAt)),
         expiresAt: new Date(signedAt + settings.urlSeconds * 1000),
       };
-      request.onStored?.(answer);
+      onStored?.(answer);
       return answer;
     },
     abort: () => upload.abort(),

@@ -84,13 +84,20 @@ export function handedOffResponse(stored: StoredAnswer, status: number): HttpRes
   };
 }
 
-/** The upstream's answer passed through (responses.ts), or the 303 to it once handed off. */
+/**
+ * The upstream's answer passed through (responses.ts), or the 303 to it once handed off, with
+ * the same headers of the answer kept (an action's activation id).
+ */
 export function passThroughOrHandedOff(
   upstream: UpstreamAnswer,
   statusCode?: number,
-  keptHeaders?: readonly string[],
+  keptHeaders: readonly string[] = [],
 ): HttpResponse {
-  return upstream.stored
-    ? handedOffResponse(upstream.stored, upstream.status)
-    : passThrough(upstream, statusCode, keptHeaders);
+  if (!upstream.stored) return passThrough(upstream, statusCode, keptHeaders);
+  const response = handedOffResponse(upstream.stored, upstream.status);
+  for (const name of keptHeaders) {
+    const value = upstream.headers[name];
+    if (value !== undefined && response.headers) response.headers[name] = value;
+  }
+  return response;
 }

@@ -88,7 +88,12 @@ describe('answerHandOff on the action route', () => {
   it('answers 303 to the stored answer, its length and digest in headers and body', async () => {
     const body = Buffer.from(JSON.stringify({ items: 'x'.repeat(7 * MB) }));
     action.script = (_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'x-openwhisk-activation-id': 'act-large',
+        })
+        .end(body);
     const invoke = await invokeWith({ ...withBucket, AWS_ENDPOINT_URL_S3: s3.endpoint });
 
     const result = await invoke(event(), lambdaContext());
@@ -101,6 +106,8 @@ describe('answerHandOff on the action route', () => {
       'cache-control': 'no-store',
       'content-type': 'application/json',
       'x-content-type-options': 'nosniff',
+      // The action's activation id, as on any answer of it.
+      'x-openwhisk-activation-id': 'act-large',
     });
     const location = String(result.headers?.location);
     expect(location.startsWith(`${s3.endpoint}/${BUCKET}/invokeAction/`)).toBe(true);

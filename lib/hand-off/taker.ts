@@ -51,63 +51,78 @@ const NO_BODY = Buffer.alloc(0);
 
 /** The hand-off of answers to a store. */
 export function answerTaker(store: AnswerStore): AnswerHandOff {
-  return { take: (answer) => take(store, answer) };
+  return { take: (answer) => new Taker(store, answer) };
 }
 
-function take(store: AnswerStore, answer: AnswerTaken): AnswerTaker {
-  const limit = store.readLimit(answer);
-  const declared = Number(answer.headers['content-length']);
-  let held: Buffer[] = [];
-  let size = 0;
-  let opening: Promise<AnswerSink> | undefined;
-  let sink: AnswerSink | undefined;
-  // Bytes that came while the store opened (the exchange is paused then, so none should).
-  const early: Buffer[] = [];
-  let ended = false;
-  const complete = (opened: AnswerSink) => {
-    opened.end().then((stored) => answer.done({ body: NO_BODY, stored }), answer.fail);
-  };
-  const open = () => {
+/** One answer's body: in memory while it may fit, then to the store (a class: one allocation). */
+class Taker implements AnswerTaker {
+  private readonly limit: number;
+  private readonly declared: number;
+  private held: Buffer[] = [];
+  private size = 0;
+  private opening: Promise<AnswerSink> | undefined;
+  private sink: AnswerSink | undefined;
+  /** Bytes that came while the store opened (the exchange is paused then, so none should). */
+  private early: Buffer[] | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly store: AnswerStore,
+    private readonly answer: AnswerTaken,
+  ) {
+    this.limit = store.readLimit(answer);
+    this.declared = Number(answer.headers['content-length']);
+    if (this.declared > this.limit) this.open();
+  }
+
+  data(chunk: Buffer): void {
+    if (!this.opening) {
+      this.held.push(chunk);
+      this.size += chunk.length;
+      if (this.size > this.limit) this.open();
+    } else if (this.sink) this.sink.write(chunk);
+    else (this.early ??= []).push(chunk);
+  }
+
+  end(): void {
+    this.ended = true;
+    if (this.opening) {
+      if (this.sink) this.complete(this.sink);
+      return;
+    }
+    const { status, headers } = this.answer;
+    const body = Buffer.concat(this.held, this.size);
+    if (this.store.fits({ status, headers, body })) return this.answer.done({ body });
+    this.held = [body];
+    this.open();
+  }
+
+  abort(): Promise<void> | undefined {
+    return this.opening?.then((opened) => opened.abort()).catch(() => {});
+  }
+
+  private open(): void {
+    const { answer } = this;
     answer.flow.pause();
-    opening = store.open({
+    this.opening = this.store.open({
       status: answer.status,
       headers: answer.headers,
-      declaredBytes: Number.isNaN(declared) ? undefined : declared,
+      declaredBytes: Number.isNaN(this.declared) ? undefined : this.declared,
       deadlineAt: answer.deadlineAt,
-      held,
+      held: this.held,
       flow: answer.flow,
       fail: answer.fail,
     });
-    held = [];
-    opening.then((opened) => {
-      sink = opened;
-      for (const chunk of early.splice(0)) opened.write(chunk);
-      if (ended) complete(opened);
+    this.held = [];
+    this.opening.then((opened) => {
+      this.sink = opened;
+      for (const chunk of this.early ?? []) opened.write(chunk);
+      this.early = undefined;
+      if (this.ended) this.complete(opened);
     }, answer.fail);
-  };
-  if (declared > limit) open();
-  return {
-    data(chunk) {
-      if (!opening) {
-        held.push(chunk);
-        size += chunk.length;
-        if (size > limit) open();
-      } else if (sink) sink.write(chunk);
-      else early.push(chunk);
-    },
-    end() {
-      ended = true;
-      if (opening) {
-        if (sink) complete(sink);
-        return;
-      }
-      const body = Buffer.concat(held, size);
-      if (store.fits({ status: answer.status, headers: answer.headers, body })) {
-        return answer.done({ body });
-      }
-      held = [body];
-      open();
-    },
-    abort: () => opening?.then((opened) => opened.abort()).catch(() => {}),
-  };
+  }
+
+  private complete(opened: AnswerSink): void {
+    opened.end().then((stored) => this.answer.done({ body: NO_BODY, stored }), this.answer.fail);
+  }
 }

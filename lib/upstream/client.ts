@@ -243,8 +243,10 @@ export class UpstreamClient {
           handOff: call.handOff,
         },
       );
-      const response: UpstreamAnswer = { ...answer, attempts: attempt };
-      const { status, headers, body } = answer;
+      const { status, headers, body, stored } = answer;
+      const response: UpstreamAnswer = stored
+        ? { status, headers, body, stored, attempts: attempt }
+        : { status, headers, body, attempts: attempt };
       if (status < 400)
         return { response, outcome: { kind: 'answer', status, origin: 'endpoint' } };
       const identity = identifyAnswer(status, headers, body, this.vendor);

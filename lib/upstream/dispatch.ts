@@ -74,10 +74,10 @@ export function dispatchOnce(
       }
       controller?.abort(reason);
     };
-    const finish = (answer: { readonly body: Buffer; readonly stored?: StoredAnswer }) => {
+    const finish = (body: Buffer, stored?: StoredAnswer) => {
       settled = true;
       deadline?.unwatch();
-      resolve({ status, headers, ...answer });
+      resolve(stored ? { status, headers, body, stored } : { status, headers, body });
     };
     deadline?.watch(() => stop(new UpstreamTimeoutError()));
     dispatcher.dispatch(request, {
@@ -97,7 +97,7 @@ export function dispatchOnce(
             headers,
             deadlineAt: deadline?.endsAt ?? Number.POSITIVE_INFINITY,
             flow: started,
-            done: (answer) => settled || finish(answer),
+            done: (answer) => settled || finish(answer.body, answer.stored),
             fail: stop,
           });
           return;
@@ -120,14 +120,14 @@ export function dispatchOnce(
         if (!cutAtLimit) return stop(new UpstreamResponseTooLargeError(limit));
         chunks.push(chunk.subarray(0, limit - size));
         size = limit;
-        finish({ body: Buffer.concat(chunks, size) });
+        finish(Buffer.concat(chunks, size));
         // The rest is not read: the connection is dropped.
         controller?.abort(new UpstreamResponseTooLargeError(limit));
       },
       onResponseEnd: () => {
         if (settled) return;
         if (taker) return taker.end();
-        finish({ body: Buffer.concat(chunks, size) });
+        finish(Buffer.concat(chunks, size));
       },
       onResponseError: (_controller, error) => {
         if (!settled) stop(error);

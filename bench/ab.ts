@@ -1,9 +1,10 @@
 /**
  * A/B of builds of the list-jobs handler, in one process so that all see the same machine:
  *   npx tsx bench/ab.ts <bundle A.cjs> <bundle B.cjs> [<bundle C.cjs>...] [rounds] [--per-round=N]
+ *     [--event=jobs-report.json]
  * Each bundle is a CommonJS build of functions/jobs/list.ts (a packaged zip's .cjs, or esbuild
  * with the options of serverless.yml), or the floor (bench/floor/undici.ts built as floor.ts
- * builds it). All call a neutral upstream (on core 1; this process on core 0), in rounds of
+ * builds it); with --event, of the function of that sample event (the report's, say). All call a neutral upstream (on core 1; this process on core 0), in rounds of
  * 1,500 requests (--per-round) whose order turns every round; the figure is, for each bundle
  * after A, the median of the paired differences of CPU per request from A (every thread of this
  * process), which machine noise moves least. On a busy machine, many short rounds (80 of 300)
@@ -43,7 +44,9 @@ const load = createRequire(import.meta.url);
 const handlers = files.map(
   (file) => (load(path.resolve(file)) as { handler: HttpHandler }).handler,
 );
-const event = sampleEvent('jobs-list.json');
+const event = sampleEvent(
+  args.find((arg) => arg.startsWith('--event='))?.slice('--event='.length) ?? 'jobs-list.json',
+);
 
 async function cpuPerRequest(handler: HttpHandler, count: number): Promise<number> {
   const before = process.cpuUsage();

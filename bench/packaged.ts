@@ -35,7 +35,12 @@ export function packageArtifacts(reuse: boolean): string {
 export function unpackedEntry(out: string, name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   execFileSync('unzip', ['-q', '-o', path.join(out, `${name}.zip`), '-d', dir]);
-  return execFileSync('find', [dir, '-name', '*.cjs'], { encoding: 'utf8' }).trim().split('\n')[0]!;
+  // The bundle, not the hand-off's upload written beside it (`<bundle>.hand-off.cjs`).
+  return execFileSync('find', [dir, '-name', '*.cjs', '!', '-name', '*.hand-off.cjs'], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')[0]!;
 }
 
 /**

@@ -8,9 +8,11 @@
  *  5. the floor (floor.ts): the package beside a hand-written GET /jobs, every cold start
  *     figure and target in one table;
  *  7. the usage plans (usage.ts): store calls per admission, the time one adds, one caller's
- *     admissions a second and over-admission, against dynalite on loopback.
+ *     admissions a second and over-admission, against dynalite on loopback;
+ *  8. answers of any size (hand-off.ts): the packaged report function's peak memory and time to
+ *     the 303 for a 20 MB and a 90 MB report, only when named.
  *
- * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer|floor|scale|usage
+ * Options: --skip-package (reuse .serverless/), --only=overhead|cold|deadline|first-answer|floor|scale|usage|hand-off
  * (scale, bench/scale.ts, only when named: it takes minutes),
  * --runs=N (cold imports, first answers),
  * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
@@ -71,5 +73,6 @@ if (!only || only === 'floor') {
   );
 }
 if (only === 'scale') await (await import('./scale.js')).benchScale(args);
+if (only === 'hand-off') await (await import('./hand-off.js')).benchHandOff(args);
 if (!only || only === 'usage') await (await import('./usage.js')).benchUsage(args);
 process.exit(0);

@@ -6,6 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { type ActionActivations, ActivationLog, actionModule } from './actions/index.js';
 import { type CatalogueControl, catalogueModule } from './catalogue/index.js';
+import { AnswerSizes } from './core/answer-sizes.js';
 import { type ControlRoute, coreControlRoutes } from './core/control-api.js';
 import { type FaultController, FaultRegistry } from './core/faults.js';
 import { baseUrl, listen } from './core/http-server.js';
@@ -92,6 +93,8 @@ export interface Emulator {
   readonly catalogue: CatalogueControl;
   /** Every action and trigger activation started (function execution). */
   readonly actions: ActionActivations;
+  /** Answers of a size a test asks for: a report, speech (WAV), a map image, an action's. */
+  readonly answerSizes: AnswerSizes;
   /**
    * Jobs back to the demo set, faults (skew included) cleared, request log cleared, and requests
    * still held by a latency fault dropped.
@@ -146,15 +149,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ? undefined
       : new RateLimiter(options.rateLimitPerSecond, now);
   const actions = new ActivationLog();
-  const catalogue = catalogueModule({ headers, credentials });
+  const answerSizes = new AnswerSizes();
+  const catalogue = catalogueModule({ headers, credentials, sizes: answerSizes });
   const modules: ApiModule[] = [
     scanJobModule({
       store: scanJobs,
       authenticate: iamAuthenticator(headers, credentials),
       maxLimit: options.maxPageSize,
+      sizes: answerSizes,
     }),
     catalogue,
-    actionModule({ log: actions, now, apiKeyHeader: headers.apiKey, credentials }),
+    actionModule({
+      log: actions,
+      now,
+      apiKeyHeader: headers.apiKey,
+      credentials,
+      sizes: answerSizes,
+    }),
+    // The sizes a test asks of answers: their control routes, and their reset.
+    {
+      name: 'answer-sizes',
+      routes: [],
+      controlRoutes: answerSizes.controlRoutes(),
+      reset: () => answerSizes.reset(),
+    },
   ];
   // Every request held by a latency fault listens to this signal; there may be many at once.
   const holding = () => {
@@ -205,6 +223,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     scanJobs,
     actions,
     catalogue,
+    answerSizes,
     reset,
     close: async () => {
       closed = true;

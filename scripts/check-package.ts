@@ -2,10 +2,12 @@
  * After `serverless package`: every function declared in the generated CloudFormation template
  * must have its own artifact in .serverless/, holding one bundle, its source map, and undici's
  * HTTP parser beside it when the bundle reads it (`<bundle>.llhttp.wasm`,
- * scripts/sls/esbuild-plugins.cjs), nothing else. The reference page's renderer (Swagger UI) is
- * in the docs function's bundle and in no other, and every other HTTP function loads at most
- * 250 KB (its bundle and the parser beside it). Prints each artifact's size. Exits non-zero on
- * any problem. `npx tsx scripts/check-package.ts [folder]` checks another package folder.
+ * scripts/sls/esbuild-plugins.cjs), and the hand-off's upload when it can hand off
+ * (`<bundle>.hand-off.cjs`, loaded on the first answer too large to return), nothing else. The
+ * reference page's renderer (Swagger UI) is in the docs function's bundle and in no other, and
+ * every other HTTP function loads at most 250 KB (its bundle and the parser beside it; the
+ * hand-off's upload only when an answer is too large). Prints each artifact's size. Exits
+ * non-zero on any problem. `npx tsx scripts/check-package.ts [folder]` checks another package folder.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -51,14 +53,17 @@ for (const [logicalId, resource] of functions) {
     .trim()
     .split('\n')
     .filter((entry) => !entry.endsWith('/'));
-  const bundles = entries.filter((entry) => entry.endsWith('.cjs'));
+  const bundles = entries.filter(
+    (entry) => entry.endsWith('.cjs') && !entry.endsWith('.hand-off.cjs'),
+  );
   if (bundles.length !== 1) {
     problems.push(`${zip}: ${bundles.length} bundles`);
     continue;
   }
   const bundle = bundles[0]!.replace(/\.cjs$/, '');
   const parser = `${bundle}.llhttp.wasm`;
-  const allowed = new Set([`${bundle}.cjs`, `${bundle}.cjs.map`, parser]);
+  const handOff = `${bundle}.hand-off.cjs`;
+  const allowed = new Set([`${bundle}.cjs`, `${bundle}.cjs.map`, parser, handOff]);
   const unexpected = entries.filter((entry) => !allowed.has(entry));
   if (unexpected.length > 0) problems.push(`${zip}: unexpected files ${unexpected.join(', ')}`);
   const bundled = execFileSync('unzip', ['-p', file, `${bundle}.cjs`], {
@@ -66,6 +71,10 @@ for (const [logicalId, resource] of functions) {
   });
   const readsParser = bundled.includes('.llhttp.wasm');
   if (readsParser && !entries.includes(parser)) problems.push(`${zip}: ${parser} is missing`);
+  const handsOff = bundled.includes('.hand-off.cjs');
+  if (handsOff !== entries.includes(handOff)) {
+    problems.push(`${zip}: ${handsOff ? `${handOff} is missing` : `${handOff} is not loaded`}`);
+  }
   const name = zip.replace(/\.zip$/, '');
   const carriesRenderer = RENDERER_MARK.test(bundled.toString('latin1'));
   if (name === RENDERER_FUNCTION && !carriesRenderer) {

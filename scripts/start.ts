@@ -11,6 +11,7 @@ import { launchOffline, type OfflineProcess } from './local/offline.js';
 import { DEMO_SECRETS_FILE, PROJECT_ROOT } from './local/paths.js';
 import { localConfigurationProblems } from './local/preflight.js';
 import { quietSdkNodeNotice } from './local/sdk-node-notice.js';
+import { startLocalHandOff } from './local/s3-stand-in.js';
 import { startLocalLedger } from './local-ledger.js';
 
 function portFromEnv(name: string, fallback: number): number {
@@ -111,6 +112,20 @@ async function main(): Promise<void> {
     const ledger = await startLocalLedger();
     cleanups.push(() => ledger.close());
     Object.assign(env, ledger.env);
+    // Answers too large for a Lambda response go to a stand-in of the hand-off bucket (unless
+    // HAND_OFF_BUCKET names a bucket of the user's own), on HAND_OFF_PORT, PORT + 1 by default.
+    let handOffUrl: string | undefined;
+    if (!given('HAND_OFF_BUCKET')) {
+      const handOffPort = portFromEnv('HAND_OFF_PORT', port < 65535 ? port + 1 : 0);
+      const handOff = await startLocalHandOff(env, handOffPort).catch((error: unknown) => {
+        throw new Error(
+          `the hand-off bucket's stand-in cannot listen on port ${handOffPort} (${error instanceof Error ? error.message : String(error)}); choose another HAND_OFF_PORT`,
+        );
+      });
+      cleanups.push(() => handOff.standIn.close());
+      Object.assign(env, handOff.env);
+      handOffUrl = handOff.standIn.endpoint;
+    }
     env.SECRETS_SOURCE = given('SECRETS_SOURCE') ?? 'file';
     env.SECRETS_FILE = resolve(given('SECRETS_FILE') ?? DEMO_SECRETS_FILE);
     const usesDemoSecret = env.SECRETS_SOURCE === 'file' && env.SECRETS_FILE === DEMO_SECRETS_FILE;
@@ -191,6 +206,7 @@ async function main(): Promise<void> {
         '',
         `Functions ready at ${running.baseUrl}`,
         `  SCAN_BASE_URL=${shown(env.SCAN_BASE_URL)}  OPENAPI_BASE_URL=${shown(env.OPENAPI_BASE_URL)}`,
+        `  answers too large to return: ${handOffUrl ? `the hand-off bucket's stand-in at ${handOffUrl}` : `bucket ${env.HAND_OFF_BUCKET}`}`,
         `  secrets: ${env.SECRETS_SOURCE === 'file' ? env.SECRETS_FILE : env.SECRETS_SOURCE}`,
         '',
         'Try:',

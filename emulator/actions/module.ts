@@ -1,3 +1,4 @@
+import { type AnswerSizes, sizedJson, sizedRoute } from '../core/answer-sizes.js';
 import { CONTROL_PREFIX, type ControlRoute } from '../core/control-api.js';
 import type { GatewayRequest, GatewayResponse } from '../core/types.js';
 import type { EmulatorCredentials } from '../credentials.js';
@@ -43,6 +44,13 @@ export interface ActionModuleOptions {
   readonly stage?: string;
   readonly actions?: readonly ActionDefinition[];
   readonly triggers?: readonly TriggerDefinition[];
+  /** The sizes a test asks of answers: an action's (JSON). */
+  readonly sizes?: AnswerSizes;
+}
+
+/** An action's JSON answer of a size a test asks (core/answer-sizes.ts). */
+function sizedActionAnswer(body: Buffer, bytes: number, contentType: string): Buffer | undefined {
+  return contentType.startsWith('application/json') ? sizedJson(body, bytes) : undefined;
 }
 
 /** The gateway path of a resource: /<api id>/<stage>/<resource>. */
@@ -186,15 +194,18 @@ export function actionModule(options: ActionModuleOptions): ApiModule {
   const authFor = (requiresApiKey: boolean) => (requiresApiKey ? keyed : openAccess);
   const actionsByName = new Map(actions.map((action) => [action.name, action]));
 
+  const { sizes } = options;
   const routes: ApiRoute[] = [
-    ...actions.flatMap((action) =>
-      actionRoutes(
-        context,
-        action,
-        resourcePathOf(apiId, stage, action.resource),
-        authFor(action.requiresApiKey),
-      ),
-    ),
+    ...actions
+      .flatMap((action) =>
+        actionRoutes(
+          context,
+          action,
+          resourcePathOf(apiId, stage, action.resource),
+          authFor(action.requiresApiKey),
+        ),
+      )
+      .map((route) => (sizes ? sizedRoute(route, sizes, 'action', sizedActionAnswer) : route)),
     ...triggers.map(
       (trigger): ApiRoute => ({
         method: 'POST',

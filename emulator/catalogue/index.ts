@@ -2,6 +2,7 @@
  * The open API catalogue: every
  * product at its upstream path, behind Client ID / Client Secret authentication.
  */
+import { type AnswerSizes, sizedRoute } from '../core/answer-sizes.js';
 import type { EmulatorCredentials } from '../credentials.js';
 import type { ApiModule } from '../gateway/api-module.js';
 import type { VendorHeaders } from '../gateway/vendor-headers.js';
@@ -11,9 +12,9 @@ import { CaptchaStore } from './captcha-store.js';
 import { datalabRoutes } from './datalab.js';
 import { directionRoutes } from './directions.js';
 import { geocodingRoutes } from './geocoding.js';
-import { mapImageRoutes } from './map-images.js';
+import { mapImageRoutes, sizedImage } from './map-images.js';
 import { shortUrlRoutes } from './shorturl.js';
-import { speechRoutes } from './speech.js';
+import { sizedSpeech, speechRoutes } from './speech.js';
 import { translationRoutes } from './translation.js';
 
 /** What tests may ask of the catalogue while the emulator runs. */
@@ -26,6 +27,8 @@ export interface CatalogueModuleOptions {
   readonly headers: VendorHeaders;
   /** `apps` is read on every request. */
   readonly credentials: EmulatorCredentials;
+  /** The sizes a test asks of answers: speech's (WAV), a map image's. */
+  readonly sizes?: AnswerSizes;
 }
 
 export type CatalogueModule = ApiModule & CatalogueControl;
@@ -41,8 +44,12 @@ export function catalogueModule(options: CatalogueModuleOptions): CatalogueModul
     name: 'catalogue',
     routes: [
       ...translationRoutes(authenticate),
-      ...speechRoutes(authenticate),
-      ...mapImageRoutes(authenticate, authenticateWithQuery),
+      ...speechRoutes(authenticate).map((route) =>
+        options.sizes ? sizedRoute(route, options.sizes, 'speech', sizedSpeech) : route,
+      ),
+      ...mapImageRoutes(authenticate, authenticateWithQuery).map((route) =>
+        options.sizes ? sizedRoute(route, options.sizes, 'map', sizedImage) : route,
+      ),
       ...directionRoutes(authenticate),
       ...geocodingRoutes(authenticate),
       ...captchaRoutes(captchas, authenticate, authenticateWithQuery),

@@ -7,8 +7,8 @@ import type { GatewayResponse } from '../core/types.js';
 import type { ApiRoute } from '../gateway/api-module.js';
 import type { Authenticator } from '../gateway/iam-auth.js';
 import { drawText } from '../media/font.js';
-import { encodeJpeg } from '../media/jpeg.js';
-import { encodePng } from '../media/png.js';
+import { encodeJpeg, sizedJpeg } from '../media/jpeg.js';
+import { encodePng, sizedPng } from '../media/png.js';
 import { createRaster, drawLine, fillRect, type Raster, type Rgb } from '../media/raster.js';
 import { type LonLat, parseInteger } from './params.js';
 import { binary, emptyStatus } from './responses.js';
@@ -40,6 +40,12 @@ const forbidden = (): GatewayResponse => emptyStatus(403);
 
 const isOneOf = <T extends string>(list: readonly T[], value: string): value is T =>
   (list as readonly string[]).includes(value);
+
+/** A map image of a size a test asks (core/answer-sizes.ts): the same image, padded. */
+export function sizedImage(body: Buffer, bytes: number, contentType: string): Buffer | undefined {
+  if (contentType === 'image/png') return sizedPng(body, bytes);
+  return contentType.startsWith('image/jp') ? sizedJpeg(body, bytes) : undefined;
+}
 
 function imageResponse(raster: Raster, format: ImageFormat, jpegType: string): GatewayResponse {
   if (format === 'png' || format === 'png8') {

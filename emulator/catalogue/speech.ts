@@ -8,7 +8,7 @@ import type { ApiRoute } from '../gateway/api-module.js';
 import { mediaType } from '../gateway/envelope.js';
 import type { Authenticator } from '../gateway/iam-auth.js';
 import { silentMp3 } from '../media/mp3.js';
-import { encodeWav, parseWav, renderSegments } from '../media/wav.js';
+import { encodeWav, parseWav, renderSegments, sizedWav } from '../media/wav.js';
 import { formParams, isForm, type Parameters } from './params.js';
 import { binary, endpointJson, legacyError } from './responses.js';
 
@@ -80,6 +80,11 @@ function synthesise(request: GatewayRequest): GatewayResponse {
     TTS_WAV_SAMPLE_RATE,
   );
   return binary('audio/wav', encodeWav(tone, TTS_WAV_SAMPLE_RATE));
+}
+
+/** Synthesised WAV speech of a size a test asks (core/answer-sizes.ts): a longer tone. */
+export function sizedSpeech(_body: Buffer, bytes: number, contentType: string): Buffer | undefined {
+  return contentType === 'audio/wav' ? sizedWav(bytes, TTS_WAV_SAMPLE_RATE) : undefined;
 }
 
 const STT_LANGUAGES = ['Kor', 'Eng', 'Jpn', 'Chn'] as const;

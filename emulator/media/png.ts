@@ -94,3 +94,21 @@ export function encodePng(raster: Raster, options: { palette?: boolean } = {}): 
   const palette = options.palette ? paletteOf(raster) : undefined;
   return palette ? palettePng(raster, palette) : truecolourPng(raster);
 }
+
+/** Chunk length, type and CRC around a chunk's data. */
+const CHUNK_OVERHEAD = 12;
+
+/**
+ * The same PNG in exactly `bytes` bytes: a private ancillary chunk (`emPd`, which decoders
+ * skip) before IEND holds the rest. A PNG already as large, or too close to it, is kept.
+ */
+export function sizedPng(png: Buffer, bytes: number): Buffer {
+  const padding = bytes - png.length - CHUNK_OVERHEAD;
+  if (padding < 0) return png;
+  const iend = png.length - CHUNK_OVERHEAD;
+  return Buffer.concat([
+    png.subarray(0, iend),
+    chunk('emPd', Buffer.alloc(padding)),
+    png.subarray(iend),
+  ]);
+}

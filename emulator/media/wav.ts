@@ -133,3 +133,23 @@ export function parseWav(file: Buffer): WavInfo | undefined {
     durationSeconds: byteRate > 0 ? data.length / byteRate : 0,
   };
 }
+
+/**
+ * A playable 16-bit mono WAV of exactly `bytes` bytes (rounded down to an even number): a 440 Hz
+ * tone, each second the same samples (440 whole cycles), copied rather than computed again.
+ */
+export function sizedWav(bytes: number, sampleRate: number): Buffer {
+  const samples = Math.max(0, Math.floor((bytes - RIFF_HEADER_BYTES) / 2));
+  const second = encodeWav(
+    renderSegments([{ frequencies: [440], durationMs: 1000, amplitude: 0.2 }], sampleRate),
+    sampleRate,
+  ).subarray(RIFF_HEADER_BYTES);
+  const wav = Buffer.alloc(RIFF_HEADER_BYTES + samples * 2);
+  encodeWav(new Int16Array(0), sampleRate).copy(wav);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let offset = RIFF_HEADER_BYTES; offset < wav.length; offset += second.length) {
+    second.copy(wav, offset, 0, Math.min(second.length, wav.length - offset));
+  }
+  return wav;
+}

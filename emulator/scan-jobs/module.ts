@@ -1,3 +1,4 @@
+import { type AnswerSizes, sizedJson, sizedRoute } from '../core/answer-sizes.js';
 import { CONTROL_PREFIX, ControlError, type ControlRoute } from '../core/control-api.js';
 import type { GatewayRequest, GatewayResponse } from '../core/types.js';
 import type { ApiModule, ApiRoute } from '../gateway/api-module.js';
@@ -23,6 +24,8 @@ export interface ScanJobModuleOptions {
   readonly authenticate: Authenticator;
   /** The largest page a list or search serves (DEFAULT_MAX_LIMIT); above it, 400/901. */
   readonly maxLimit?: number;
+  /** The sizes a test asks of answers: a report's. */
+  readonly sizes?: AnswerSizes;
 }
 
 function pageOf(
@@ -140,7 +143,12 @@ export function scanJobModule(options: ScanJobModuleOptions): ApiModule {
   const { store, authenticate } = options;
   return {
     name: 'scan-jobs',
-    routes: apiRoutes(store, authenticate, options.maxLimit ?? DEFAULT_MAX_LIMIT),
+    routes: apiRoutes(store, authenticate, options.maxLimit ?? DEFAULT_MAX_LIMIT).map((route) =>
+      // A report as large as a test asks (core/answer-sizes.ts).
+      options.sizes && route.path.endsWith('/report')
+        ? sizedRoute(route, options.sizes, 'report', sizedJson)
+        : route,
+    ),
     controlRoutes: controlRoutes(store),
     reset: () => store.reset(),
   };

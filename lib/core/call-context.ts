@@ -19,6 +19,60 @@ export interface CallContext {
   readonly metrics: Metrics;
   /** The invocation's logger, with its request id (and caller, for an HTTP request). */
   readonly log: Logger;
+  /**
+   * Where a success answer too large for the function's response goes, on a route that passes
+   * its answer through (lib/http/hand-off.ts): stored as it arrives, and the caller sent there.
+   * Absent, such an answer is refused (502/`520`).
+   */
+  readonly handOff?: AnswerHandOff | undefined;
+}
+
+/** An answer's status line and headers (lower-case names), as it arrives. */
+export interface AnswerHead {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a call hands a success answer that may be too large to return: it takes the answer's
+ * body over from the exchange (lib/hand-off/taker.ts), and gives back either the body read
+ * whole or the answer stored.
+ */
+export interface AnswerHandOff {
+  take(answer: AnswerTaken): AnswerTaker;
+}
+
+/** A success answer as the exchange hands it over, with the means to end the exchange. */
+export interface AnswerTaken extends AnswerHead {
+  /** When the call ends, in milliseconds since the epoch. */
+  readonly deadlineAt: number;
+  /** The exchange's flow: paused while the taker is busy. */
+  readonly flow: { pause(): void; resume(): void };
+  /** The answer's body read whole (`stored` unset), or stored (`body` empty). */
+  readonly done: (answer: { readonly body: Buffer; readonly stored?: StoredAnswer }) => void;
+  /** Ends the exchange with this error. */
+  readonly fail: (error: Error) => void;
+}
+
+/** What takes an answer's body over: its bytes as they arrive, its end, its abort. */
+export interface AnswerTaker {
+  data(chunk: Buffer): void;
+  end(): void;
+  /** The exchange failed: nothing of the answer is kept (settles once it is cleared away). */
+  abort(): Promise<void> | undefined;
+}
+
+/** An answer handed off: stored whole, and fetched by the caller with a URL of its own. */
+export interface StoredAnswer {
+  /** The object's key in the stage's hand-off bucket. */
+  readonly key: string;
+  readonly bytes: number;
+  /** The SHA-256 of the bytes, in base64. */
+  readonly sha256: string;
+  readonly contentType: string;
+  /** A presigned GET URL of the object, valid until `expiresAt`. */
+  readonly url: string;
+  readonly expiresAt: Date;
 }
 
 /** The call context of an invocation: its Lambda context's remaining time, when it has one. */

@@ -105,6 +105,14 @@ export interface Config {
    * warning), `closed` refuses it with 503.
    */
   readonly usageStoreFailure: 'open' | 'closed';
+  /**
+   * The S3 bucket answers too large for a Lambda response are handed off through
+   * (HAND_OFF_BUCKET): required when deployed by the functions that hand off; unset locally,
+   * such an answer is refused (502/`520`).
+   */
+  readonly handOffBucket: string | undefined;
+  /** The largest answer handed off (HAND_OFF_MAX_MB, 100 MB by default). */
+  readonly handOffMaxBytes: number;
   /** How long a delivery's key is remembered after its last copy can arrive. */
   readonly deliveryMemoryMs: number;
   /** Receives of a queued invocation before SQS itself moves it to the dead-letter queue. */
@@ -133,6 +141,8 @@ const DEFAULT_EMULATOR_PORT = 4010;
  * sender of larger deliveries is served by raising it, up to the 6 MB Lambda carries.
  */
 const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+/** The hand-off's ceiling: an answer over 100 MB is refused rather than stored. */
+const DEFAULT_HAND_OFF_MAX_MB = 100;
 /** A stale secret may say who the callers are for 5 minutes past its TTL (10 in all). */
 const DEFAULT_CALLERS_MAX_STALE_SECONDS = 300;
 const DEFAULT_SECRETS_FILE = 'emulator/demo-secret.json';
@@ -249,6 +259,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliveryLedgerTable: vars.DELIVERY_LEDGER_TABLE,
     usageTable: vars.USAGE_TABLE,
     usageStoreFailure: vars.USAGE_STORE_FAILURE ?? 'open',
+    handOffBucket: vars.HAND_OFF_BUCKET,
+    handOffMaxBytes: (vars.HAND_OFF_MAX_MB ?? DEFAULT_HAND_OFF_MAX_MB) * 1024 * 1024,
     deliveryMemoryMs: (vars.DELIVERY_MEMORY_DAYS ?? 4) * 24 * 60 * 60 * 1000,
     invocationMaxReceives: vars.INVOCATION_MAX_RECEIVES ?? 10,
     invocationMaxAttempts: vars.INVOCATION_MAX_ATTEMPTS ?? 5,
@@ -288,16 +300,6 @@ export function loadPublicReference(env: NodeJS.ProcessEnv = process.env): boole
   if (env.PUBLIC_REFERENCE === undefined || env.PUBLIC_REFERENCE === '') return true;
   const parsed = publicReferenceSchema.safeParse(env.PUBLIC_REFERENCE);
   return parsed.success ? parsed.data === 'true' : false;
-}
-
-/**
- * Where S3 answers when it is a stand-in rather than AWS's own (moto, a loopback server):
- * AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL, as the AWS SDK honours them; undefined on AWS.
- * Read alone, as the log level is, by the functions that keep delivery bodies in S3, so that no
- * other function carries it.
- */
-export function loadS3Endpoint(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
 }
 
 /** The X-Ray trace of the current invocation: Lambda sets it anew for each one. */

@@ -40,6 +40,10 @@ const serviceUrls = z.pipe(
   ),
 );
 
+const bucketName = z
+  .string()
+  .check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name'));
+
 // The dispatcher keeps 64 connections per origin (upstream/dispatch.ts): more calls would queue.
 const concurrency = z.pipe(
   positiveInt,
@@ -88,6 +92,7 @@ export const environmentSchema = z.object({
   AWS_SECRET_ACCESS_KEY: z.optional(z.string()),
   AWS_ENDPOINT_URL: z.optional(httpUrl),
   AWS_ENDPOINT_URL_SECRETS_MANAGER: z.optional(httpUrl),
+  AWS_ENDPOINT_URL_S3: z.optional(httpUrl),
   // Set by Lambda: the extension accepts a request that carries it.
   AWS_SESSION_TOKEN: z.optional(z.string()),
   SECRETS_TTL_SECONDS: z.optional(
@@ -134,9 +139,7 @@ export const environmentSchema = z.object({
   INVOCATION_DEAD_LETTER_QUEUE_URL: z.optional(
     z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' }),
   ),
-  DELIVERY_BODY_BUCKET: z.optional(
-    z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name')),
-  ),
+  DELIVERY_BODY_BUCKET: z.optional(bucketName),
   DELIVERY_MEMORY_DAYS: z.optional(positiveInt),
   INVOCATION_MAX_RECEIVES: z.optional(positiveInt),
   INVOCATION_MAX_ATTEMPTS: z.optional(positiveInt),
@@ -150,6 +153,10 @@ export const environmentSchema = z.object({
     z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
   ),
   USAGE_STORE_FAILURE: z.optional(z.enum(['open', 'closed'], 'expected open or closed')),
+  HAND_OFF_BUCKET: z.optional(bucketName),
+  HAND_OFF_MAX_MB: z.optional(
+    z.pipe(positiveInt, z.number().check(z.lte(5000, 'expected at most 5000 (MB)'))),
+  ),
 });
 
 /** The variables as parsed: each absent unless set to a non-empty value. */
@@ -171,6 +178,11 @@ export interface AwsEnvironment {
    * the SDK honours them), else the region's endpoint.
    */
   readonly secretsManagerEndpoint: URL | undefined;
+  /**
+   * Where S3 answers, when not AWS's own endpoints: AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL
+   * (a local stand-in, moto); undefined for the region's endpoint.
+   */
+  readonly s3Endpoint: URL | undefined;
 }
 
 /** The AWS part of the environment, as the AWS SDK reads it. */
@@ -188,5 +200,10 @@ export function awsEnvironmentOf(vars: Environment): AwsEnvironment {
           sessionToken: vars.AWS_SESSION_TOKEN,
         }
       : undefined;
-  return { region, credentials, secretsManagerEndpoint: endpoint };
+  return {
+    region,
+    credentials,
+    secretsManagerEndpoint: endpoint,
+    s3Endpoint: vars.AWS_ENDPOINT_URL_S3 ?? vars.AWS_ENDPOINT_URL,
+  };
 }

@@ -358,13 +358,21 @@ export class UpstreamTimeoutError extends ServiceError {
  */
 export class UpstreamResponseTooLargeError extends ServiceError {
   override name = 'UpstreamResponseTooLargeError';
-  constructor(limitBytes: number) {
+  /**
+   * `handOff`: an answer that could not be handed off either (over the hand-off's ceiling, or
+   * its bucket failed; lib/hand-off/bucket.ts): 502/`900` with its own details and reason.
+   */
+  constructor(
+    limitBytes: number,
+    handOff?: { readonly details: string; readonly reason: string; readonly cause?: unknown },
+  ) {
     super({
       status: 502,
-      code: '520',
+      code: handOff ? '900' : '520',
       message: 'Response Too Large',
       details: `The upstream answer is over ${limitBytes} bytes, the most a Lambda function can return.`,
       reason: 'upstream-response-too-large',
+      ...handOff,
     });
   }
 }

@@ -46,6 +46,10 @@ export const METRIC_DIMENSIONS = {
   CallerCharacters: ['Caller', 'Api'],
   /** After an admission under an account plan: the largest share of its monthly quotas used. */
   AccountMonthQuotaUsedPercent: [],
+  /** An answer too large for a response, handed off through the stage's bucket. */
+  HandOffs: [],
+  /** The bytes of the answers handed off (unit Bytes). */
+  HandOffBytes: [],
 } as const satisfies Record<string, readonly string[]>;
 
 type MetricName = keyof typeof METRIC_DIMENSIONS;
@@ -54,6 +58,11 @@ type MetricName = keyof typeof METRIC_DIMENSIONS;
 type DimensionsOf<N extends MetricName> = {
   readonly [D in (typeof METRIC_DIMENSIONS)[N][number]]: string;
 };
+
+/** The unit of a metric that counts something other than events. */
+const UNITS: Partial<Record<MetricName, MetricUnit>> = { HandOffBytes: 'Bytes' };
+
+type MetricUnit = 'Count' | 'Bytes';
 
 type Dimensions = Readonly<Record<string, string>>;
 
@@ -69,7 +78,7 @@ export type MetricDocument = Readonly<Record<string, unknown>>;
 interface MetricDirective {
   readonly Namespace: string;
   readonly Dimensions: string[][];
-  readonly Metrics: { Name: string; Unit: 'Count' }[];
+  readonly Metrics: { Name: string; Unit: MetricUnit }[];
 }
 
 /** The counters of one invocation. */
@@ -115,7 +124,10 @@ export class Metrics {
       document.directives.push({
         Namespace: METRIC_NAMESPACE,
         Dimensions: [Object.keys(dimensions)],
-        Metrics: Object.keys(values).map((name) => ({ Name: name, Unit: 'Count' })),
+        Metrics: Object.keys(values).map((name) => ({
+          Name: name,
+          Unit: UNITS[name as MetricName] ?? 'Count',
+        })),
       });
     }
     const timestamp = Date.now();

@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.js';
 import { getRuntime } from '../runtime.js';
 import { usageGateOf } from '../usage/setup.js';
 import { callersOf } from './callers.js';
+import type { HandOffOf } from './hand-off.js';
 import type { RouteRequest } from './request-state.js';
 import type { HttpResponse } from './responses.js';
 import { type BoundRoute, routeStack } from './route-stack.js';
@@ -23,6 +24,8 @@ export type CallerRouteHandler<B, Q, P> = (
 export function callerRoute<B, Q, P>(
   route: Route<B, Q, P>,
   handler: CallerRouteHandler<B, Q, P>,
+  /** A route that hands off its large answers is bound with its hand-off (hand-off.ts). */
+  options: { readonly handOff?: HandOffOf } = {},
 ): BoundRoute {
   if (route.access === 'public') throw new Error(`${route.id} needs no caller: use publicRoute`);
   const runtime = getRuntime();
@@ -32,6 +35,7 @@ export function callerRoute<B, Q, P>(
       log: runtime.log.child({ function: route.function }),
       identify: callersOf(runtime),
       gate: route.spends ? usageGateOf(runtime) : undefined,
+      handOff: options.handOff,
     },
     (request) => handler(request, runtime),
   );

@@ -7,24 +7,30 @@ import { catalogueClientOf } from '../catalogue/client.js';
 import type { CatalogueEntry } from '../catalogue/entry.js';
 import { getRuntime } from '../runtime.js';
 import { callerRoute } from './caller-route.js';
-import { passThrough } from './responses.js';
+import { answerHandOff, passThroughOrHandedOff } from './hand-off.js';
 import { routeGroup } from './route-group.js';
 import { routeOfEntry } from './routes/catalogue.js';
 
 export function catalogueRoutes(entries: readonly CatalogueEntry[]) {
   // Built now, at cold start: a deployed function without OPENAPI_BASE_URL fails its init.
   const client = catalogueClientOf(getRuntime());
+  // Speech and images too large to return are handed off (hand-off.ts).
+  const handOff = answerHandOff(getRuntime());
   return routeGroup(
     entries.map((entry) =>
-      callerRoute(routeOfEntry(entry), async (request) => {
-        const answer = await client.call(
-          entry,
-          { body: request.body, query: request.query, path: request.path, bytes: request.bytes },
-          { accept: request.headers.accept },
-          request.call,
-        );
-        return passThrough(answer, 200);
-      }),
+      callerRoute(
+        routeOfEntry(entry),
+        async (request) => {
+          const answer = await client.call(
+            entry,
+            { body: request.body, query: request.query, path: request.path, bytes: request.bytes },
+            { accept: request.headers.accept },
+            request.call,
+          );
+          return passThroughOrHandedOff(answer, 200);
+        },
+        { handOff },
+      ),
     ),
   );
 }

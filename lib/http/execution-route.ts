@@ -9,7 +9,7 @@ import { ACTIVATION_ID_HEADER, runExecutionRequest } from '../execution/request.
 import type { ExecutionKind } from '../execution/targets.js';
 import { getRuntime } from '../runtime.js';
 import type { CallerRouteHandler } from './caller-route.js';
-import { passThrough } from './responses.js';
+import { passThroughOrHandedOff } from './hand-off.js';
 import type { ExecutionQuery } from './routes/functions.js';
 
 export function executionHandler(
@@ -31,6 +31,6 @@ export function executionHandler(
       },
       request.call,
     );
-    return passThrough(answer, answer.status, [ACTIVATION_ID_HEADER]);
+    return passThroughOrHandedOff(answer, answer.status, [ACTIVATION_ID_HEADER]);
   };
 }

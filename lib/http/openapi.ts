@@ -41,6 +41,37 @@ const ERROR_ENVELOPE: JsonSchema = {
   },
 };
 
+/** The body of a 303 to an answer handed off (lib/http/hand-off.ts). */
+const HAND_OFF: JsonSchema = {
+  type: 'object',
+  required: ['handOff'],
+  additionalProperties: false,
+  properties: {
+    handOff: {
+      type: 'object',
+      required: ['location', 'expiresAt', 'contentLength', 'contentType', 'sha256', 'status'],
+      additionalProperties: false,
+      properties: {
+        location: { type: 'string', format: 'uri', description: 'As the Location header' },
+        expiresAt: {
+          type: 'string',
+          format: 'date-time',
+          description: 'When the URL stops working (15 minutes after the answer was stored)',
+        },
+        contentLength: { type: 'integer', minimum: 0, description: 'Bytes of the answer' },
+        contentType: { type: 'string', description: "The platform's Content-Type, kept" },
+        sha256: { type: 'string', description: 'The SHA-256 of the bytes, in base64' },
+        status: {
+          type: 'integer',
+          minimum: 200,
+          maximum: 299,
+          description: "The platform's own status",
+        },
+      },
+    },
+  },
+};
+
 /** The JSON Schema of what a caller sends (the input side of transforms and defaults). */
 export function jsonSchemaOf(schema: Schema): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
@@ -154,6 +185,8 @@ function responsesOf(route: Route) {
       : undefined;
     responses[String(response.status)] = { description: response.description, content };
   }
+  // An answer too large for a Lambda response is handed off: 303 to where it is stored.
+  if (route.handsOff) responses['303'] = { $ref: '#/components/responses/HandedOff' };
   // Where the endpoint's own answer comes back whatever its status (an action), a 400, 401 or
   // 403 may be either this service's envelope or the endpoint's own.
   const passesThrough = documented.some(
@@ -313,8 +346,35 @@ export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): 
           description: CALLER_TOKEN_DESCRIPTION,
         },
       },
-      schemas: { ErrorEnvelope: ERROR_ENVELOPE },
+      schemas: { ErrorEnvelope: ERROR_ENVELOPE, HandOff: HAND_OFF },
       responses: {
+        HandedOff: {
+          description:
+            "The platform's answer was too large to return directly (a Lambda function returns at " +
+            'most 6 MB): it is stored, byte for byte with its Content-Type, and `Location` is a ' +
+            'presigned URL that fetches it for 15 minutes. Clients that follow redirects (curl -L, ' +
+            'fetch) get the answer itself; the body says the same for those that do not. ' +
+            '`Answer-Digest` is the SHA-256 of the bytes, to check them against.',
+          headers: {
+            Location: {
+              description: 'A presigned GET URL of the stored answer, valid for 15 minutes',
+              required: true,
+              schema: { type: 'string', format: 'uri' },
+            },
+            'Answer-Length': {
+              description: "The stored answer's length in bytes",
+              required: true,
+              schema: { type: 'integer', minimum: 0 },
+            },
+            'Answer-Digest': {
+              description:
+                "The stored answer's SHA-256, in base64, in RFC 9530's syntax: `sha-256=:<base64>:`",
+              required: true,
+              schema: { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },
+            },
+          },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/HandOff' } } },
+        },
         Error: {
           description: 'The uniform error envelope',
           content: {

@@ -9,7 +9,7 @@
  * validated input) and what the handler says it changed (its targets, for the request line).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { CallContext } from '../core/call-context.js';
+import type { AnswerHandOff, CallContext } from '../core/call-context.js';
 import { currentTraceId } from '../core/config.js';
 import type { HeaderMap } from '../core/headers.js';
 import type { LogFields, Logger } from '../core/log.js';
@@ -76,6 +76,8 @@ export class RequestState {
   readonly responseHeaders: Record<string, string> = {};
   /** Gives the request's units back to its plans (its call never reached the platform). */
   giveBack: (() => Promise<void>) | undefined;
+  /** For the request line, when its answer was handed off: the stored object's key and size. */
+  handedOff: { readonly handOffKey: string; readonly handOffBytes: number } | undefined;
   /** For the request line, when it is answered with an error: its code, and why (no value). */
   failure: { readonly errorCode: string; readonly reason: string | undefined } | undefined;
   #targets: Record<string, string | readonly string[] | undefined> | undefined;
@@ -121,9 +123,10 @@ export class RouteRequest<B, Q, P> {
   readonly #state: RequestState;
   readonly #call: CallContext;
 
-  constructor(state: RequestState) {
+  /** `handOff`: where its answer goes when too large to return (a route that hands off). */
+  constructor(state: RequestState, handOff?: AnswerHandOff) {
     this.#state = state;
-    this.#call = state.call();
+    this.#call = handOff ? { ...state.call(), handOff } : state.call();
   }
 
   /** The caller's method, upper case. */

@@ -6,9 +6,9 @@
  * SVG from an endpoint runs nothing on this API's origin. A report comes as an attachment.
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { AnswerHead } from '../core/call-context.js';
 import { UpstreamResponseTooLargeError } from '../core/errors.js';
 import { mediaType } from '../core/headers.js';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
 import type { UpstreamAnswer } from '../upstream/client.js';
 
 export type HttpResponse = APIGatewayProxyStructuredResultV2;
@@ -39,21 +39,35 @@ const TEXT_TYPES =
   /^(text\/|application\/([a-z0-9.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded))/;
 
 /**
- * A Lambda function's synchronous answer, serialized as JSON, is at most 6 MB. Bodies well
- * below it are not measured; above half of it the serialized size is (escaping can grow text).
+ * Lambda refuses a synchronous response whose JSON is over 6 MiB and 100 bytes ("Exceeded
+ * maximum allowed payload size (6291556 bytes)", its runtime's own error): the 6 MB of its
+ * quotas page, to the byte (docs/errors.md, "Answers of any size").
  */
-const LAMBDA_RESPONSE_LIMIT_BYTES = LAMBDA_PAYLOAD_LIMIT_BYTES;
+const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024 + 100;
+/**
+ * Kept for the headers the stack adds after the handler (the usage plans' RateLimit fields);
+ * a test measures the largest it adds.
+ */
+const STACK_HEADERS_BYTES = 2048;
+/**
+ * Kept besides, when a route that hands off decides from the upstream answer alone: for the
+ * headers its handler adds (a report's Content-Disposition, an action's activation id).
+ */
+const HANDLER_HEADERS_BYTES = 2048;
 
 /**
  * The upstream's body and Content-Type, byte for byte. Text that is valid UTF-8 goes as a
  * string; anything else is base64 with `isBase64Encoded`, which API Gateway decodes again. An
- * answer that would not fit in a Lambda response is refused whole (502/`520`).
+ * answer that would not fit in a Lambda response is refused whole (502/`520`); a route that
+ * hands off stored it instead (hand-off.ts).
  */
 export function passThrough(
   upstream: UpstreamAnswer,
   statusCode = upstream.status,
   /** Headers of the answer that go back too, when it has them (lower-case names). */
   keptHeaders: readonly string[] = [],
+  /** Bytes of the response kept for headers added after it. */
+  reserveBytes = STACK_HEADERS_BYTES,
 ): HttpResponse {
   const contentType = upstream.headers['content-type'] ?? 'application/octet-stream';
   const headers: Record<string, string> = { 'content-type': contentType };
@@ -73,12 +87,42 @@ export function passThrough(
   }
   result ??= { statusCode, headers, body: upstream.body.toString('base64'), isBase64Encoded: true };
   if (
-    (result.body?.length ?? 0) > LAMBDA_RESPONSE_LIMIT_BYTES / 2 &&
-    Buffer.byteLength(JSON.stringify(result), 'utf8') > LAMBDA_RESPONSE_LIMIT_BYTES
+    // Escaped, a character takes at most 6 bytes: a body this short always fits.
+    (result.body?.length ?? 0) > LAMBDA_RESPONSE_LIMIT_BYTES / 8 &&
+    Buffer.byteLength(JSON.stringify(result), 'utf8') + reserveBytes > LAMBDA_RESPONSE_LIMIT_BYTES
   ) {
     throw new UpstreamResponseTooLargeError(LAMBDA_RESPONSE_LIMIT_BYTES);
   }
   return result;
+}
+
+/** The most a route that hands off lets its response's body take, room for every header kept. */
+const BODY_ROOM_BYTES = LAMBDA_RESPONSE_LIMIT_BYTES - STACK_HEADERS_BYTES - HANDLER_HEADERS_BYTES;
+
+/**
+ * How much of a success answer a route that hands off reads into memory: past this, it cannot
+ * fit the response, and it is stored as it arrives. Text may fit up to the body's room; any
+ * other type goes in base64, a third larger.
+ */
+export function readLimitOf(answer: AnswerHead): number {
+  return TEXT_TYPES.test(mediaType(answer.headers['content-type'] ?? ''))
+    ? BODY_ROOM_BYTES
+    : Math.floor(BODY_ROOM_BYTES / 4) * 3;
+}
+
+/**
+ * Whether an answer read whole goes back as it is on a route that hands off: passed through, its
+ * response fits with room for the headers its handler and the stack add.
+ */
+export function fitsResponse(answer: AnswerHead & { readonly body: Buffer }): boolean {
+  // Short enough, as text or in base64, for passThrough not to measure it (most answers).
+  if (answer.body.length <= (LAMBDA_RESPONSE_LIMIT_BYTES * 3) / 32) return true;
+  try {
+    passThrough({ ...answer, attempts: 1 }, 200, [], STACK_HEADERS_BYTES + HANDLER_HEADERS_BYTES);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function json(statusCode: number, value: unknown): HttpResponse {
@@ -102,17 +146,28 @@ const REPORT_EXTENSIONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * A finished job's report, byte for byte (as passThrough), as an attachment: a browser saves it
- * (`report-<instanceId>.<ext>`) rather than shows it on this API's origin.
+ * The Content-Disposition of a job's report, as an attachment: `report-<instanceId>.<ext>`.
  *
  * @param instanceId the validated path parameter (letters, digits, `_`, `-`: nothing to quote)
  */
+export function reportDisposition(instanceId: string, contentType: string | undefined): string {
+  const extension = REPORT_EXTENSIONS[mediaType(contentType ?? '')];
+  const filename = `report-${instanceId.replace(/[^A-Za-z0-9_-]/g, '_')}${extension ? `.${extension}` : ''}`;
+  return `attachment; filename="${filename}"`;
+}
+
+/**
+ * A finished job's report, byte for byte (as passThrough), as an attachment: a browser saves it
+ * rather than shows it on this API's origin. (A report handed off is stored with the same
+ * Content-Disposition: its route's hand-off says so.)
+ */
 export function reportResponse(upstream: UpstreamAnswer, instanceId: string): HttpResponse {
   const response = passThrough(upstream, 200);
-  const extension = REPORT_EXTENSIONS[mediaType(upstream.headers['content-type'] ?? '')];
-  const filename = `report-${instanceId.replace(/[^A-Za-z0-9_-]/g, '_')}${extension ? `.${extension}` : ''}`;
   return {
     ...response,
-    headers: { ...response.headers, 'content-disposition': `attachment; filename="${filename}"` },
+    headers: {
+      ...response.headers,
+      'content-disposition': reportDisposition(instanceId, upstream.headers['content-type']),
+    },
   };
 }

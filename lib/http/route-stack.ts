@@ -18,6 +18,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Logger } from '../core/log.js';
 import type { UsageGate } from '../usage/gate.js';
 import type { IdentifyCaller } from './callers.js';
+import type { HandOffOf } from './hand-off.js';
 import { admission } from './middleware/admission.js';
 import { answerInTime } from './middleware/answer-in-time.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -49,6 +50,8 @@ interface StackParts {
   readonly identify?: IdentifyCaller;
   /** The usage plans' gate: required when the route spends of them (`route.spends`). */
   readonly gate?: UsageGate;
+  /** Where its answers too large to return go: required when the route hands off. */
+  readonly handOff?: HandOffOf;
 }
 
 export function routeStack<B, Q, P>(
@@ -82,7 +85,12 @@ export function routeStack<B, Q, P>(
       throw new Error(`${route.id} needs its caller's plans`);
     stack.use(admission(parts.gate, route.spends));
   }
-  const handle = stack.handler((state) => handler(new RouteRequest<B, Q, P>(state)));
+  // A route that passes large answers through never runs without its hand-off.
+  if (route.handsOff && !parts.handOff) throw new Error(`${route.id} needs its hand-off`);
+  const handOff = route.handsOff ? parts.handOff : undefined;
+  const handle = stack.handler((state) =>
+    handler(new RouteRequest<B, Q, P>(state, handOff?.(state, route as Route))),
+  );
   const bound = async (event: APIGatewayProxyEventV2, context: Context) => {
     const state = new RequestState(event, context, parts.log);
     // Every answer, the handler's, an error's or the guard's, carries nosniff (responses.ts).

@@ -9,7 +9,7 @@
  * caller's deadline.
  */
 
-import type { CallContext } from '../core/call-context.js';
+import type { CallContext, StoredAnswer } from '../core/call-context.js';
 import { UpstreamTimeoutError } from '../core/errors.js';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
 import { perRuntime } from '../core/per-runtime.js';
@@ -57,7 +57,13 @@ export type AttemptObserver = (outcome: AttemptOutcome, retryAfterMs: number) =>
 export interface UpstreamAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** The body; empty when the answer was handed off (`stored`). */
   readonly body: Buffer;
+  /**
+   * The answer was too large to return, and was handed off: stored whole as it arrived
+   * (the call context's hand-off), and the caller is sent there.
+   */
+  readonly stored?: StoredAnswer | undefined;
   /** How many attempts it took (1 = no retry). */
   readonly attempts: number;
 }
@@ -159,7 +165,7 @@ export class UpstreamClient {
     let retriesTook = 0;
     try {
       for (let attempt = 1; ; attempt++) {
-        const result = await this.attempt(request, deadline, attempt, allowedMs);
+        const result = await this.attempt(request, deadline, attempt, allowedMs, call);
         this.reportAttempt(request.onAttempt, result);
         const delay =
           attempt < this.backoffSettings.maxAttempts && mayRetry(result.outcome, idempotent)
@@ -209,11 +215,12 @@ export class UpstreamClient {
     deadline: Deadline,
     attempt: number,
     backstopMs: number,
+    call: CallContext,
   ): Promise<Attempt> {
     if (deadline.expired) return failed(new UpstreamTimeoutError(), 'deadline');
     let answered = false;
     try {
-      const { status, headers, body } = await dispatchOnce(
+      const answer = await dispatchOnce(
         this.options.dispatcher,
         {
           origin: request.url.origin,
@@ -233,9 +240,13 @@ export class UpstreamClient {
           onAnswer: () => {
             answered = true;
           },
+          handOff: call.handOff,
         },
       );
-      const response = { status, headers, body, attempts: attempt };
+      const { status, headers, body, stored } = answer;
+      const response: UpstreamAnswer = stored
+        ? { status, headers, body, stored, attempts: attempt }
+        : { status, headers, body, attempts: attempt };
       if (status < 400)
         return { response, outcome: { kind: 'answer', status, origin: 'endpoint' } };
       const identity = identifyAnswer(status, headers, body, this.vendor);

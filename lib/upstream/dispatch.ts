@@ -3,6 +3,7 @@
  * container it goes through. Shared by every call this package makes (the upstream client, the
  * secrets extension), so that the first call of a container warms the code of the next.
  */
+import type { AnswerHandOff, AnswerTaker, StoredAnswer } from '../core/call-context.js';
 import { UpstreamResponseTooLargeError, UpstreamTimeoutError } from '../core/errors.js';
 import { Agent, type Dispatcher } from './undici.js';
 
@@ -25,6 +26,12 @@ export interface DispatchOnceOptions {
   readonly deadline?: Deadline;
   /** Called when the answer's status and headers arrive. */
   readonly onAnswer?: () => void;
+  /**
+   * Where a success answer too large to return goes (a route that passes its answer through):
+   * it takes the body over from the exchange, and gives it back whole or stored. A HEAD answer
+   * has no body, and is never handed off.
+   */
+  readonly handOff?: AnswerHandOff | undefined;
 }
 
 /**
@@ -32,9 +39,10 @@ export interface DispatchOnceOptions {
  * upstream client, the secrets extension), so that the first call of a container warms the
  * code of the next. The body is collected as it arrives, with no stream and no abort signal
  * per call (together about 15 µs of CPU a request, docs/benchmarks.md). Reading stops at the
- * limit for the answer's status, and the connection is then dropped. When the deadline passes,
- * the promise rejects at once, and the request is aborted as soon as undici hands it its
- * controller (even while its connection is being set up).
+ * limit for the answer's status, and the connection is then dropped; a success answer with a
+ * hand-off is the hand-off's to read (it pauses undici while it is busy). When the
+ * deadline passes, the promise rejects at once, and the request is aborted as soon as undici
+ * hands it its controller (even while its connection is being set up).
  */
 export function dispatchOnce(
   dispatcher: Dispatcher,
@@ -51,18 +59,25 @@ export function dispatchOnce(
     let cutAtLimit = false;
     const chunks: Buffer[] = [];
     let size = 0;
+    // A success answer's hand-off, which takes its body over (core/call-context.ts).
+    let taker: AnswerTaker | undefined;
     const stop = (reason: Error) => {
       if (!settled) {
         settled = true;
         deadline?.unwatch();
-        reject(reason);
+        // Nothing of an answer that fails is kept: a store is cleared before the call fails,
+        // unless the deadline has passed (the bucket's lifecycle rule clears what is left).
+        const clearing = taker?.abort();
+        if (clearing && !(reason instanceof UpstreamTimeoutError)) {
+          void clearing.then(() => reject(reason));
+        } else reject(reason);
       }
       controller?.abort(reason);
     };
-    const finish = () => {
+    const finish = (body: Buffer, stored?: StoredAnswer) => {
       settled = true;
       deadline?.unwatch();
-      resolve({ status, headers, body: Buffer.concat(chunks, size) });
+      resolve(stored ? { status, headers, body, stored } : { status, headers, body });
     };
     deadline?.watch(() => stop(new UpstreamTimeoutError()));
     dispatcher.dispatch(request, {
@@ -70,18 +85,33 @@ export function dispatchOnce(
         controller = started;
         if (settled) started.abort(new UpstreamTimeoutError());
       },
-      onResponseStart: (_controller, statusCode, answerHeaders) => {
+      onResponseStart: (started, statusCode, answerHeaders) => {
         if (settled || statusCode < 200) return;
         options.onAnswer?.();
         status = statusCode;
         headers = flatten(answerHeaders);
+        const declared = Number(headers['content-length']);
+        if (options.handOff && statusCode < 300 && request.method !== 'HEAD') {
+          taker = options.handOff.take({
+            status,
+            headers,
+            deadlineAt: deadline?.endsAt ?? Number.POSITIVE_INFINITY,
+            flow: started,
+            done: (answer) => settled || finish(answer.body, answer.stored),
+            fail: stop,
+          });
+          return;
+        }
         cutAtLimit = statusCode >= 400 && options.maxErrorBodyBytes !== undefined;
         if (cutAtLimit) limit = options.maxErrorBodyBytes ?? limit;
-        const declared = Number(headers['content-length']);
-        if (!cutAtLimit && declared > limit) stop(new UpstreamResponseTooLargeError(limit));
+        // A HEAD answer declares the length of a body it does not carry.
+        if (!cutAtLimit && request.method !== 'HEAD' && declared > limit) {
+          stop(new UpstreamResponseTooLargeError(limit));
+        }
       },
       onResponseData: (_controller, chunk) => {
         if (settled) return;
+        if (taker) return taker.data(chunk);
         if (size + chunk.length <= limit) {
           chunks.push(chunk);
           size += chunk.length;
@@ -90,12 +120,14 @@ export function dispatchOnce(
         if (!cutAtLimit) return stop(new UpstreamResponseTooLargeError(limit));
         chunks.push(chunk.subarray(0, limit - size));
         size = limit;
-        finish();
+        finish(Buffer.concat(chunks, size));
         // The rest is not read: the connection is dropped.
         controller?.abort(new UpstreamResponseTooLargeError(limit));
       },
       onResponseEnd: () => {
-        if (!settled) finish();
+        if (settled) return;
+        if (taker) return taker.end();
+        finish(Buffer.concat(chunks, size));
       },
       onResponseError: (_controller, error) => {
         if (!settled) stop(error);
@@ -121,6 +153,8 @@ export interface DispatchedAnswer {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: Buffer;
+  /** Set when the answer was handed off: stored whole, and its body not kept here (empty). */
+  readonly stored?: StoredAnswer;
 }
 
 /**
@@ -129,10 +163,13 @@ export interface DispatchedAnswer {
  */
 export class Deadline {
   expired = false;
+  /** When it passes, in milliseconds since the epoch. */
+  readonly endsAt: number;
   private onExpire: (() => void) | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(ms: number) {
+    this.endsAt = Date.now() + ms;
     this.timer = setTimeout(() => {
       this.expired = true;
       this.onExpire?.();

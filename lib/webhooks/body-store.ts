@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { deployedSetting, loadS3Endpoint } from '../core/config.js';
+import { deployedSetting } from '../core/config.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
 
@@ -74,5 +74,5 @@ export const bodyStoreOf = perRuntime((runtime: Runtime): BodyStore | undefined 
   const { config } = runtime;
   const bucket = deployedSetting(config, config.deliveryBodyBucket, 'DELIVERY_BODY_BUCKET');
   // Path-style addressing works with every endpoint (moto, a loopback stand-in) and AWS.
-  return bucket ? s3BodyStore({ bucket, pathStyle: Boolean(loadS3Endpoint()) }) : undefined;
+  return bucket ? s3BodyStore({ bucket, pathStyle: Boolean(config.aws.s3Endpoint) }) : undefined;
 });

@@ -205,7 +205,9 @@ function parserTablesRead(undiciLib) {
     const required = /const (\w+) = require\('[./]*llhttp\/constants(?:\.js)?'\)/.exec(source);
     if (!required) continue;
     const rest = source.replace(required[0], '');
-    for (const [use, table] of rest.matchAll(new RegExp(`\\b${required[1]}\\b(?:\\.(\\w+))?`, 'g'))) {
+    for (const [use, table] of rest.matchAll(
+      new RegExp(`\\b${required[1]}\\b(?:\\.(\\w+))?`, 'g'),
+    )) {
       if (!table) throw new Error(`${file} reads undici's parser constants as a whole (${use})`);
       tables.add(table);
     }
@@ -222,10 +224,73 @@ const parserConstantsRead = {
       const tables = parserTablesRead(path.resolve(path.dirname(args.path), '..'));
       const kept = {};
       for (const table of tables) {
-        if (!Object.hasOwn(all, table)) throw new Error(`undici reads ${table}, not a parser table`);
+        if (!Object.hasOwn(all, table))
+          throw new Error(`undici reads ${table}, not a parser table`);
         kept[table] = all[table];
       }
       return { contents: `module.exports = ${JSON.stringify(kept)};`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The hand-off's upload (lib/hand-off/multipart-upload.ts: S3's multipart calls and the
+ * presigned URL, about 5 KB) is needed only when an answer is too large to return. It is built
+ * as a bundle of its own, written beside each function bundle that can hand off (`report.cjs`
+ * gets `report.hand-off.cjs`; the zip of a function takes the files named after its bundle), and
+ * the function's bundle carries a stand-in that requires it on the first hand-off. The module
+ * shares nothing with the main bundle by identity (it is given its `send`, and throws errors of
+ * its own), so its own copy of what it imports is safe.
+ */
+const HAND_OFF_MODULE = /[\\/]lib[\\/]hand-off[\\/]multipart-upload\.ts$/;
+const HAND_OFF_SUFFIX = '.hand-off.cjs';
+
+const handOffBeside = {
+  name: 'hand-off-beside',
+  setup(build) {
+    build.initialOptions.metafile = true;
+    let entry;
+    build.onResolve({ filter: /[\\/]multipart-upload\.js$/ }, (args) => {
+      const resolved = path.join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+      return HAND_OFF_MODULE.test(resolved)
+        ? { path: resolved, namespace: 'hand-off-beside' }
+        : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'hand-off-beside' }, (args) => {
+      entry = args.path;
+      const contents = [
+        "'use strict';",
+        `module.exports = require(__filename.replace(/\\.[cm]?js$/, '') + ${JSON.stringify(HAND_OFF_SUFFIX)});`,
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+    build.onEnd(async (result) => {
+      if (!entry || !result.metafile || build.initialOptions.write === false) return;
+      const options = build.initialOptions;
+      const root = options.absWorkingDir ?? process.cwd();
+      const bundles = Object.entries(result.metafile.outputs)
+        .filter(
+          ([output, info]) =>
+            /\.[cm]?js$/.test(output) &&
+            Object.keys(info.inputs).some((input) => input.startsWith('hand-off-beside:')),
+        )
+        .map(([output]) => path.resolve(root, output));
+      if (bundles.length === 0) return;
+      const built = await build.esbuild.build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: options.target,
+        minify: options.minify,
+        legalComments: 'none',
+        write: false,
+        logLevel: 'silent',
+      });
+      const code = built.outputFiles[0].contents;
+      for (const bundle of bundles) {
+        fs.writeFileSync(bundle.replace(/\.[cm]?js$/, '') + HAND_OFF_SUFFIX, code);
+      }
     });
   },
 };
@@ -237,4 +302,5 @@ module.exports = [
   httpParserBeside,
   parserConstantsRead,
   middyWebStreamsOnUse,
+  handOffBeside,
 ];

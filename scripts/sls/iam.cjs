@@ -39,6 +39,41 @@ const FUNCTIONS = {
   watchScanJobs: { reads: ['signing'], may: ['keepWatcherState'] },
 };
 
+/**
+ * The functions whose routes hand off answers too large for a Lambda response (`handsOff` in
+ * the route registry; a test holds the two lists together): each may write, abort and read
+ * objects under its own prefix of the hand-off bucket, `<function>/`, and nowhere else, and the
+ * bucket's policy refuses every other principal (sls/resources/hand-off.yml).
+ */
+const HAND_OFF_FUNCTIONS = [
+  'getJobReport',
+  'invokeAction',
+  'fireTrigger',
+  'catalogueLanguage',
+  'catalogueMaps',
+  'catalogueCaptcha',
+];
+
+/**
+ * A hand-off function's own prefix of the bucket: PutObject (which covers the multipart calls),
+ * AbortMultipartUpload, and GetObject, which the presigned URL it signs for its caller needs
+ * (the URL names one object: its key is signed).
+ */
+const handOffPolicy = (fn) => ({
+  PolicyName: 'hand-off-answers',
+  PolicyDocument: {
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Effect: 'Allow',
+        Action: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:GetObject'],
+        // CloudFormation's Fn::Sub names the bucket's ARN: `${HandOffBucket.Arn}`.
+        Resource: { 'Fn::Sub': `\${HandOffBucket.Arn}/${fn}/*` },
+      },
+    ],
+  },
+});
+
 const getAtt = (id, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
 
 /** Permissions some functions have, as policies of their roles. */
@@ -231,6 +266,7 @@ const roles = async ({ resolveVariable }) => {
         PolicyDocument: { Version: '2012-10-17', Statement: PERMISSIONS[name] },
       });
     }
+    if (HAND_OFF_FUNCTIONS.includes(fn)) policies.push(handOffPolicy(fn));
     resources[roleOf(fn)] = {
       Type: 'AWS::IAM::Role',
       Properties: { AssumeRolePolicyDocument: LAMBDA_TRUST, Policies: policies },
@@ -251,6 +287,9 @@ const invocationSenders = async ({ resolveVariable }) => {
 
 /** Who may send to the dead-letter queue: the consumer's role, which parks invocations there. */
 const deadLetterSenders = async () => [getAtt(roleOf('consumeInvocations'))];
+
+/** Who may write or read the hand-off bucket's objects: the roles of the functions that hand off. */
+const handOffRoles = async () => HAND_OFF_FUNCTIONS.map((fn) => getAtt(roleOf(fn)));
 
 /**
  * Resources that exist only with their setting: kms:Decrypt on the secrets' customer-managed
@@ -318,11 +357,13 @@ const optionalResources = async ({ resolveVariable }) => {
 
 module.exports = {
   FUNCTIONS,
+  HAND_OFF_FUNCTIONS,
   roleOf,
   secretResource,
   readsOf,
   roles,
   invocationSenders,
   deadLetterSenders,
+  handOffRoles,
   optionalResources,
 };

@@ -11,6 +11,7 @@
  * on NODE_PATH as the runtime puts its own).
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -133,6 +134,8 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     await createTable(resolved.WATCHER_STATE_TABLE, tables.watcherState);
     resolved.USAGE_TABLE = unique('usage');
     await createTable(resolved.USAGE_TABLE, tables.usage);
+    resolved.HAND_OFF_BUCKET = unique('hand-off');
+    await createBucket(resolved.HAND_OFF_BUCKET);
     // dev splits its secret (the default of every stage): one secret per capability, as
     // `npm run split-secret` cuts them.
     const parts = splitByCapability(demoSecretFor(emulator.url));
@@ -232,6 +235,24 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     }
     expect(answered.size).toBe(
       Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function').length,
+    );
+  });
+
+  it('hands off a report too large to return from its zip: the upload beside the bundle loads', {
+    timeout: 120_000,
+  }, async () => {
+    emulator.reset();
+    emulator.answerSizes.set('report', 7 * 1024 * 1024);
+    const event = JSON.parse(await readFile(path.join(EVENTS, 'jobs-report.json'), 'utf8'));
+
+    const result = await invokePackaged('getJobReport', event);
+
+    expect(result.statusCode, JSON.stringify(result.body)).toBe(303);
+    const headers = result.headers as Record<string, string>;
+    const stored = Buffer.from(await (await fetch(headers.location!)).arrayBuffer());
+    expect(stored.length).toBe(7 * 1024 * 1024);
+    expect(`sha-256=:${createHash('sha256').update(stored).digest('base64')}:`).toBe(
+      headers['answer-digest'],
     );
   });
 });

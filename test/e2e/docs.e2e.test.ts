@@ -93,6 +93,15 @@ describe('the shell lines of the docs', async () => {
         // Both CAPTCHA answers were looked up on the emulator's port and matched.
         expect(output.match(/"result":true/g), output).toHaveLength(2);
       }
+      if (file === 'docs/errors.md') {
+        // A 20 MB report: the 303, then the bytes themselves by curl -L, their digest the 303's.
+        expect(output).toMatch(/^HTTP\/1\.1 303 See Other/m);
+        expect(output).toMatch(/^answer-length: 20971520/im);
+        expect(output).toMatch(/^\s*20971520$/m);
+        const announced = /^answer-digest: (\S+)/im.exec(output)?.[1];
+        expect(announced).toMatch(/^sha-256=:.{44}:$/);
+        expect(output.split('\n')).toContain(announced);
+      }
       if (file === 'docs/webhooks-and-events.md') {
         expect(output).toContain('Hello, Ada!');
         expect(output).toMatch(/^202 /m);

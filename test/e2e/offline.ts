@@ -21,6 +21,7 @@ import type { Emulator } from '../../emulator/index.js';
 import { launchOffline } from '../../scripts/local/offline.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
+import { type S3StandIn, startLocalHandOff } from '../../scripts/local/s3-stand-in.js';
 import { startLocalLedger } from '../../scripts/local-ledger.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { checkAnswerAgainstDocument } from '../helpers/openapi-answers.js';
@@ -40,6 +41,9 @@ const FUNCTION_VARIABLES = [
   'SECRETS_TTL_SECONDS',
   'OPENAPI_SERVICE_URLS',
   'UPSTREAM_TIMEOUT_MS',
+  'HAND_OFF_BUCKET',
+  'HAND_OFF_MAX_MB',
+  'HAND_OFF_PORT',
 ];
 
 export interface RunningOffline {
@@ -47,6 +51,8 @@ export interface RunningOffline {
   baseUrl: string;
   /** serverless offline's stdout and stderr so far (for failure messages). */
   output(): string;
+  /** The hand-off bucket's stand-in the functions store large answers in. */
+  readonly handOff: S3StandIn;
   /** Stops serverless offline and everything it started; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -105,8 +111,10 @@ export async function startOffline(
 ): Promise<RunningOffline> {
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const name of FUNCTION_VARIABLES) delete inherited[name];
-  // The webhook delivery ledger, shared by the workers, as npm start runs it.
+  // The webhook delivery ledger, shared by the workers, and the hand-off bucket's stand-in, as
+  // npm start runs them.
   const ledger = await startLocalLedger();
+  const handOff = await startLocalHandOff({ ...inherited, ...ledger.env });
 
   // A port can be taken between the probe and the bind; try a few.
   let lastError: unknown;
@@ -115,7 +123,7 @@ export async function startOffline(
     try {
       const offline = await launchOffline({
         port,
-        env: { ...inherited, ...ledger.env, ...env },
+        env: { ...inherited, ...ledger.env, ...handOff.env, ...env },
         capture: true,
         workFolder: `.esbuild/e2e-${port}`,
         readyTimeoutMs: options.readyTimeoutMs,
@@ -126,14 +134,16 @@ export async function startOffline(
       const stop = async () => {
         await offline.stop();
         await ledger.close();
+        await handOff.standIn.close();
       };
-      return { baseUrl: offline.baseUrl, output: offline.output, stop };
+      return { baseUrl: offline.baseUrl, output: offline.output, handOff: handOff.standIn, stop };
     } catch (error) {
       lastError = error;
       if (!(error instanceof Error) || !/EADDRINUSE|already in use/.test(error.message)) break;
     }
   }
   await ledger.close();
+  await handOff.standIn.close();
   throw lastError;
 }
 

@@ -39,6 +39,8 @@ const SECRET = 'secretsmanager:GetSecretValue';
 /** A function that admits requests under the usage plans keeps usage in the usage table. */
 const USAGE = ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'];
 const ADMITS = [SECRET, ...USAGE];
+/** A function whose answers may be handed off writes, aborts and reads under its own prefix. */
+const HANDS_OFF = [...ADMITS, 's3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'];
 /** What each function's own role may do besides its logs (and X-Ray). */
 const FUNCTION_ACTIONS: Record<string, string[]> = {
   health: [],
@@ -53,12 +55,12 @@ const FUNCTION_ACTIONS: Record<string, string[]> = {
   cancelReservedJobs: ADMITS,
   cancelJob: ADMITS,
   stopJob: ADMITS,
-  getJobReport: ADMITS,
-  invokeAction: ADMITS,
-  fireTrigger: ADMITS,
-  catalogueLanguage: ADMITS,
-  catalogueMaps: ADMITS,
-  catalogueCaptcha: ADMITS,
+  getJobReport: HANDS_OFF,
+  invokeAction: HANDS_OFF,
+  fireTrigger: HANDS_OFF,
+  catalogueLanguage: HANDS_OFF,
+  catalogueMaps: HANDS_OFF,
+  catalogueCaptcha: HANDS_OFF,
   catalogueUtility: ADMITS,
   receiveWebhook: [SECRET, 'sqs:SendMessage', 's3:PutObject'],
   consumeInvocations: [
@@ -637,6 +639,77 @@ describe('serverless package and its CloudFormation template', () => {
     });
   });
 
+  it('keeps answers handed off private, encrypted, over TLS only, for a day, each function under its own prefix', () => {
+    const bucket = resources.HandOffBucket?.Properties as Record<string, unknown>;
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(JSON.stringify(bucket.BucketEncryption)).toContain('"SSEAlgorithm":"AES256"');
+    expect(bucket.LifecycleConfiguration).toEqual({
+      Rules: [
+        {
+          Id: 'expire-answers',
+          Status: 'Enabled',
+          ExpirationInDays: 1,
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        },
+      ],
+    });
+    const statements = (
+      resources.HandOffBucketPolicy!.Properties as {
+        PolicyDocument: { Statement: Record<string, unknown>[] };
+      }
+    ).PolicyDocument.Statement;
+    expect(statements[0]).toMatchObject({
+      Effect: 'Deny',
+      Condition: { Bool: { 'aws:SecureTransport': false } },
+    });
+    const handingOff = [
+      'GetJobReport',
+      'InvokeAction',
+      'FireTrigger',
+      'CatalogueLanguage',
+      'CatalogueMaps',
+      'CatalogueCaptcha',
+    ];
+    expect(statements[1]).toMatchObject({
+      Effect: 'Deny',
+      Action: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
+      Condition: {
+        ArnNotEquals: {
+          'aws:PrincipalArn': handingOff.map((fn) => ({ 'Fn::GetAtt': [`${fn}Role`, 'Arn'] })),
+        },
+      },
+    });
+    // Each role that hands off writes and reads under its own function's prefix, and no other
+    // role touches the bucket.
+    for (const [id, role] of Object.entries(resources).filter(
+      ([, r]) => r.Type === 'AWS::IAM::Role',
+    )) {
+      const policies = JSON.stringify(role.Properties.Policies);
+      const fn = id.replace(/Role$/, '');
+      if (handingOff.includes(fn)) {
+        const prefix = `${fn.charAt(0).toLowerCase()}${fn.slice(1)}`;
+        expect(policies, id).toContain(`"\${HandOffBucket.Arn}/${prefix}/*"`);
+        expect(policies.match(/HandOffBucket/g), id).toHaveLength(1);
+      } else {
+        expect(policies, id).not.toContain('HandOffBucket');
+      }
+    }
+    const env = (
+      resources.GetJobReportLambdaFunction!.Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(env).toMatchObject({
+      HAND_OFF_BUCKET: { Ref: 'HandOffBucket' },
+      HAND_OFF_MAX_MB: '100',
+    });
+  });
+
   it('alarms when the consumer parks an invocation', () => {
     const alarm = resources.InvocationsParkedAlarm?.Properties as Record<string, unknown>;
     expect(alarm).toMatchObject({
@@ -766,6 +839,18 @@ describe('serverless package and its CloudFormation template', () => {
     expect(mapping?.Properties.BatchSize).toBe(5);
   });
 
+  const PASSES_THROUGH = new Set(
+    [
+      'getJobReport',
+      'invokeAction',
+      'fireTrigger',
+      'catalogueLanguage',
+      'catalogueMaps',
+      'catalogueCaptcha',
+      'catalogueUtility',
+    ].map((name) => `${name}.zip`),
+  );
+
   it('zips each bundle with its source map, its HTTP parser when it calls out, and nothing else', async () => {
     // Health, the catch-all route and the public reference call nothing: no HTTP client.
     const callsNothing = new Set(['health.zip', 'fallback.zip', 'openapi.zip', 'docs.zip']);
@@ -775,12 +860,15 @@ describe('serverless package and its CloudFormation template', () => {
         .trim()
         .split('\n')
         .filter((entry) => !entry.endsWith('/'));
-      const bundles = entries.filter((e) => e.endsWith('.cjs'));
+      const bundles = entries.filter((e) => e.endsWith('.cjs') && !e.endsWith('.hand-off.cjs'));
       expect(bundles, zip).toHaveLength(1);
       const bundle = bundles[0]!.replace(/\.cjs$/, '');
       const expected = [`${bundle}.cjs`, `${bundle}.cjs.map`];
       // undici's HTTP parser, named after the bundle (scripts/sls/esbuild-plugins.cjs).
       if (!callsNothing.has(zip)) expected.push(`${bundle}.llhttp.wasm`);
+      // The hand-off's upload, loaded on a first answer too large to return, beside the
+      // bundles of the functions that pass answers through.
+      if (PASSES_THROUGH.has(zip)) expected.push(`${bundle}.hand-off.cjs`);
       expect(entries.sort(), zip).toEqual(expected.sort());
     }
   });
@@ -868,6 +956,7 @@ describe('serverless package and its CloudFormation template', () => {
         'InvocationQueue',
         'InvocationDeadLetterQueue',
         'DeliveryBodyBucket',
+        'HandOffBucket',
         'HttpApiLogGroup',
         'ReceiveWebhookLogGroup',
         'CancelReservedJobsLogGroup',

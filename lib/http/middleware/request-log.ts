@@ -17,6 +17,8 @@ export function requestLog(functionName: string): HttpMiddleware {
       status,
       durationMs: Math.round(performance.now() - state.startedAt),
       ...state.targetFields(),
+      // An answer handed off: the object it was stored as (docs/errors.md, "Answers of any size").
+      ...state.handedOff,
       // An error answer says why, on the same line: its code and a reason that holds no value.
       ...state.failure,
     };

@@ -25,6 +25,8 @@ export function routeOfEntry(entry: CatalogueEntry): Route {
     access: { scope: `catalogue:${entry.api}` },
     // Translation and speech are billed by the characters of `text`; every other API by request.
     spends: ({ body }) => catalogueUnits(entry.api, body),
+    // Bytes (speech, map images, CAPTCHA images) may pass what a Lambda function can return.
+    ...(entry.answers.kind === 'binary' ? { handsOff: true as const } : {}),
     summary: entry.summary,
     tag: 'catalogue',
     input: {

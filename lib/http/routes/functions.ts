@@ -25,6 +25,8 @@ const endpointResponse = (what: string): RouteResponse => ({
 export const functionRoutes = {
   invokeAction: defineRoute<undefined, ExecutionQuery, NamePath>({
     function: 'invokeAction',
+    // An action's answer is whatever it returns, of any size.
+    handsOff: true,
     id: 'invokeAction',
     method: 'ANY',
     path: '/actions/{name}',
@@ -48,6 +50,7 @@ export const functionRoutes = {
   }),
   fireTrigger: defineRoute<undefined, ExecutionQuery, NamePath>({
     function: 'fireTrigger',
+    handsOff: true,
     id: 'fireTrigger',
     method: 'POST',
     path: '/triggers/{name}',

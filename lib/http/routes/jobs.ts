@@ -74,6 +74,8 @@ export const jobRoutes = {
     ...jobRoute,
     function: 'getJobReport',
     access: { scope: 'jobs:read' },
+    // A large site's report may pass what a Lambda function can return; kept as an attachment.
+    handsOff: true,
     id: 'getJobReport',
     method: 'GET',
     path: '/jobs/{instanceId}/report',

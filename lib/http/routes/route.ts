@@ -116,6 +116,13 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
    * nothing.
    */
   readonly spends?: (input: { readonly body: unknown }) => Units;
+  /**
+   * The route passes its answer through, which may be larger than a Lambda function can return
+   * (a report, speech, an image, an action's answer): such a success answer is handed off
+   * (lib/http/hand-off.ts), stored in the stage's bucket as it arrives, and the caller sent there
+   * with 303 See Other. Its function binds it with its hand-off (`callerRoute(..., { handOff })`).
+   */
+  readonly handsOff?: true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadS3Endpoint, requiredSetting } from '../../../../lib/core/config.js';
+import { loadConfig, requiredSetting } from '../../../../lib/core/config.js';
 import { ConfigError } from '../../../../lib/core/errors.js';
 
 describe('loadConfig', () => {
@@ -163,12 +163,13 @@ describe('loadConfig', () => {
   });
 });
 
-describe('loadS3Endpoint', () => {
+describe('the S3 endpoint', () => {
   it("finds S3 at its own endpoint, else the SDK's shared one; none on AWS", () => {
     const own = 'http://127.0.0.1:5001';
     const shared = 'http://127.0.0.1:4566';
-    expect(loadS3Endpoint({ AWS_ENDPOINT_URL: shared, AWS_ENDPOINT_URL_S3: own })).toBe(own);
-    expect(loadS3Endpoint({ AWS_ENDPOINT_URL: shared, AWS_ENDPOINT_URL_S3: '' })).toBe(shared);
-    expect(loadS3Endpoint({ AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL: '' })).toBeUndefined();
+    const endpointOf = (env: NodeJS.ProcessEnv) => loadConfig(env).aws.s3Endpoint?.toString();
+    expect(endpointOf({ AWS_ENDPOINT_URL: shared, AWS_ENDPOINT_URL_S3: own })).toBe(`${own}/`);
+    expect(endpointOf({ AWS_ENDPOINT_URL: shared, AWS_ENDPOINT_URL_S3: '' })).toBe(`${shared}/`);
+    expect(endpointOf({ AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL: '' })).toBeUndefined();
   });
 });

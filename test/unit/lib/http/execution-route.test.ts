@@ -6,8 +6,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as CallerRouteModule from '../../../../lib/http/caller-route.js';
 import type * as ExecutionRouteModule from '../../../../lib/http/execution-route.js';
+import type * as HandOffModule from '../../../../lib/http/hand-off.js';
 import type { BoundRoute } from '../../../../lib/http/route-stack.js';
 import { functionRoutes } from '../../../../lib/http/routes/functions.js';
+import type * as RuntimeModule from '../../../../lib/runtime.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
 import { captureLogLines } from '../../../helpers/logs.js';
 import { secretFile } from '../../../helpers/platform.js';
@@ -43,8 +45,14 @@ describe('executionHandler', () => {
     const { executionHandler } = (await import(
       '../../../../lib/http/execution-route.js'
     )) as typeof ExecutionRouteModule;
-    invoke = callerRoute(functionRoutes.invokeAction, executionHandler('action'));
-    fire = callerRoute(functionRoutes.fireTrigger, executionHandler('trigger'));
+    const { answerHandOff } = (await import(
+      '../../../../lib/http/hand-off.js'
+    )) as typeof HandOffModule;
+    const { getRuntime } = (await import('../../../../lib/runtime.js')) as typeof RuntimeModule;
+    // As the functions bind them: an answer too large to return would be handed off.
+    const handOff = answerHandOff(getRuntime());
+    invoke = callerRoute(functionRoutes.invokeAction, executionHandler('action'), { handOff });
+    fire = callerRoute(functionRoutes.fireTrigger, executionHandler('trigger'), { handOff });
     action.received.length = 0;
     action.script = (_req, res) =>
       res

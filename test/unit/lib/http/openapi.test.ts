@@ -256,6 +256,42 @@ describe('the OpenAPI document', () => {
     expect(tile).toMatchObject({ in: 'path', required: true, schema: { type: 'string' } });
   });
 
+  it('documents the 303 of every route that hands off its answers, and of no other', () => {
+    const handingOff = new Set<string>();
+    for (const route of routes) {
+      const methods = route.method === 'ANY' ? ANY_METHODS : [route.method];
+      for (const method of methods) {
+        const responses = operation(document, `${method} ${route.path}`)?.responses ?? {};
+        if (route.handsOff) {
+          handingOff.add(route.id);
+          expect(responses['303'], route.id).toEqual({ $ref: '#/components/responses/HandedOff' });
+        } else expect(responses['303'], route.id).toBeUndefined();
+      }
+    }
+    expect([...handingOff].sort()).toEqual(
+      [
+        'audioCaptcha',
+        'fireTrigger',
+        'getJobReport',
+        'imageCaptcha',
+        'invokeAction',
+        'mapTile',
+        'staticMap',
+        'tts',
+      ].sort(),
+    );
+    const handedOff = (document.components.responses as Record<string, Record<string, unknown>>)
+      .HandedOff;
+    expect(Object.keys(handedOff?.headers as object)).toEqual([
+      'Location',
+      'Answer-Length',
+      'Answer-Digest',
+    ]);
+    expect(handedOff?.content).toEqual({
+      'application/json': { schema: { $ref: '#/components/schemas/HandOff' } },
+    });
+  });
+
   it('resolves every $ref', () => {
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(0);

@@ -3,13 +3,19 @@
  * passed-through body run, a report as an attachment.
  */
 import { describe, expect, it } from 'vitest';
+import { UpstreamResponseTooLargeError } from '../../../../lib/core/errors.js';
 import {
+  fitsResponse,
   json,
   passThrough,
+  readLimitOf,
   reportResponse,
   withAnswerHeaders,
 } from '../../../../lib/http/responses.js';
 import type { UpstreamAnswer } from '../../../../lib/upstream/client.js';
+import { rulesOf } from '../../../../lib/usage/plan.js';
+import { rateLimitFields } from '../../../../lib/usage/rate-limit-headers.js';
+import { windowsOf } from '../../../../lib/usage/windows.js';
 
 const answer = (contentType: string | undefined, body: string, extra = {}): UpstreamAnswer => ({
   status: 200,
@@ -77,5 +83,93 @@ describe('reportResponse', () => {
     expect(reportResponse(answer(contentType, 'x'), '7').headers?.['content-disposition']).toBe(
       `attachment; filename="${filename}"`,
     );
+  });
+});
+
+/**
+ * Lambda's ceiling, to the byte: its runtime refuses a response whose JSON is over 6 MiB and 100
+ * bytes ("Exceeded maximum allowed payload size (6291556 bytes)").
+ */
+const LAMBDA_LIMIT = 6_291_556;
+
+/** The largest n for which `fits(n)` holds, fits being true at `low` and false at `high`. */
+function largest(fits: (n: number) => boolean, low: number, high: number): number {
+  let [yes, no] = [low, high];
+  while (no - yes > 1) {
+    const middle = Math.floor((yes + no) / 2);
+    if (fits(middle)) yes = middle;
+    else no = middle;
+  }
+  return yes;
+}
+
+/** The largest RateLimit fields the stack adds: both plans, every limit, 15-digit numbers. */
+function largestRateLimitFields(): Record<string, string> {
+  const most = 999_999_999_999_999;
+  const plan = {
+    rateRps: most,
+    burst: most,
+    dayQuotaRequest: most,
+    monthQuotaRequest: most,
+    dayQuotaCharacters: { translate: most, tts: most },
+    monthQuotaCharacters: { translate: most, tts: most },
+  };
+  const nowMs = Date.UTC(2026, 0, 1);
+  const counts = { requests: 1, translate: most, tts: most };
+  const view = { rules: rulesOf(plan), state: undefined, counts, nowMs, windows: windowsOf(nowMs) };
+  return rateLimitFields([
+    { holder: 'caller', ...view },
+    { holder: 'account', ...view },
+  ]);
+}
+
+describe("Lambda's response limit", () => {
+  const answerOf = (contentType: string, body: Buffer): UpstreamAnswer => ({
+    status: 200,
+    headers: { 'content-type': contentType, 'x-openwhisk-activation-id': 'a'.repeat(32) },
+    body,
+    attempts: 1,
+  });
+  /** The whole response as Lambda's runtime serializes it, every header the stack adds in. */
+  const serialized = (answer: UpstreamAnswer) => {
+    const response = reportResponse(answer, '9'.repeat(40));
+    const withKept = passThrough(answer, 200, ['x-openwhisk-activation-id']);
+    const headers = { ...withKept.headers, ...response.headers, ...largestRateLimitFields() };
+    return Buffer.byteLength(JSON.stringify(withAnswerHeaders({ ...response, headers })), 'utf8');
+  };
+
+  it('returns the largest text it takes with every header the stack adds, within the limit', () => {
+    const text = (n: number) => answerOf('application/json', Buffer.alloc(n, 'a'));
+    const most = largest((n) => fitsResponse(text(n)), 1, 6.5 * 1024 * 1024);
+
+    expect(most).toBeLessThanOrEqual(readLimitOf(text(0)));
+    expect(serialized(text(most))).toBeLessThanOrEqual(LAMBDA_LIMIT);
+    // Not far under it: the room kept for headers is what they take, and a little more.
+    expect(LAMBDA_LIMIT - serialized(text(most))).toBeLessThan(4096);
+    // 5.9 MB of JSON goes back as it is; 6.1 MB does not.
+    expect(fitsResponse(text(Math.round(5.9 * 1024 * 1024)))).toBe(true);
+    expect(fitsResponse(text(Math.round(6.1 * 1024 * 1024)))).toBe(false);
+  });
+
+  it('returns the largest bytes it takes in base64, within the limit: a quarter less than text', () => {
+    const binary = (n: number) => answerOf('audio/wav', Buffer.alloc(n, 1));
+    const most = largest((n) => fitsResponse(binary(n)), 1, 5 * 1024 * 1024);
+
+    expect(most).toBeLessThanOrEqual(readLimitOf(binary(0)));
+    expect(readLimitOf(binary(0)) - most).toBeLessThan(512);
+    expect(serialized(binary(most))).toBeLessThanOrEqual(LAMBDA_LIMIT);
+    expect(Math.round(most / 1024)).toBe(4605);
+  });
+
+  it('measures escaped text: control characters take six bytes each', () => {
+    const escaped = answerOf('text/plain', Buffer.alloc(1024 * 1024 + 512 * 1024, 1));
+    expect(fitsResponse(escaped)).toBe(false);
+    expect(() => passThrough(escaped)).toThrow(UpstreamResponseTooLargeError);
+  });
+
+  it('keeps room for every RateLimit field the stack adds after the handler', () => {
+    const fields = largestRateLimitFields();
+    expect(Object.keys(fields)).toEqual(['RateLimit-Policy', 'RateLimit']);
+    expect(JSON.stringify(fields).length).toBeLessThan(2048);
   });
 });

@@ -75,7 +75,9 @@ describe('bodyStoreOf', () => {
     const endpoint = s3.endpoint.replace('127.0.0.1', 'localhost');
     const restore = pointAwsSdkAt('AWS_ENDPOINT_URL_S3', endpoint);
     try {
-      const store = bodyStoreOf(runtimeOf({ DELIVERY_BODY_BUCKET: 'local-bodies' }));
+      const store = bodyStoreOf(
+        runtimeOf({ DELIVERY_BODY_BUCKET: 'local-bodies', AWS_ENDPOINT_URL_S3: endpoint }),
+      );
       const ref = await store?.put('demo:msg_local', '{"n":1}');
       expect(s3.objects.has(`/local-bodies/${ref?.key}`)).toBe(true);
     } finally {

@@ -1,6 +1,7 @@
 /** The IAM decided at deploy time (scripts/sls/iam.cjs): the secrets' forms, and who reads which. */
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
+import { routes } from '../../../../lib/http/routes/index.js';
 
 type Resolver = (input: {
   resolveVariable: (name: string) => Promise<unknown>;
@@ -11,6 +12,8 @@ const iam = createRequire(import.meta.url)('../../../../scripts/sls/iam.cjs') as
     resolveVariable: (name: string) => Promise<unknown>,
   ) => Promise<Record<string, { capabilities: string[]; secretIds: string[] }>>;
   roles: Resolver;
+  HAND_OFF_FUNCTIONS: string[];
+  handOffRoles: () => Promise<unknown[]>;
 };
 const variablesOf =
   (layout = 'single', publicReference: boolean | string = true) =>
@@ -176,5 +179,40 @@ describe('who reads which secret', () => {
     for (const fn of ['Health', 'Fallback', 'Openapi', 'Docs', 'ReceiveWebhook', 'WatchScanJobs']) {
       expect(usageActions(`${fn}Role`), fn).toEqual([]);
     }
+  });
+});
+
+describe('the functions that hand off answers too large to return', () => {
+  it('are the functions of the routes that hand off (the registry), no more, no fewer', () => {
+    const inRegistry = new Set(routes.filter((route) => route.handsOff).map((r) => r.function));
+    expect(new Set(iam.HAND_OFF_FUNCTIONS)).toEqual(inRegistry);
+  });
+
+  it("each write, abort and read under its own prefix of the bucket, and the bucket's policy names their roles", async () => {
+    const resources = (
+      (await iam.roles({ resolveVariable })) as {
+        Resources: Record<string, { Properties: { Policies: { PolicyName: string }[] } }>;
+      }
+    ).Resources;
+    const policy = resources.CatalogueMapsRole?.Properties.Policies.find(
+      (p) => p.PolicyName === 'hand-off-answers',
+    );
+    expect(policy).toEqual({
+      PolicyName: 'hand-off-answers',
+      PolicyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:GetObject'],
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
+            Resource: { 'Fn::Sub': '${HandOffBucket.Arn}/catalogueMaps/*' },
+          },
+        ],
+      },
+    });
+    const names = (role: string) => resources[role]?.Properties.Policies.map((p) => p.PolicyName);
+    expect(names('ListJobsRole')).not.toContain('hand-off-answers');
+    expect(await iam.handOffRoles()).toContainEqual({ 'Fn::GetAtt': ['GetJobReportRole', 'Arn'] });
   });
 });

@@ -350,6 +350,13 @@ function dashboardOf({ resources, routes, name, title }) {
     ]),
     GRAPH,
   );
+  layout.add(
+    graph('Answers handed off (too large to return)', [
+      searchSum('handoffs', 'HandOffs', ['Function'], 'answers handed off'),
+      searchSum('handoffbytes', 'HandOffBytes', ['Function'], 'their bytes'),
+    ]),
+    GRAPH,
+  );
 
   layout.heading('## Callers and usage plans');
   layout.add(

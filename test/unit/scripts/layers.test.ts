@@ -40,9 +40,9 @@ const DOC = 'docs/architecture.md';
 const architecture = readFileSync(path.join(ROOT, DOC), 'utf8');
 
 /** The row a test adds, as a developer adding a folder of lib/ would, and its folder. */
-const ADDED = 'lib/hand-off/';
+const ADDED = 'lib/archive/';
 const ADDED_ROW =
-  '| `hand-off/` | `core/`, `upstream/` | added by test/unit/scripts/layers.test.ts |';
+  '| `archive/` | `core/`, `upstream/` | added by test/unit/scripts/layers.test.ts |';
 
 /** The document with one more row in its layers table, before `functions/`'s. */
 function withAddedRow(markdown: string): string {
@@ -184,9 +184,9 @@ describe('the layers table of docs/architecture.md', () => {
     expect(reading(architecture)).toEqual(layers);
     const typo = architecture.replace('| `upstream/` | `core/` |', '| `upstream/` | `cor/` |');
     expect(reading(typo)).toMatch(/`upstream\/` may import `cor\/`, which has no row/);
-    expect(reading(architecture, [ADDED])).toMatch(/lib\/hand-off\/: no row in the layers table/);
+    expect(reading(architecture, [ADDED])).toMatch(/lib\/archive\/: no row in the layers table/);
     expect(reading('# no layers here\n')).toMatch(/no "## Layers" section/);
-    expect(reading(withAddedRow(architecture))).toMatch(/names lib\/hand-off\/, not in the repos/);
+    expect(reading(withAddedRow(architecture))).toMatch(/names lib\/archive\/, not in the repos/);
   });
 });
 
@@ -296,11 +296,11 @@ describe('npm run lint', () => {
       const edges = violationsIn(result.output).map((v) => `${v.from} -> ${v.to}`);
       expect(edges).toEqual(
         expect.arrayContaining([
-          'lib/hand-off/probe.ts -> lib/http/probe.ts',
-          'lib/core/probe.ts -> lib/hand-off/probe.ts',
+          'lib/archive/probe.ts -> lib/http/probe.ts',
+          'lib/core/probe.ts -> lib/archive/probe.ts',
         ]),
       );
-      expect(edges).not.toContain('lib/hand-off/probe.ts -> lib/upstream/probe.ts');
+      expect(edges).not.toContain('lib/archive/probe.ts -> lib/upstream/probe.ts');
     });
   });
 
@@ -313,7 +313,7 @@ describe('npm run lint', () => {
       const { code, output } = await runIn(dir, IMPORT_RULES);
       expect(code).not.toBe(0);
       expect(output).toMatch(
-        /lib\/hand-off\/: no row in the layers table of docs\/architecture\.md/,
+        /lib\/archive\/: no row in the layers table of docs\/architecture\.md/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

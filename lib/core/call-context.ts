@@ -19,6 +19,12 @@ export interface CallContext {
   readonly metrics: Metrics;
   /** The invocation's logger, with its request id (and caller, for an HTTP request). */
   readonly log: Logger;
+  /**
+   * Told once a call is about to go out, before its first attempt is sent: from then on it may
+   * reach the platform (the usage plans count it). Throws to stop the call unsent (the request
+   * was answered already).
+   */
+  readonly beforeSend?: () => void;
 }
 
 /** The call context of an invocation: its Lambda context's remaining time, when it has one. */

@@ -77,10 +77,11 @@ export function routeStack<B, Q, P>(
   }
   stack.use(validation({ body: input?.body, query: input?.query }));
   if (route.spends) {
-    // A route that reaches the platform never runs without its admission.
+    // A route that reaches the platform never runs without its caller's plans: admitted here,
+    // or metered call by call by its handler (bulk work).
     if (!parts.gate || route.access === 'public')
       throw new Error(`${route.id} needs its caller's plans`);
-    stack.use(admission(parts.gate, route.spends));
+    if (route.spends !== 'per-call') stack.use(admission(parts.gate, route.spends));
   }
   const handle = stack.handler((state) => handler(new RouteRequest<B, Q, P>(state)));
   const bound = async (event: APIGatewayProxyEventV2, context: Context) => {

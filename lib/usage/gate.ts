@@ -5,57 +5,55 @@
  *
  *   const admission = await usageGateOf(runtime).admit({ callerId, plans, units, metrics, log });
  *   if (!admission.admitted) throw admission.error;           // 429 / 420 or 400; 503 / 500
- *   ...the upstream call; on an error that could not have reached the platform
- *      (UpstreamUnreachableError with maybeSent false): await admission.giveBack();
+ *   ...the upstream call; when nothing of the request reached the platform (it was refused or
+ *      abandoned before its call went out, or the call could not connect):
+ *      await admission.giveBack();
  *   ...every answer, success or error, carries admission.headers.
  *
  * - A caller without a plan, while the secret has no accountPlan, costs nothing: no store call,
  *   no header.
  * - The caller's plan is judged first, then the account's: a caller over its own plan never
- *   writes the account's record, which every caller shares. When the account refuses a request
+ *   writes the account's records, which every caller shares. When the account refuses a request
  *   the caller's plan took, the caller's units are given back.
  * - Refused requests count nothing.
- * - When the store cannot answer: USAGE_STORE_FAILURE=open (the default) admits the request and
- *   counts it nowhere, with a warning and the metric UsageStoreFailures; `closed` refuses it
- *   with 503 / `500`.
+ * - When the store cannot answer, each container holds every planned subject to its rate from
+ *   memory (outage.ts), under either policy; a plan's quotas are then admitted uncounted
+ *   (USAGE_STORE_FAILURE=open, the default) or refused with 503 / `500` (`closed`). Either way
+ *   a warning and the metric UsageStoreFailures.
+ * - Bulk work takes a unit for every call it sends, in blocks (bulk-meter.ts: `gate.meter`).
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type PlanHolder,
-  QuotaExceededError,
-  RateLimitedError,
   type ServiceError,
   ThrottleLimitedError,
   UsageStoreUnavailableError,
 } from '../core/errors.js';
 import { describeError, type Logger } from '../core/log.js';
-import type { PlanEntry } from '../secrets/schema.js';
-import type { Demand, Refusal, UsageState } from './limits.js';
-import { type Counts, type Plans, type Rules, rulesOf } from './plan.js';
-import { type PlanView, rateLimitFields } from './rate-limit-headers.js';
-import { ACCOUNT_KEY, callerKey, leaseKey, type UsageStore } from './store.js';
+import {
+  type Admission,
+  type MetricRecorder,
+  type Part,
+  partsAdmission,
+  refusalOf,
+  USAGE_METRICS,
+} from './admission.js';
+import { BulkMeter } from './bulk-meter.js';
+import { OutageMemory } from './outage.js';
+import type { Counts, Plans } from './plan.js';
+import { SHARDS, shardKey } from './shards.js';
+import type { UsageStore } from './store.js';
+import {
+  ACCOUNT_KEY,
+  giveBackAll,
+  type Instant,
+  type Subject,
+  subjectsOf,
+  takeFromSubject,
+} from './taking.js';
 import { countsOf, type Units } from './units.js';
-import { type Windows, windowsOf } from './windows.js';
+import { windowsOf } from './windows.js';
 
-/** The request's metrics recorder, as the inbound side hands it over. */
-export interface MetricRecorder {
-  count(name: string, dimensions: Readonly<Record<string, string>>, value?: number): void;
-}
-
-/** The metrics the gate writes (namespace PlatformGateway; the recorder adds `Function`). */
-const USAGE_METRICS = {
-  /** The store could not answer; dimension Policy (`open`: admitted, `closed`: refused). */
-  storeFailures: 'UsageStoreFailures',
-  /** A request refused by a plan; dimensions Plan (`caller`, `account`) and Limit. */
-  refusals: 'UsageRefusals',
-  /** Characters of text an admitted request sends; dimensions Caller and Api. */
-  callerCharacters: 'CallerCharacters',
-  /**
-   * After each admission under an account plan with monthly quotas: the largest share of them
-   * used, in percent (the 80 % alarm reads its Maximum).
-   */
-  accountMonthUsed: 'AccountMonthQuotaUsedPercent',
-} as const;
+export type { Admission, Admitted, MetricRecorder } from './admission.js';
 
 export type UsageStoreFailurePolicy = 'open' | 'closed';
 
@@ -65,10 +63,12 @@ export interface UsageGateOptions {
   /** The container's log, for what happens outside a request (a failed give-back). */
   readonly log: Logger;
   readonly now?: () => number;
+  /** Where a take starts among a spread subject's shards (tests fix it). */
+  readonly random?: () => number;
 }
 
 export interface AdmitRequest {
-  /** The caller's id (its record's key; never shown to another caller). */
+  /** The caller's id (its records' key; never shown to another caller). */
   readonly callerId: string;
   /** The caller's plan and the account's (plan.ts: `plansOf(secret, callerId)`). */
   readonly plans: Plans;
@@ -78,51 +78,36 @@ export interface AdmitRequest {
   readonly log?: Logger;
 }
 
-export interface Admitted {
-  readonly admitted: true;
-  /** `RateLimit-Policy` and `RateLimit`, for every answer to this request; none without a plan. */
-  readonly headers: Readonly<Record<string, string>>;
-  /**
-   * Takes the request's units back: to call when its upstream call could not have reached the
-   * platform (connection refused, DNS), never after any answer of the platform. Once.
-   */
-  giveBack(): Promise<void>;
-}
+/** The lease of a caller's long-running route (`cancel-reserved`). */
+export const leaseKey = (what: string, callerId: string) => `lease#${what}#${callerId}`;
 
-interface Refused {
-  readonly admitted: false;
-  /** The error to answer with: 429 / `420` or `400` with Retry-After, or 503 / `500`. */
-  readonly error: ServiceError;
-}
-
-export type Admission = Admitted | Refused;
-
-const NOTHING_HELD: Admitted = {
-  admitted: true,
-  headers: {},
-  giveBack: async () => {},
-};
-
-/** One subject's part of an admission: its record's key, its plan's rules, its usage. */
-interface Taken {
-  readonly holder: PlanHolder;
-  readonly key: string;
-  readonly rules: Rules;
-  readonly state: UsageState | undefined;
-}
+const hasQuota = (subject: Subject) =>
+  Object.keys(subject.rules.day).length + Object.keys(subject.rules.month).length > 0;
 
 export class UsageGate {
   /** The store the gate counts in; reports read it (report.ts). */
   readonly store: UsageStore;
-  private readonly onStoreFailure: UsageStoreFailurePolicy;
-  private readonly log: Logger;
   readonly now: () => number;
+  readonly policy: UsageStoreFailurePolicy;
+  readonly log: Logger;
+  readonly random: () => number;
+  /** Each planned subject's bucket and the leases, while the store fails (outage.ts). */
+  readonly outage = new OutageMemory();
+  /** Give-backs started without being awaited (the answer could not wait for them). */
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(options: UsageGateOptions) {
     this.store = options.store;
-    this.onStoreFailure = options.onStoreFailure;
+    this.policy = options.onStoreFailure;
     this.log = options.log;
     this.now = options.now ?? (() => Date.now());
+    this.random = options.random ?? Math.random;
+  }
+
+  /** The instant of a take: now, and its windows. */
+  instant(): Instant {
+    const nowMs = this.now();
+    return { nowMs, windows: windowsOf(nowMs) };
   }
 
   /** Whether the plans admit the request (module comment). */
@@ -130,56 +115,95 @@ export class UsageGate {
     const { callerId, plans, units, metrics } = request;
     const counts = countsOf(units);
     if (units.characters && units.characters.count > 0) {
-      metrics?.count(
-        USAGE_METRICS.callerCharacters,
-        { Caller: callerId, Api: units.characters.api },
-        units.characters.count,
-      );
+      const dimensions = { Caller: callerId, Api: units.characters.api };
+      metrics?.count(USAGE_METRICS.callerCharacters, dimensions, units.characters.count);
     }
-    if (!plans.plan && !plans.accountPlan) return NOTHING_HELD;
-    const nowMs = this.now();
-    const windows = windowsOf(nowMs);
-    const subjects: { holder: PlanHolder; key: string; plan: PlanEntry }[] = [];
-    if (plans.plan) subjects.push({ holder: 'caller', key: callerKey(callerId), plan: plans.plan });
-    if (plans.accountPlan) {
-      subjects.push({ holder: 'account', key: ACCOUNT_KEY, plan: plans.accountPlan });
+    const subjects = subjectsOf(callerId, plans);
+    if (subjects.length === 0) return partsAdmission(this, [], counts, this.instant());
+    const at = this.instant();
+    const parts: Part[] = [];
+    let down = false;
+    for (const subject of subjects) {
+      const part = await this.takePart(subject, counts, at, request, down);
+      down ||= part.kind !== 'taken';
+      const refused = refusalOf(this, part, parts, counts, at);
+      if (refused) {
+        await this.giveBackParts(parts, request.log);
+        if (part.kind === 'refused') {
+          const dimensions = { Plan: subject.holder, Limit: part.refusal.limit };
+          metrics?.count(USAGE_METRICS.refusals, dimensions);
+        }
+        return { admitted: false, error: refused };
+      }
+      parts.push(part);
     }
-    const taken: Taken[] = [];
-    for (const { holder, key, plan } of subjects) {
-      const rules = rulesOf(plan);
-      const demand: Demand = { nowMs, windows, counts, rules };
-      let result: Awaited<ReturnType<UsageStore['take']>>;
+    return partsAdmission(this, parts, counts, at, request);
+  }
+
+  /** One subject's part of an admission: from the store, or from memory while it fails. */
+  private async takePart(
+    subject: Subject,
+    counts: Counts,
+    at: Instant,
+    request: AdmitRequest,
+    down: boolean,
+  ): Promise<Part> {
+    if (!down) {
       try {
-        result = await this.store.take(key, demand);
+        const take = await takeFromSubject({
+          store: this.store,
+          subject,
+          perUnit: counts,
+          most: 1,
+          exact: true,
+          at,
+          random: this.random,
+          log: request.log ?? this.log,
+        });
+        return take.ok ? { kind: 'taken', subject, take } : { kind: 'refused', subject, ...take };
       } catch (error) {
-        return this.storeFailed(error, request, subjects, taken, counts, windows, nowMs);
+        this.storeFailed(error, request.metrics, request.log);
       }
-      if (!result.taken) {
-        await this.giveBackAll(taken, counts, windows, request.log);
-        metrics?.count(USAGE_METRICS.refusals, { Plan: holder, Limit: result.refusal.limit });
-        const views = [
-          ...taken.map((part) => viewOf(part, counts, nowMs, windows)),
-          viewOf({ holder, key, rules, state: result.state }, counts, nowMs, windows),
-        ];
-        return { admitted: false, error: refusalError(holder, result.refusal, views) };
-      }
-      taken.push({ holder, key, rules, state: result.state });
     }
-    const account = taken.find((part) => part.holder === 'account');
-    if (account?.state) {
-      const used = monthShareUsed(account.rules, account.state, windows);
-      if (used !== undefined) metrics?.count(USAGE_METRICS.accountMonthUsed, {}, used);
-    }
-    let given = false;
-    return {
-      admitted: true,
-      headers: rateLimitFields(taken.map((part) => viewOf(part, counts, nowMs, windows))),
-      giveBack: async () => {
-        if (given) return;
-        given = true;
-        await this.giveBackAll(taken, counts, windows, request.log);
-      },
-    };
+    return this.fromMemory(subject, counts.requests, at);
+  }
+
+  /** A subject judged while the store fails: its rate from memory, its quotas by the policy. */
+  fromMemory(subject: Subject, units: number, at: Instant): Part {
+    const refusal = this.outage.takeRate(subject.layout.key, subject.rules.rate, units, at);
+    if (refusal) return { kind: 'refused', subject, refusal, seen: undefined };
+    if (this.policy === 'closed' && hasQuota(subject)) return { kind: 'unavailable', subject };
+    return { kind: 'uncounted', subject };
+  }
+
+  /** Says that the store failed: a warning, and the metric. */
+  storeFailed(error: unknown, metrics: MetricRecorder | undefined, log: Logger | undefined): void {
+    const policy = this.policy;
+    metrics?.count(USAGE_METRICS.storeFailures, { Policy: policy });
+    (log ?? this.log).warn(
+      policy === 'open'
+        ? 'usage store failed: rates held from memory, quotas not counted (USAGE_STORE_FAILURE=open)'
+        : 'usage store failed: rates held from memory, quotas refused (USAGE_STORE_FAILURE=closed)',
+      { ...describeError(error), policy },
+    );
+  }
+
+  /** Gives back what the parts took. */
+  async giveBackParts(parts: readonly Part[], log: Logger | undefined): Promise<void> {
+    const held = parts.flatMap((part) => (part.kind === 'taken' ? part.take.held : []));
+    if (held.length > 0) await giveBackAll(this.store, held, log ?? this.log);
+  }
+
+  /** Keeps a give-back until it ends, so that `settled` can wait for it; returns it. */
+  keep(work: Promise<void>): Promise<void> {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+    return work;
+  }
+
+  /** Resolves once every give-back started so far has ended (tests, benchmarks). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   /**
@@ -189,15 +213,12 @@ export class UsageGate {
    * shows it whenever the account's plan is read.
    */
   async record(units: Units, log?: Logger): Promise<void> {
-    const nowMs = this.now();
-    const rules: Rules = { rate: undefined, day: {}, month: {} };
+    const at = this.instant();
+    // On one of the account's shards, as its requests are (shards.ts).
+    const key = shardKey(ACCOUNT_KEY, Math.floor(this.random() * SHARDS));
+    const rules = { rate: undefined, day: {}, month: {} };
     try {
-      await this.store.take(ACCOUNT_KEY, {
-        nowMs,
-        windows: windowsOf(nowMs),
-        counts: countsOf(units),
-        rules,
-      });
+      await this.store.take(key, { ...at, counts: countsOf(units), rules });
     } catch (error) {
       (log ?? this.log).warn('usage not recorded: the usage store did not answer', {
         ...describeError(error),
@@ -205,11 +226,16 @@ export class UsageGate {
     }
   }
 
+  /** The meter of a bulk walk: a unit for every call it sends (bulk-meter.ts). */
+  meter(callerId: string, plans: Plans, options: { metrics?: MetricRecorder; log: Logger }) {
+    return new BulkMeter(this, subjectsOf(callerId, plans), options);
+  }
+
   /**
    * Holds a caller to one long-running request at a time (`cancel-reserved`): a lease in the
    * store until `ttlMs` from now, or until the returned release is called. A second request
    * while the lease runs gets ThrottleLimitedError (429 / `410`). Throws the error to answer
-   * with; the store's failure follows USAGE_STORE_FAILURE as admissions do.
+   * with. While the store fails, the lease is held in the container's memory.
    */
   async acquire(
     callerId: string,
@@ -224,19 +250,18 @@ export class UsageGate {
     const key = leaseKey(what, callerId);
     const token = randomUUID();
     const nowMs = this.now();
-    let result: Awaited<ReturnType<UsageStore['acquireLease']>>;
+    let heldUntil: number | undefined;
+    let inMemory = false;
     try {
-      result = await this.store.acquireLease(key, token, nowMs + ttlMs, nowMs);
+      const result = await this.store.acquireLease(key, token, nowMs + ttlMs, nowMs);
+      heldUntil = result.acquired ? undefined : result.untilMs;
     } catch (error) {
-      options.metrics?.count(USAGE_METRICS.storeFailures, { Policy: this.onStoreFailure });
-      (options.log ?? this.log).warn('lease not taken: the usage store did not answer', {
-        ...describeError(error),
-        policy: this.onStoreFailure,
-      });
-      if (this.onStoreFailure === 'closed') throw new UsageStoreUnavailableError(error);
-      return async () => {};
+      this.storeFailed(error, options.metrics, options.log);
+      inMemory = true;
+      heldUntil = this.outage.acquireLease(key, token, nowMs + ttlMs, nowMs);
     }
-    if (!result.acquired) throw new ThrottleLimitedError(what, (result.untilMs - nowMs) / 1000);
+    if (heldUntil !== undefined) throw new ThrottleLimitedError(what, (heldUntil - nowMs) / 1000);
+    if (inMemory) return async () => this.outage.releaseLease(key, token);
     return async () => {
       try {
         await this.store.releaseLease(key, token);
@@ -248,90 +273,9 @@ export class UsageGate {
       }
     };
   }
-
-  private async storeFailed(
-    error: unknown,
-    request: AdmitRequest,
-    subjects: readonly { holder: PlanHolder; plan: PlanEntry }[],
-    taken: readonly Taken[],
-    counts: Counts,
-    windows: Windows,
-    nowMs: number,
-  ): Promise<Admission> {
-    const policy = this.onStoreFailure;
-    request.metrics?.count(USAGE_METRICS.storeFailures, { Policy: policy });
-    (request.log ?? this.log).warn(
-      policy === 'open'
-        ? 'usage store failed: admitted without counting (USAGE_STORE_FAILURE=open)'
-        : 'usage store failed: refused (USAGE_STORE_FAILURE=closed)',
-      { ...describeError(error), policy },
-    );
-    if (policy === 'closed') {
-      await this.giveBackAll(taken, counts, windows, request.log);
-      return { admitted: false, error: new UsageStoreUnavailableError(error) };
-    }
-    // What was taken stays taken (that part of the request is counted); the policies are
-    // stated, their state is not known.
-    const views = subjects.map(({ holder, plan }) => ({
-      holder,
-      rules: rulesOf(plan),
-      state: taken.find((part) => part.holder === holder)?.state,
-      counts,
-      nowMs,
-      windows,
-    }));
-    const fields = rateLimitFields(views);
-    const policyOnly: Record<string, string> = {};
-    if (fields['RateLimit-Policy']) policyOnly['RateLimit-Policy'] = fields['RateLimit-Policy'];
-    return { admitted: true, headers: policyOnly, giveBack: async () => {} };
-  }
-
-  private async giveBackAll(
-    taken: readonly Taken[],
-    counts: Counts,
-    windows: Windows,
-    log: Logger | undefined,
-  ): Promise<void> {
-    await Promise.all(
-      taken.map(async ({ key, rules }) => {
-        try {
-          await this.store.giveBack(key, {
-            counts,
-            day: windows.day,
-            month: windows.month,
-            intervalUs: rules.rate?.intervalUs ?? 0,
-          });
-        } catch (error) {
-          // The units stay counted: a plan overcounts, never overspends.
-          (log ?? this.log).warn('usage not given back: the usage store did not answer', {
-            ...describeError(error),
-          });
-        }
-      }),
-    );
-  }
 }
 
-function viewOf(part: Taken, counts: Counts, nowMs: number, windows: Windows): PlanView {
-  return { holder: part.holder, rules: part.rules, state: part.state, counts, nowMs, windows };
-}
-
-function refusalError(holder: PlanHolder, refusal: Refusal, views: readonly PlanView[]) {
-  const headers = rateLimitFields(views);
-  return refusal.kind === 'rate'
-    ? new RateLimitedError(holder, refusal.retryAfterMs / 1000, headers)
-    : new QuotaExceededError(holder, refusal.limit, refusal.retryAfterMs / 1000, headers);
-}
-
-/** The largest share of the account's monthly quotas used, in percent; none without any. */
-function monthShareUsed(rules: Rules, state: UsageState, windows: Windows): number | undefined {
-  let largest: number | undefined;
-  const used = state.month === windows.month ? state.monthCounts : undefined;
-  for (const counter of ['requests', 'translate', 'tts'] as const) {
-    const quota = rules.month[counter];
-    if (quota === undefined) continue;
-    const share = Math.round((100 * (used?.[counter] ?? 0)) / quota);
-    largest = Math.max(largest ?? 0, share);
-  }
-  return largest;
+/** The error a store failure answers with under the closed policy. */
+export function unavailable(): ServiceError {
+  return new UsageStoreUnavailableError(new Error('the usage store did not answer'));
 }

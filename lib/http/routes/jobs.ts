@@ -12,7 +12,7 @@ import {
 import { ONE_REQUEST } from '../../usage/units.js';
 import { defineRoute, document, PLATFORM_JSON } from './route.js';
 
-/** Every job route calls the platform once a request, as the usage plans count it. */
+/** A job route calls the platform once a request, as the usage plans count it. */
 const jobRoute = {
   tag: 'jobs',
   spends: () => ONE_REQUEST,
@@ -41,6 +41,9 @@ export const jobRoutes = {
   }),
   cancelReservedJobs: defineRoute<CancelReservedBody>({
     ...jobRoute,
+    // Every page it reads and every job it cancels is a call of the platform: one unit each,
+    // taken as it goes (functions/jobs/cancel-reserved.ts).
+    spends: 'per-call',
     function: 'cancelReservedJobs',
     // Its own scope: one call may cancel every reserved job, so jobs:cancel alone does not allow it.
     access: { scope: 'jobs:cancel-reserved' },

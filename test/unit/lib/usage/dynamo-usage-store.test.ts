@@ -13,6 +13,7 @@ import { UsageStoreUnavailableError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
 import { dynamoDbUsageStore } from '../../../../lib/usage/dynamo-usage-store.js';
 import { type MetricRecorder, UsageGate } from '../../../../lib/usage/gate.js';
+import { usageReport } from '../../../../lib/usage/report.js';
 import type { UsageStore } from '../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../lib/usage/units.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
@@ -24,7 +25,6 @@ import {
   T0,
   type UsageClock,
 } from '../../../helpers/usage-store-rules.js';
-import { usageReport } from '../../../../lib/usage/report.js';
 
 let dynalite: Server;
 let endpoint = '';

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
 import { type MetricRecorder, UsageGate } from '../../../../lib/usage/gate.js';
+import { usageReport } from '../../../../lib/usage/report.js';
 import { memoryUsageStore, type UsageStore } from '../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../lib/usage/units.js';
 import { admitted, refusal, T0 } from '../../../helpers/usage-store-rules.js';
-import { usageReport } from '../../../../lib/usage/report.js';
 
 /** A memory store that counts its calls, and fails those `fails` names. */
 function spiedStore(fails: (method: string, key: string) => boolean = () => false) {
@@ -17,7 +17,8 @@ function spiedStore(fails: (method: string, key: string) => boolean = () => fals
   const store = Object.fromEntries(
     Object.entries(inner).map(([name, member]) => [
       name,
-      typeof member === 'function'
+      // peek reads this container's memory: no call, and not counted.
+      typeof member === 'function' && name !== 'peek'
         ? async (key: string, ...rest: unknown[]) => {
             calls.push(`${name} ${key}`);
             if (fails(name, key)) throw new Error('connect ECONNREFUSED 127.0.0.1:8000');
@@ -38,6 +39,8 @@ function recorder() {
 }
 
 const lines: string[] = [];
+/** Where a take starts among a spread subject's shards: the first, unless a test moves it. */
+let random = () => 0;
 const log = createLogger({}, (line) => lines.push(line));
 
 describe('the usage gate', () => {
@@ -58,13 +61,24 @@ describe('the usage gate', () => {
 
   it('judges the caller first, and the account only for what the caller admits', async () => {
     const { store, calls } = spiedStore();
-    const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });
-    const plans = { plan: { dayQuotaRequest: 1 }, accountPlan: { dayQuotaRequest: 100 } };
+    const gate = new UsageGate({
+      store,
+      onStoreFailure: 'closed',
+      log,
+      now: () => T0,
+      random: () => random(),
+    });
+    // A caller held to a rate of 100 a second keeps one item; the account is spread.
+    const plans = {
+      plan: { rateRps: 100, dayQuotaRequest: 1 },
+      accountPlan: { dayQuotaRequest: 100 },
+    };
     admitted(await gate.admit({ callerId: 'a', plans, units: ONE_REQUEST }));
     refusal(await gate.admit({ callerId: 'a', plans, units: ONE_REQUEST }));
-    expect(calls).toEqual(['take caller#a', 'take account', 'take caller#a']);
-    // An account plan alone: one record.
+    expect(calls).toEqual(['take caller#a', 'take account#0', 'take caller#a']);
+    // An account plan alone: one record, the next shard of the account.
     calls.length = 0;
+    random = () => 0.2;
     admitted(
       await gate.admit({
         callerId: 'b',
@@ -72,7 +86,31 @@ describe('the usage gate', () => {
         units: ONE_REQUEST,
       }),
     );
-    expect(calls).toEqual(['take account']);
+    expect(calls).toEqual(['take account#1']);
+  });
+
+  it('spreads a plan without a rate over its shards, and moves on when a share is spent', async () => {
+    const { store, calls } = spiedStore();
+    const gate = new UsageGate({
+      store,
+      onStoreFailure: 'closed',
+      log,
+      now: () => T0,
+      random: () => random(),
+    });
+    const plans = { plan: { dayQuotaRequest: 10 }, accountPlan: undefined };
+    // Shares of 2, 2, then 1 for each of the six others: exactly 10 in all.
+    for (let i = 0; i < 10; i++)
+      admitted(await gate.admit({ callerId: 'c', plans, units: ONE_REQUEST }));
+    const error = refusal(await gate.admit({ callerId: 'c', plans, units: ONE_REQUEST }));
+    expect(error).toMatchObject({ status: 429, code: '400' });
+    expect(new Set(calls)).toEqual(
+      new Set(Array.from({ length: 8 }, (_, i) => `take caller#c#${i}`)),
+    );
+    expect((await usageReport(gate, 'c', plans)).caller.day).toMatchObject({
+      requests: 10,
+      remaining: { requests: 0 },
+    });
   });
 
   it('counts characters per caller, refusals per plan and limit, and the account month share', async () => {
@@ -85,15 +123,16 @@ describe('the usage gate', () => {
     const { metrics, counted } = recorder();
     const plans = {
       plan: { dayQuotaCharacters: { translate: 100 } },
-      accountPlan: { monthQuotaRequest: 8, monthQuotaCharacters: { translate: 1000 } },
+      accountPlan: { monthQuotaRequest: 80, monthQuotaCharacters: { translate: 1000 } },
     };
     const units = { requests: 1, characters: { api: 'translate' as const, count: 60 } };
     admitted(await gate.admit({ callerId: 'chatbot', plans, units, metrics }));
     refusal(await gate.admit({ callerId: 'chatbot', plans, units, metrics }));
     expect(counted).toEqual([
       ['CallerCharacters', { Caller: 'chatbot', Api: 'translate' }, 60],
-      // One request of 8 is 13 %, 60 characters of 1000 is 6 %: the larger.
-      ['AccountMonthQuotaUsedPercent', {}, 13],
+      // One request of the shard's 10 (of 80 on 8 shards) is 10 %, 60 characters of 1000 is
+      // 6 %: the larger.
+      ['AccountMonthQuotaUsedPercent', {}, 10],
       ['CallerCharacters', { Caller: 'chatbot', Api: 'translate' }, 60],
       ['UsageRefusals', { Plan: 'caller', Limit: 'dayQuotaCharacters.translate' }, undefined],
     ]);
@@ -114,7 +153,7 @@ describe('the usage gate', () => {
   });
 
   it('gives the caller back what it took when the store fails at the account, closed', async () => {
-    const { store } = spiedStore((method, key) => method === 'take' && key === 'account');
+    const { store } = spiedStore((method, key) => method === 'take' && key.startsWith('account'));
     const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });
     const { metrics, counted } = recorder();
     const plans = { plan: { dayQuotaRequest: 5 }, accountPlan: { dayQuotaRequest: 5 } };
@@ -127,7 +166,7 @@ describe('the usage gate', () => {
   });
 
   it('keeps what the caller took when the store fails at the account, open', async () => {
-    const { store } = spiedStore((method, key) => method === 'take' && key === 'account');
+    const { store } = spiedStore((method, key) => method === 'take' && key.startsWith('account'));
     const gate = new UsageGate({ store, onStoreFailure: 'open', log, now: () => T0 });
     const plans = { plan: { dayQuotaRequest: 5 }, accountPlan: { monthQuotaRequest: 9 } };
     const admission = admitted(await gate.admit({ callerId: 'a', plans, units: ONE_REQUEST }));
@@ -151,12 +190,18 @@ describe('the usage gate', () => {
     expect((await usageReport(gate, 'a', plans)).caller.day.requests).toBe(1);
   });
 
-  it('answers a lease with its store failure as an admission does', async () => {
+  it('holds a lease in memory while the store fails, under either policy', async () => {
     const { store } = spiedStore((method) => method === 'acquireLease');
-    const open = new UsageGate({ store, onStoreFailure: 'open', log, now: () => T0 });
-    const release = await open.acquire('a', 1000);
-    await release();
-    const closed = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });
-    await expect(closed.acquire('a', 1000)).rejects.toMatchObject({ status: 503, code: '500' });
+    for (const policy of ['open', 'closed'] as const) {
+      const gate = new UsageGate({ store, onStoreFailure: policy, log, now: () => T0 });
+      const { metrics, counted } = recorder();
+      const release = await gate.acquire('a', 1000, { metrics });
+      expect(counted).toEqual([['UsageStoreFailures', { Policy: policy }, undefined]]);
+      // A second of the same caller in this container is refused while the first runs.
+      await expect(gate.acquire('a', 1000)).rejects.toMatchObject({ status: 429, code: '410' });
+      await gate.acquire('b', 1000);
+      await release();
+      await (await gate.acquire('a', 1000))();
+    }
   });
 });

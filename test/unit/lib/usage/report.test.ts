@@ -50,9 +50,9 @@ describe('usageReport', () => {
     const reads: string[] = [];
     const store: UsageStore = {
       ...inner,
-      read: async (key) => {
-        reads.push(key);
-        return inner.read(key);
+      readMany: async (keys) => {
+        reads.push(...keys);
+        return inner.readMany(keys);
       },
     };
     const report = await usageReport(gateOver(store), 'free', {

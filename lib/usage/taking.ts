@@ -1,0 +1,202 @@
+/**
+ * Taking units from a subject's records, and giving them back: from its one item, or, for a
+ * spread subject (shards.ts), its requests from one shard (the next one when that one's share is
+ * spent, so that the shards together admit exactly the plan) and its characters from its own
+ * item. A take is exact (a request: its units, or nothing) or up to a number (a block of bulk
+ * work: as many as fit now, at least one).
+ */
+import type { PlanHolder } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { describeError } from '../core/log.js';
+import type { PlanEntry } from '../secrets/schema.js';
+import { type Demand, judge, type Refusal, type UsageState, unitsThatFit } from './limits.js';
+import { type Counts, type Plans, type Rules, rulesOf } from './plan.js';
+import { type Layout, layoutOf, splitCounts } from './shards.js';
+import type { GiveBack, UsageStore } from './store.js';
+import type { Windows } from './windows.js';
+
+/** A plan that holds a request: the caller's or the account's. */
+export interface Subject {
+  readonly holder: PlanHolder;
+  readonly plan: PlanEntry;
+  readonly rules: Rules;
+  readonly layout: Layout;
+}
+
+/** The record of a caller's usage, and of the account's. */
+export const callerKey = (callerId: string) => `caller#${callerId}`;
+export const ACCOUNT_KEY = 'account';
+
+/** The plans a caller's request is held to, the caller's first. */
+export function subjectsOf(callerId: string, plans: Plans): Subject[] {
+  const subjects: Subject[] = [];
+  const add = (holder: PlanHolder, key: string, plan: PlanEntry | undefined) => {
+    if (!plan) return;
+    const rules = rulesOf(plan);
+    const layout = holder === 'account' ? layoutOf(key, rules, true) : layoutOf(key, rules);
+    subjects.push({ holder, plan, rules, layout });
+  };
+  add('caller', callerKey(callerId), plans.plan);
+  add('account', ACCOUNT_KEY, plans.accountPlan);
+  return subjects;
+}
+
+/** When a take happens, and its windows. */
+export interface Instant {
+  readonly nowMs: number;
+  readonly windows: Windows;
+}
+
+/** What a take took from one record, as it is given back. */
+export interface Held {
+  readonly key: string;
+  readonly back: GiveBack;
+}
+
+/** A subject's take: the units taken and where, or what refused them; the records it saw. */
+export type SubjectTake =
+  | { readonly ok: true; readonly units: number; readonly held: Held[]; readonly seen: Seen }
+  | { readonly ok: false; readonly refusal: Refusal; readonly seen: Seen };
+
+/** The records a take saw, by key: what the RateLimit fields are read from. */
+export type Seen = Map<string, UsageState>;
+
+interface RecordTake {
+  readonly store: UsageStore;
+  readonly key: string;
+  readonly rules: Rules;
+  /** What one unit spends. */
+  readonly perUnit: Counts;
+  /** The most units to take; `exact`: those or nothing. */
+  readonly most: number;
+  readonly exact: boolean;
+  readonly at: Instant;
+  readonly seen: Seen;
+}
+
+const times = (counts: Counts, n: number): Counts => ({
+  requests: counts.requests * n,
+  translate: counts.translate * n,
+  tts: counts.tts * n,
+});
+
+/** Units from one record: the most that fit (by what the container saw of it), at least one. */
+async function takeFromRecord(take: RecordTake): Promise<SubjectTake> {
+  const { store, key, rules, perUnit, at, seen } = take;
+  const perUnitDemand: Demand = { ...at, counts: perUnit, rules };
+  const peeked = store.peek(key);
+  let units = take.exact ? take.most : unitsThatFit(peeked, perUnitDemand, take.most) || 1;
+  for (;;) {
+    const counts = times(perUnit, units);
+    const result = await store.take(key, { ...at, counts, rules });
+    if (result.state) seen.set(key, result.state);
+    if (result.taken) {
+      const back = { counts, ...at.windows, intervalUs: (rules.rate?.intervalUs ?? 0) * units };
+      return { ok: true, units, held: [{ key, back }], seen };
+    }
+    const fewer = take.exact ? 0 : unitsThatFit(result.state, perUnitDemand, units - 1);
+    if (fewer === 0) return { ok: false, refusal: result.refusal, seen };
+    units = fewer;
+  }
+}
+
+/** Of the shards' refusals, the one to answer: the soonest token, else a quota's. */
+function firstToFree(refusals: readonly Refusal[]): Refusal {
+  const rates = refusals.filter((refusal) => refusal.kind === 'rate');
+  const pool = rates.length > 0 ? rates : refusals;
+  return pool.reduce((a, b) => (b.retryAfterMs < a.retryAfterMs ? b : a));
+}
+
+interface SubjectTakeOptions {
+  readonly store: UsageStore;
+  readonly subject: Subject;
+  readonly perUnit: Counts;
+  readonly most: number;
+  readonly exact: boolean;
+  readonly at: Instant;
+  /** Where among a spread subject's shards to start (0 to 1). */
+  readonly random: () => number;
+  readonly log: Logger;
+}
+
+/** Units from a subject: its one item, or a shard and (for text) its own item. */
+export async function takeFromSubject(options: SubjectTakeOptions): Promise<SubjectTake> {
+  const { store, subject, perUnit, most, exact, at } = options;
+  const { layout } = subject;
+  const seen: Seen = new Map();
+  const record = { store, perUnit, most, exact, at, seen };
+  if (layout.shards.length === 0) {
+    return takeFromRecord({ ...record, key: layout.key, rules: layout.rules });
+  }
+  const parts = splitCounts(perUnit);
+  const shards = layout.shards;
+  const start = Math.floor(options.random() * shards.length);
+  const refusals: Refusal[] = [];
+  let taken: SubjectTake | undefined;
+  for (let step = 0; step < shards.length && !taken?.ok; step++) {
+    const shard = shards[(start + step) % shards.length]!;
+    taken = await takeFromRecord({ ...record, perUnit: parts.requests, ...shard });
+    if (!taken.ok) refusals.push(taken.refusal);
+  }
+  if (!taken?.ok) return { ok: false, refusal: firstToFree(refusals), seen };
+  if (parts.characters.translate + parts.characters.tts === 0) return taken;
+  const text = await takeFromRecord({
+    ...record,
+    perUnit: parts.characters,
+    most: taken.units,
+    exact: true,
+    key: layout.key,
+    rules: layout.rules,
+  }).catch(async (error: unknown) => {
+    await giveBackAll(store, taken.held, options.log);
+    throw error;
+  });
+  if (text.ok) return { ...taken, held: [...taken.held, ...text.held] };
+  await giveBackAll(store, taken.held, options.log);
+  return text;
+}
+
+/**
+ * Takes the units back from every record they were taken from. A store that cannot answer
+ * leaves them counted, with a warning: a plan overcounts, never overspends.
+ */
+export async function giveBackAll(
+  store: UsageStore,
+  held: readonly Held[],
+  log: Logger,
+): Promise<void> {
+  await Promise.all(
+    held.map(async ({ key, back }) => {
+      try {
+        await store.giveBack(key, back);
+      } catch (error) {
+        log.warn('usage not given back: the usage store did not answer', {
+          ...describeError(error),
+        });
+      }
+    }),
+  );
+}
+
+/** Some of what was taken, as it is given back: `units` of the units each record took. */
+export function heldPart(held: readonly Held[], units: number, of: number): Held[] {
+  return held.map(({ key, back }) => ({
+    key,
+    back: {
+      ...back,
+      counts: times({ requests: back.counts.requests / of, translate: 0, tts: 0 }, units),
+      intervalUs: (back.intervalUs / of) * units,
+    },
+  }));
+}
+
+/** Whether the state refuses one unit now (what a container last saw of a record). */
+export function refusesOne(
+  state: UsageState | undefined,
+  rules: Rules,
+  perUnit: Counts,
+  at: Instant,
+): Refusal | undefined {
+  const verdict = judge(state, { ...at, counts: perUnit, rules });
+  return verdict.ok ? undefined : verdict.refusal;
+}

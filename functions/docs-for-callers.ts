@@ -3,9 +3,8 @@
  * stage turns its public reference off (publicReference: false). A browser sends no bearer token
  * when it opens a page: on such a stage the page is for tools that do.
  */
-
-import { callerRoute } from '../lib/http/caller-route.js';
 import { docsAsset, docsPage } from '../lib/http/docs-responses.js';
+import { callerRoute } from '../lib/http/caller-route.js';
 import { callerReferenceRoute } from '../lib/http/reference-routes.js';
 import { routeGroup } from '../lib/http/route-group.js';
 import { serviceRoutes } from '../lib/http/routes/service.js';

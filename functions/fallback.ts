@@ -4,8 +4,8 @@
  */
 import { MethodNotAllowedError, NotFoundError } from '../lib/core/errors.js';
 import { publicRoute } from '../lib/http/public-route.js';
-import { fallbackRoute } from '../lib/http/routes/fallback.js';
 import { allowedMethods } from '../lib/http/routes/index.js';
+import { fallbackRoute } from '../lib/http/routes/fallback.js';
 
 export const handler = publicRoute(fallbackRoute, async (request) => {
   const allow = allowedMethods(request.rawPath);

@@ -10,8 +10,8 @@ import { json } from '../lib/http/responses.js';
 import { serviceRoutes } from '../lib/http/routes/service.js';
 import type { Runtime } from '../lib/runtime.js';
 import { type Plans, plansOf } from '../lib/usage/plan.js';
-import { type UsageReport, usageReport } from '../lib/usage/report.js';
 import { usageGateOf } from '../lib/usage/setup.js';
+import { type UsageReport, usageReport } from '../lib/usage/report.js';
 
 const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
 

@@ -56,3 +56,4 @@ describe("a route's documentation", () => {
     );
   });
 });
+

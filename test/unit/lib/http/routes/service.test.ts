@@ -17,10 +17,10 @@ import {
 } from '../../../../../lib/http/routes/route.js';
 import { serviceRoutes } from '../../../../../lib/http/routes/service.js';
 import { UsageGate } from '../../../../../lib/usage/gate.js';
-import { usageReport } from '../../../../../lib/usage/report.js';
 import { memoryUsageStore } from '../../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../../lib/usage/units.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../../helpers/lambda.js';
+import { usageReport } from '../../../../../lib/usage/report.js';
 
 type AjvClass = typeof import('ajv').default;
 

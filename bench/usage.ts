@@ -26,7 +26,8 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createLogger } from '../lib/core/log.js';
 import type { PlanEntry } from '../lib/secrets/schema.js';
 import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.js';
-import { type Admission, UsageGate } from '../lib/usage/gate.js';
+import { type Admission, admit as admitWith } from '../lib/usage/admission.js';
+import { UsageGate } from '../lib/usage/gate.js';
 import { ONE_REQUEST } from '../lib/usage/units.js';
 import tables from '../scripts/sls/tables.cjs';
 
@@ -76,7 +77,7 @@ const NEVER_REFUSED: PlanEntry = {
 };
 
 function admit(container: Container, plan?: PlanEntry, accountPlan?: PlanEntry) {
-  return container.gate.admit({
+  return admitWith(container.gate, {
     callerId: 'bench',
     plans: { plan, accountPlan },
     units: ONE_REQUEST,

@@ -10,15 +10,14 @@
  * is the event the middy stack handles: every middleware reads it, and the handler gets it as a
  * `RouteRequest`. The whole invocation
  * is guarded to answer before the function's timeout. Routes are bound to their handlers by
- * `publicRoute` (no caller) or `callerRoute` (a caller, and the container's runtime), both over
+ * `publicRoute` (no caller), `callerRoute` (a caller, and the container's runtime) or
+ * `meteredRoute` (a caller whose bulk work takes a unit of its plans for each call), all over
  * this stack.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Logger } from '../core/log.js';
-import type { UsageGate } from '../usage/gate.js';
 import type { IdentifyCaller } from './callers.js';
-import { admission } from './middleware/admission.js';
 import { answerInTime } from './middleware/answer-in-time.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
@@ -28,6 +27,7 @@ import { errorEnvelope } from './middleware/error-envelope.js';
 import { jsonBody } from './middleware/json-body.js';
 import { pathParams } from './middleware/path-params.js';
 import { requestLog } from './middleware/request-log.js';
+import type { HttpMiddleware } from './middleware/middleware.js';
 import { validation } from './middleware/validation.js';
 import { RequestState, RouteRequest } from './request-state.js';
 import { type HttpResponse, withAnswerHeaders } from './responses.js';
@@ -47,8 +47,13 @@ interface StackParts {
   readonly log: Logger;
   /** How the caller is found: required when the route needs a caller. */
   readonly identify?: IdentifyCaller;
-  /** The usage plans' gate: required when the route spends of them (`route.spends`). */
-  readonly gate?: UsageGate;
+  /**
+   * The route's admission against its caller's usage plans (middleware/admission.ts): required
+   * when a request of it spends of them (`route.spends`), none when its handler meters each call
+   * (`per-call`, metered-route.ts). The binder builds it, so that a bundle without one carries
+   * none of it.
+   */
+  readonly admission?: HttpMiddleware;
 }
 
 export function routeStack<B, Q, P>(
@@ -76,12 +81,12 @@ export function routeStack<B, Q, P>(
     stack.use(bytesBody(input.bytes.contentTypes, input.bytes.required));
   }
   stack.use(validation({ body: input?.body, query: input?.query }));
-  if (route.spends) {
-    // A route that reaches the platform never runs without its caller's plans: admitted here,
-    // or metered call by call by its handler (bulk work).
-    if (!parts.gate || route.access === 'public')
+  if (typeof route.spends === 'function') {
+    // A route that reaches the platform never runs without its admission.
+    if (!parts.admission || route.access === 'public') {
       throw new Error(`${route.id} needs its caller's plans`);
-    if (route.spends !== 'per-call') stack.use(admission(parts.gate, route.spends));
+    }
+    stack.use(parts.admission);
   }
   const handle = stack.handler((state) => handler(new RouteRequest<B, Q, P>(state)));
   const bound = async (event: APIGatewayProxyEventV2, context: Context) => {

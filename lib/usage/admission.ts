@@ -1,6 +1,20 @@
 /**
- * One request's admission as the gate (gate.ts) builds it from its subjects' parts: the error
- * a refused part answers with, or the admitted request's RateLimit fields and its give-back.
+ * A request's admission: once it is authenticated, authorized and validated, and before
+ * anything goes upstream, whether the caller's plan and the account's admit it.
+ *
+ *   const admission = await admit(usageGateOf(runtime), { callerId, plans, units, metrics, log });
+ *   if (!admission.admitted) throw admission.error;           // 429 / 420 or 400; 503 / 500
+ *   ...the upstream call; when nothing of the request reached the platform (it was refused or
+ *      abandoned before its call went out, or the call could not connect):
+ *      await admission.giveBack();
+ *   ...every answer, success or error, carries admission.headers.
+ *
+ * - A caller without a plan, while the secret has no accountPlan, costs nothing: no store call,
+ *   no header.
+ * - The caller's plan is judged first, then the account's: a caller over its own plan never
+ *   writes the account's records, which every caller shares. When the account refuses a request
+ *   the caller's plan took, the caller's units are given back. Refused requests count nothing.
+ * - While the store fails: each subject's rate from memory; its quotas by the policy (gate.ts).
  */
 import {
   QuotaExceededError,
@@ -9,56 +23,38 @@ import {
   UsageStoreUnavailableError,
 } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { type MetricRecorder, USAGE_METRICS, type UsageGate } from './gate.js';
 import type { Refusal } from './limits.js';
-import type { Counts } from './plan.js';
-import { type PlanView, rateLimitFields } from './rate-limit-headers.js';
-import type { UsageStore } from './store.js';
-import type { Instant, Seen, Subject, SubjectTake } from './taking.js';
+import type { Counts, Plans } from './plan.js';
+import { rateLimitFields } from './rate-limit-headers.js';
+import {
+  giveBackAll,
+  type Instant,
+  type Seen,
+  type Subject,
+  type SubjectTake,
+  subjectsOf,
+  takeFromSubject,
+} from './taking.js';
+import { countsOf, type Units } from './units.js';
 import { monthShareUsed, planView, subjectState } from './views.js';
 
-/** The request's metrics recorder, as the inbound side hands it over. */
-export interface MetricRecorder {
-  count(name: string, dimensions: Readonly<Record<string, string>>, value?: number): void;
+export interface AdmitRequest {
+  /** The caller's id (its records' key; never shown to another caller). */
+  readonly callerId: string;
+  /** The caller's plan and the account's (plan.ts: `plansOf(secret, callerId)`). */
+  readonly plans: Plans;
+  /** What the request spends (units.ts: ONE_REQUEST, `catalogueUnits(api, body)`). */
+  readonly units: Units;
+  readonly metrics?: MetricRecorder;
+  readonly log?: Logger;
 }
-
-/** The metrics the usage gate writes (namespace PlatformGateway; the recorder adds `Function`). */
-export const USAGE_METRICS = {
-  /** The store could not answer; dimension Policy (`open`: admitted, `closed`: refused). */
-  storeFailures: 'UsageStoreFailures',
-  /** A request refused by a plan; dimensions Plan (`caller`, `account`) and Limit. */
-  refusals: 'UsageRefusals',
-  /** Characters of text an admitted request sends; dimensions Caller and Api. */
-  callerCharacters: 'CallerCharacters',
-  /**
-   * After each admission under an account plan with monthly quotas: the largest share of them
-   * used, in percent (the 80 % alarm reads its Maximum).
-   */
-  accountMonthUsed: 'AccountMonthQuotaUsedPercent',
-} as const;
-
-/** One subject's part of an admission. */
-export type Part =
-  | { readonly kind: 'taken'; readonly subject: Subject; readonly take: SubjectTake & { ok: true } }
-  | {
-      readonly kind: 'refused';
-      readonly subject: Subject;
-      readonly refusal: Refusal;
-      /** The records that refused it (undefined: judged from memory). */
-      readonly seen: Seen | undefined;
-    }
-  /** The store failed; closed, a plan with quotas is refused. */
-  | { readonly kind: 'unavailable'; readonly subject: Subject }
-  /** The store failed; the rate from memory admits it, its quotas are not counted. */
-  | { readonly kind: 'uncounted'; readonly subject: Subject };
 
 export interface Admitted {
   readonly admitted: true;
   /** `RateLimit-Policy` and `RateLimit`, for every answer to this request; none without a plan. */
   readonly headers: Readonly<Record<string, string>>;
-  /**
-   * Takes the request's units back: when nothing of it reached the platform (refused or
-   * abandoned before its call went out, or a call that could not connect). Once.
-   */
+  /** Takes the request's units back (nothing of it reached the platform). Once. */
   giveBack(): Promise<void>;
 }
 
@@ -70,76 +66,131 @@ interface Refused {
 
 export type Admission = Admitted | Refused;
 
-/** What the gate lends its admissions. */
-interface GateParts {
-  readonly store: UsageStore;
-  giveBackParts(parts: readonly Part[], log: Logger | undefined): Promise<void>;
+/** One subject's part of an admission. */
+type Part =
+  | { readonly kind: 'taken'; readonly subject: Subject; readonly take: SubjectTake & { ok: true } }
+  /** Refused by its records (`seen`), or by its rate from memory (none). */
+  | { readonly kind: 'refused'; readonly subject: Subject; readonly refusal: Refusal; readonly seen?: Seen }
+  /** The store failed: the rate from memory admits it; its quotas are not counted (open) or refuse it (closed). */
+  | { readonly kind: 'uncounted' | 'unavailable'; readonly subject: Subject };
+
+const hasQuota = ({ rules }: Subject) =>
+  Object.keys(rules.day).length + Object.keys(rules.month).length > 0;
+
+/** Whether the plans admit the request (module comment). */
+export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Admission> {
+  const { callerId, plans, units, metrics } = request;
+  const counts = countsOf(units);
+  if (units.characters && units.characters.count > 0) {
+    const dimensions = { Caller: callerId, Api: units.characters.api };
+    metrics?.count(USAGE_METRICS.callerCharacters, dimensions, units.characters.count);
+  }
+  const at = gate.instant();
+  const parts: Part[] = [];
+  let down = false;
+  for (const subject of subjectsOf(callerId, plans)) {
+    const [part, failed] = await takePart(gate, subject, counts, at, request, down);
+    // The store failed: it is not asked again for this request.
+    down ||= failed;
+    parts.push(part);
+    if (part.kind === 'unavailable') {
+      await giveBackParts(gate, parts, request.log);
+      return { admitted: false, error: new UsageStoreUnavailableError() };
+    }
+    if (part.kind === 'refused') {
+      await giveBackParts(gate, parts, request.log);
+      const dimensions = { Plan: part.subject.holder, Limit: part.refusal.limit };
+      metrics?.count(USAGE_METRICS.refusals, dimensions);
+      return { admitted: false, error: refusalError(gate, part, parts, counts, at) };
+    }
+  }
+  return admitted(gate, parts, counts, at, request);
 }
 
-interface RequestParts {
-  readonly metrics?: MetricRecorder;
-  readonly log?: Logger;
-}
-
-/** A part's view in the RateLimit fields: its state when its records were read. */
-function viewOf(store: UsageStore, part: Part, counts: Counts, at: Instant): PlanView {
-  const seen = part.kind === 'taken' ? part.take.seen : part.kind === 'refused' ? part.seen : null;
-  const state = seen === null ? undefined : subjectState(part.subject, seen, store, at);
-  return planView(part.subject.holder, part.subject.rules, state, counts, at);
-}
-
-/** The fields of the parts: whole, or the policies only when a part's state is not known. */
-function fieldsOf(store: UsageStore, parts: readonly Part[], counts: Counts, at: Instant) {
-  const fields = rateLimitFields(parts.map((part) => viewOf(store, part, counts, at)));
-  const known = parts.every((part) => part.kind === 'taken' || part.kind === 'refused');
-  if (known || !fields['RateLimit-Policy']) return fields;
-  return { 'RateLimit-Policy': fields['RateLimit-Policy'] };
-}
-
-/** The error a part refuses its request with, or undefined when it admits it. */
-export function refusalOf(
-  gate: GateParts,
-  part: Part,
-  before: readonly Part[],
+/**
+ * One subject's part: from the store; or, while it fails (`down`, or its take throws), refused
+ * by the closed policy when the plan has quotas, else held to its rate from memory.
+ */
+async function takePart(
+  gate: UsageGate,
+  subject: Subject,
   counts: Counts,
   at: Instant,
-): ServiceError | undefined {
-  if (part.kind === 'unavailable') {
-    return new UsageStoreUnavailableError(new Error('the usage store did not answer'));
+  request: AdmitRequest,
+  down: boolean,
+): Promise<[Part, boolean]> {
+  const log = request.log ?? gate.log;
+  const options = { store: gate.store, random: gate.random, log, at, subject, perUnit: counts };
+  const take = { ...options, most: 1, exact: true };
+  if (!down) {
+    try {
+      const taken = await takeFromSubject(take);
+      if (taken.ok) return [{ kind: 'taken', subject, take: taken }, false];
+      return [{ kind: 'refused', subject, refusal: taken.refusal, seen: taken.seen }, false];
+    } catch (error) {
+      gate.storeFailed(error, request.metrics, request.log);
+    }
   }
-  if (part.kind !== 'refused') return undefined;
-  const headers = fieldsOf(gate.store, [...before, part], counts, at);
-  const { refusal, subject } = part;
-  return refusal.kind === 'rate'
-    ? new RateLimitedError(subject.holder, refusal.retryAfterMs / 1000, headers)
-    : new QuotaExceededError(subject.holder, refusal.limit, refusal.retryAfterMs / 1000, headers);
+  if (gate.policy === 'closed' && hasQuota(subject)) return [{ kind: 'unavailable', subject }, true];
+  const held = await takeFromSubject({ ...take, down: gate.outage });
+  return [held.ok ? { kind: 'uncounted', subject } : { kind: 'refused', subject, refusal: held.refusal }, true];
 }
 
-const NOTHING_HELD: Admitted = { admitted: true, headers: {}, giveBack: async () => {} };
+async function giveBackParts(gate: UsageGate, parts: readonly Part[], log?: Logger) {
+  const held = parts.flatMap((part) => (part.kind === 'taken' ? part.take.held : []));
+  await giveBackAll(gate.store, held, log ?? gate.log);
+}
 
-/** An admitted request: its fields, the account's month share metric, its give-back. */
-export function partsAdmission(
-  gate: GateParts,
+/** The parts' RateLimit fields: whole, or the policies only when a part's state is not known. */
+function fieldsOf(gate: UsageGate, parts: readonly Part[], counts: Counts, at: Instant) {
+  let known = true;
+  const views = parts.map((part) => {
+    const seen = part.kind === 'taken' ? part.take.seen : part.kind === 'refused' ? part.seen : undefined;
+    known &&= seen !== undefined;
+    const state = seen && subjectState(part.subject, seen, gate.store, at);
+    return planView(part.subject, state, counts, at);
+  });
+  const fields = rateLimitFields(views);
+  return known || !fields['RateLimit-Policy'] ? fields : { 'RateLimit-Policy': fields['RateLimit-Policy'] };
+}
+
+function refusalError(
+  gate: UsageGate,
+  part: Part & { kind: 'refused' },
   parts: readonly Part[],
   counts: Counts,
   at: Instant,
-  request: RequestParts = {},
+): ServiceError {
+  const headers = fieldsOf(gate, parts, counts, at);
+  const { refusal, subject } = part;
+  const seconds = refusal.retryAfterMs / 1000;
+  return refusal.kind === 'rate'
+    ? new RateLimitedError(subject.holder, seconds, headers)
+    : new QuotaExceededError(subject.holder, refusal.limit, seconds, headers);
+}
+
+/** An admitted request: its fields, the account's month share metric, its give-back. */
+function admitted(
+  gate: UsageGate,
+  parts: readonly Part[],
+  counts: Counts,
+  at: Instant,
+  request: AdmitRequest,
 ): Admitted {
-  if (parts.length === 0) return NOTHING_HELD;
   const account = parts.find((part) => part.subject.holder === 'account');
   if (account?.kind === 'taken') {
     const state = subjectState(account.subject, account.take.seen, gate.store, at);
     const used = monthShareUsed(account.subject.rules, state, at);
     if (used !== undefined) request.metrics?.count(USAGE_METRICS.accountMonthUsed, {}, used);
   }
-  let given = false;
+  let given = parts.length === 0;
   return {
     admitted: true,
-    headers: fieldsOf(gate.store, parts, counts, at),
+    headers: fieldsOf(gate, parts, counts, at),
     giveBack: async () => {
       if (given) return;
       given = true;
-      await gate.giveBackParts(parts, request.log);
+      await giveBackParts(gate, parts, request.log);
     },
   };
 }

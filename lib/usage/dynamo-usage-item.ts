@@ -34,10 +34,9 @@ export type Item = Record<string, AttributeValue>;
 /** A record is kept a month past its month's end (last month's usage stays readable). */
 const KEEP_AFTER_MONTH_MS = 31 * 86_400_000;
 
-const ATTRIBUTE: Record<'day' | 'month', Record<Counter, string>> = {
-  day: { requests: 'dayRequests', translate: 'dayTranslate', tts: 'dayTts' },
-  month: { requests: 'monthRequests', translate: 'monthTranslate', tts: 'monthTts' },
-};
+/** A counter's attribute: `dayRequests`, `monthTranslate`, `dayTts`, ... */
+const attributeOf = (window: 'day' | 'month', counter: Counter) =>
+  window + counter[0]!.toUpperCase() + counter.slice(1);
 
 const number = (value: number): AttributeValue => ({ N: String(value) });
 
@@ -45,12 +44,8 @@ const number = (value: number): AttributeValue => ({ N: String(value) });
 export const keyOf = (key: string): Item => ({ usageKey: { S: key } });
 
 function countsOf(item: Item, window: 'day' | 'month'): Counts {
-  const names = ATTRIBUTE[window];
-  return {
-    requests: Number(item[names.requests]?.N ?? 0),
-    translate: Number(item[names.translate]?.N ?? 0),
-    tts: Number(item[names.tts]?.N ?? 0),
-  };
+  const count = (counter: Counter) => Number(item[attributeOf(window, counter)]?.N ?? 0);
+  return { requests: count('requests'), translate: count('translate'), tts: count('tts') };
 }
 
 /** A usage item as a state; undefined for no item (or a lease's). */
@@ -78,9 +73,11 @@ export class UpdateBuilder {
     return `#${attribute}`;
   }
 
-  value(placeholder: string, value: AttributeValue | number): string {
-    this.values[`:${placeholder}`] = typeof value === 'number' ? number(value) : value;
-    return `:${placeholder}`;
+  /** A placeholder of the value (`:v0`, `:v1`, ...). */
+  value(value: AttributeValue | number): string {
+    const placeholder = `:v${Object.keys(this.values).length}`;
+    this.values[placeholder] = typeof value === 'number' ? number(value) : value;
+    return placeholder;
   }
 
   set(clause: string): void {
@@ -116,13 +113,13 @@ function bucketPart(write: UpdateBuilder, demand: Demand, running: boolean): voi
   const tokens = Math.max(1, demand.counts.requests);
   const nowUs = demand.nowMs * 1000;
   const tat = write.name('tat');
-  const now = write.value('nowUs', nowUs);
+  const now = write.value(nowUs);
   if (running) {
-    write.set(`${tat} = ${tat} + ${write.value('step', tokens * rate.intervalUs)}`);
+    write.set(`${tat} = ${tat} + ${write.value(tokens * rate.intervalUs)}`);
     const latest = nowUs + rate.toleranceUs - (tokens - 1) * rate.intervalUs;
-    write.when(`${tat} > ${now} AND ${tat} <= ${write.value('latest', latest)}`);
+    write.when(`${tat} > ${now} AND ${tat} <= ${write.value(latest)}`);
   } else {
-    write.set(`${tat} = ${write.value('nextTat', nowUs + tokens * rate.intervalUs)}`);
+    write.set(`${tat} = ${write.value(nowUs + tokens * rate.intervalUs)}`);
     write.when(`attribute_not_exists(${tat}) OR ${tat} <= ${now}`);
   }
 }
@@ -136,12 +133,12 @@ function windowPart(
 ): void {
   const { counts, windows, rules } = demand;
   const key = write.name(window);
-  const current = write.value(window, { S: windows[window] });
+  const current = write.value({ S: windows[window] });
   if (!same) {
     write.set(`${key} = ${current}`);
     for (const counter of COUNTERS) {
-      const attribute = write.name(ATTRIBUTE[window][counter]);
-      write.set(`${attribute} = ${write.value(`${window}_${counter}`, counts[counter])}`);
+      const attribute = write.name(attributeOf(window, counter));
+      write.set(`${attribute} = ${write.value(counts[counter])}`);
     }
     write.when(`attribute_not_exists(${key}) OR ${key} <> ${current}`);
     return;
@@ -149,11 +146,11 @@ function windowPart(
   const fits: string[] = [`${key} = ${current}`];
   for (const counter of COUNTERS) {
     if (counts[counter] === 0) continue;
-    const attribute = write.name(ATTRIBUTE[window][counter]);
-    write.add(`${attribute} ${write.value(`${window}_${counter}`, counts[counter])}`);
+    const attribute = write.name(attributeOf(window, counter));
+    write.add(`${attribute} ${write.value(counts[counter])}`);
     const limit = rules[window][counter];
     if (limit === undefined) continue;
-    const most = write.value(`${window}_${counter}_max`, limit - counts[counter]);
+    const most = write.value(limit - counts[counter]);
     fits.push(`${attribute} <= ${most}`);
   }
   write.when(fits.join(' AND '));
@@ -171,7 +168,7 @@ export function admissionWrite(
 ): UpdateBuilder {
   const write = new UpdateBuilder();
   const expiresAt = Math.ceil((demand.windows.monthEndsAt + KEEP_AFTER_MONTH_MS) / 1000);
-  write.set(`${write.name('expiresAt')} = ${write.value('expiresAt', expiresAt)}`);
+  write.set(`${write.name('expiresAt')} = ${write.value(expiresAt)}`);
   const nowUs = demand.nowMs * 1000;
   bucketPart(
     write,
@@ -197,13 +194,13 @@ export function giveBackWrite(
   for (const window of windows) {
     for (const counter of COUNTERS) {
       if (back.counts[counter] === 0) continue;
-      const attribute = write.name(ATTRIBUTE[window][counter]);
-      write.add(`${attribute} ${write.value(`${window}_${counter}`, -back.counts[counter])}`);
+      const attribute = write.name(attributeOf(window, counter));
+      write.add(`${attribute} ${write.value(-back.counts[counter])}`);
     }
-    write.when(`${write.name(window)} = ${write.value(window, { S: back[window] })}`);
+    write.when(`${write.name(window)} = ${write.value({ S: back[window] })}`);
   }
   if (back.intervalUs > 0) {
-    write.add(`${write.name('tat')} ${write.value('interval', -back.intervalUs)}`);
+    write.add(`${write.name('tat')} ${write.value(-back.intervalUs)}`);
   }
   return write.update === '' ? undefined : write;
 }
@@ -212,11 +209,11 @@ export function giveBackWrite(
 export function leaseWrite(token: string, untilMs: number, nowMs: number): UpdateBuilder {
   const write = new UpdateBuilder();
   const until = write.name('leaseUntil');
-  write.set(`${write.name('leaseToken')} = ${write.value('token', { S: token })}`);
-  write.set(`${until} = ${write.value('until', untilMs)}`);
+  write.set(`${write.name('leaseToken')} = ${write.value({ S: token })}`);
+  write.set(`${until} = ${write.value(untilMs)}`);
   write.set(
-    `${write.name('expiresAt')} = ${write.value('expiresAt', Math.ceil(untilMs / 1000) + 3600)}`,
+    `${write.name('expiresAt')} = ${write.value(Math.ceil(untilMs / 1000) + 3600)}`,
   );
-  write.when(`attribute_not_exists(${until}) OR ${until} <= ${write.value('now', nowMs)}`);
+  write.when(`attribute_not_exists(${until}) OR ${until} <= ${write.value(nowMs)}`);
   return write;
 }

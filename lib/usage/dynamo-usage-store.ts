@@ -20,13 +20,12 @@ import {
   giveBackWrite,
   type Item,
   keyOf,
-  leaseWrite,
   stateOfItem,
   type UpdateBuilder,
 } from './dynamo-usage-item.js';
-import { type Demand, givenBack, judge, type UsageState } from './limits.js';
+import { type Demand, givenBack, judge } from './limits.js';
 import { likelyRunning, Sightings } from './sightings.js';
-import type { GiveBack, LeaseResult, TakeResult, UsageStore } from './store.js';
+import type { TakeResult, UsageStore } from './store.js';
 
 interface DynamoDbUsageStoreOptions {
   readonly tableName: string;
@@ -43,7 +42,7 @@ interface DynamoDbUsageStoreOptions {
  * many requests at once (Lambda Managed Instances) opens many connections together, and a
  * connection that is only slow must not count as a store that failed.
  */
-const ADMISSION_BOUNDS: DynamoDbBounds = {
+export const ADMISSION_BOUNDS: DynamoDbBounds = {
   connectionTimeoutMs: 1000,
   requestTimeoutMs: 1000,
   maxAttempts: 2,
@@ -53,191 +52,118 @@ const ADMISSION_BOUNDS: DynamoDbBounds = {
 
 /** Writes of one take before the store gives up (each one saw the item change). */
 const MAX_WRITES = 8;
-/** Keys of one BatchGetItem (DynamoDB takes 100). */
-const BATCH_KEYS = 100;
 
-type Connect = ReturnType<typeof lazyDynamoDb>;
-type UpdateOutcome = { ok: true; item: Item } | { ok: false; item: Item | undefined };
+/** The parts of an UpdateItem's input that a write builds. */
+export function writeInput(tableName: string, key: string, write: UpdateBuilder) {
+  return {
+    TableName: tableName,
+    Key: keyOf(key),
+    UpdateExpression: write.update,
+    ConditionExpression: write.condition,
+    ExpressionAttributeNames: write.names,
+    ExpressionAttributeValues: write.values,
+  };
+}
+
+/** Whether an error is a refused condition (the only error a conditional write expects). */
+export const refusedCondition = (error: unknown) =>
+  (error as Error).name === 'ConditionalCheckFailedException';
 
 /** The usage store in a DynamoDB table (partition key `usageKey`, TTL on `expiresAt`). */
 export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageStore {
-  return new DynamoDbUsageStore(options);
-}
-
-class DynamoDbUsageStore implements UsageStore {
-  readonly description: string;
-  private readonly tableName: string;
-  private readonly refusalCacheMs: number;
-  private readonly connect: Connect;
-  private readonly sightings = new Sightings();
+  const { tableName } = options;
+  const refusalCacheMs = options.refusalCacheMs ?? 1000;
+  const connect = lazyDynamoDb(options.client, ADMISSION_BOUNDS);
+  const sightings = new Sightings();
   /** The first write of a key this container has not seen, while it runs. */
-  private readonly firstSightings = new Map<string, Promise<void>>();
+  const learning = new Map<string, Promise<unknown>>();
+  const read = async (key: string) => {
+    const { sdk, client } = await connect();
+    const input = { TableName: tableName, Key: keyOf(key), ConsistentRead: true };
+    return (await client.send(new sdk.GetItemCommand(input))).Item;
+  };
 
-  constructor(options: DynamoDbUsageStoreOptions) {
-    this.tableName = options.tableName;
-    this.description = `DynamoDB table ${options.tableName}`;
-    this.refusalCacheMs = options.refusalCacheMs ?? 1000;
-    this.connect = lazyDynamoDb(options.client, ADMISSION_BOUNDS);
-  }
-
-  /**
-   * A container that has not seen the item yet learns it from its first write; its other
-   * requests meanwhile wait for it rather than all guessing blind.
-   */
-  async take(key: string, demand: Demand): Promise<TakeResult> {
-    const learning = this.firstSightings.get(key);
-    if (learning && !this.sightings.get(key)) await learning;
-    if (this.sightings.get(key) || this.firstSightings.has(key)) return this.takeSeen(key, demand);
-    const first = this.takeSeen(key, demand);
-    const settled = first.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.firstSightings.set(key, settled);
-    void settled.then(() => this.firstSightings.delete(key));
-    return first;
+  /** A conditional UpdateItem: the new item, or (`ok` false) the item that failed it. */
+  async function update(key: string, write: UpdateBuilder) {
+    const { sdk, client } = await connect();
+    try {
+      const answer = await client.send(
+        new sdk.UpdateItemCommand({
+          ...writeInput(tableName, key, write),
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { ok: true, item: answer.Attributes };
+    } catch (error) {
+      if (!refusedCondition(error)) throw error;
+      // dynalite does not return the item: read it (DynamoDB always does).
+      return { ok: false, item: (error as { Item?: Item }).Item ?? (await read(key)) };
+    }
   }
 
   /** One take's writes, from what this container saw of the item. */
-  private async takeSeen(key: string, demand: Demand): Promise<TakeResult> {
-    const last = this.sightings.get(key);
-    if (last && demand.nowMs - last.at <= this.refusalCacheMs) {
-      const verdict = judge(last.state, demand);
-      if (!verdict.ok) return { taken: false, state: last.state, refusal: verdict.refusal };
-    }
+  async function takeSeen(key: string, demand: Demand): Promise<TakeResult> {
+    const last = sightings.get(key);
+    const cached = last && demand.nowMs - last.at <= refusalCacheMs && judge(last.state, demand);
+    if (cached && !cached.ok) return { taken: false, state: last.state, refusal: cached.refusal };
     // A demand larger than a quota or the burst fits no item: refused without a call.
     const alone = judge(undefined, demand);
     if (!alone.ok) return { taken: false, state: last?.state, refusal: alone.refusal };
     let known = last?.state;
     for (let written = 0; written < MAX_WRITES; written++) {
       const running = likelyRunning(written === 0 ? last : undefined, demand);
-      const result = await this.update(key, admissionWrite(known, demand, running));
+      const result = await update(key, admissionWrite(known, demand, running));
       const state = stateOfItem(result.item);
-      this.sightings.remember(key, state, demand.nowMs);
+      sightings.remember(key, state, demand.nowMs);
       if (result.ok && state) return { taken: true, state };
       const verdict = judge(state, demand);
       if (!verdict.ok) return { taken: false, state, refusal: verdict.refusal };
       known = state;
     }
-    throw new Error(`usage item ${key} changed under ${MAX_WRITES} writes in a row`);
-  }
-
-  /** A conditional UpdateItem: the new item, or the item that failed its condition. */
-  private async update(key: string, write: UpdateBuilder): Promise<UpdateOutcome> {
-    const { sdk, client } = await this.connect();
-    try {
-      const answer = await client.send(
-        new sdk.UpdateItemCommand({
-          ...this.writeInput(key, write),
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return { ok: true, item: answer.Attributes ?? {} };
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      const returned = (error as { Item?: Item }).Item;
-      if (returned) return { ok: false, item: returned };
-      // dynalite does not return the item: read it (DynamoDB always does).
-      const found = await client.send(
-        new sdk.GetItemCommand({
-          TableName: this.tableName,
-          Key: keyOf(key),
-          ConsistentRead: true,
-        }),
-      );
-      return { ok: false, item: found.Item };
-    }
-  }
-
-  private writeInput(key: string, write: UpdateBuilder) {
-    return {
-      TableName: this.tableName,
-      Key: keyOf(key),
-      UpdateExpression: write.update,
-      ConditionExpression: write.condition,
-      ExpressionAttributeNames: write.names,
-      ExpressionAttributeValues: write.values,
-    };
+    throw new Error(`usage item ${key} changed under ${MAX_WRITES} writes`);
   }
 
   /** A write whose refused condition means only "not this form": whether it was applied. */
-  private async tryWrite(key: string, write: UpdateBuilder | undefined): Promise<boolean> {
-    if (!write) return true;
-    const { sdk, client } = await this.connect();
+  async function tryWrite(key: string, write: UpdateBuilder | undefined): Promise<boolean> {
+    const { sdk, client } = await connect();
     try {
-      await client.send(new sdk.UpdateItemCommand(this.writeInput(key, write)));
+      if (write) await client.send(new sdk.UpdateItemCommand(writeInput(tableName, key, write)));
       return true;
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (refusedCondition(error)) return false;
       throw error;
     }
   }
 
-  async giveBack(key: string, back: GiveBack): Promise<void> {
-    // What this container saw, less the units: its guess of the forms holds, and a refusal
-    // it would read from it no longer stands.
-    const last = this.sightings.get(key);
-    if (last) this.sightings.revise(key, givenBack(last.state, back.counts, back, back.intervalUs));
-    // The windows rarely roll between taking and giving back: one call, two or three then.
-    if (await this.tryWrite(key, giveBackWrite(back, ['day', 'month']))) return;
-    if (await this.tryWrite(key, giveBackWrite(back, ['month']))) return;
-    await this.tryWrite(key, giveBackWrite(back, []));
-  }
+  return {
+    description: `DynamoDB table ${tableName}`,
 
-  peek(key: string): UsageState | undefined {
-    return this.sightings.get(key)?.state;
-  }
+    // A container that has not seen the item yet learns it from its first write; its other
+    // requests meanwhile wait for it rather than all guessing blind.
+    async take(key, demand) {
+      if (!sightings.get(key)) await learning.get(key);
+      if (sightings.get(key) || learning.has(key)) return takeSeen(key, demand);
+      const first = takeSeen(key, demand);
+      const settled = first.catch(() => undefined);
+      learning.set(key, settled);
+      void settled.then(() => learning.delete(key));
+      return first;
+    },
 
-  async readMany(keys: readonly string[]): Promise<Map<string, UsageState>> {
-    const { sdk, client } = await this.connect();
-    const found = new Map<string, UsageState>();
-    for (let start = 0; start < keys.length; start += BATCH_KEYS) {
-      let wanted: Item[] = keys.slice(start, start + BATCH_KEYS).map(keyOf);
-      // Keys DynamoDB leaves unprocessed (throttled) are asked again, a few times.
-      for (let round = 0; wanted.length > 0 && round < 5; round++) {
-        const answer = await client.send(
-          new sdk.BatchGetItemCommand({
-            RequestItems: { [this.tableName]: { Keys: wanted, ConsistentRead: true } },
-          }),
-        );
-        for (const item of answer.Responses?.[this.tableName] ?? []) {
-          const state = stateOfItem(item);
-          if (state && item.usageKey?.S) found.set(item.usageKey.S, state);
-        }
-        wanted = answer.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      }
-      if (wanted.length > 0) throw new Error('usage items left unread: DynamoDB throttled them');
-    }
-    return found;
-  }
+    async giveBack(key, back) {
+      // What this container saw, less the units: its guess of the forms holds, and a refusal
+      // it would read from it no longer stands.
+      const last = sightings.get(key);
+      if (last) sightings.revise(key, givenBack(last.state, back.counts, back, back.intervalUs));
+      // The windows rarely roll between taking and giving back: one call, two or three then.
+      (await tryWrite(key, giveBackWrite(back, ['day', 'month']))) ||
+        (await tryWrite(key, giveBackWrite(back, ['month']))) ||
+        (await tryWrite(key, giveBackWrite(back, [])));
+    },
 
-  async acquireLease(
-    key: string,
-    token: string,
-    untilMs: number,
-    nowMs: number,
-  ): Promise<LeaseResult> {
-    const result = await this.update(key, leaseWrite(token, untilMs, nowMs));
-    if (result.ok) return { acquired: true };
-    return { acquired: false, untilMs: Number(result.item?.leaseUntil?.N ?? nowMs) };
-  }
+    peek: (key) => sightings.get(key)?.state,
 
-  async releaseLease(key: string, token: string): Promise<void> {
-    const { sdk, client } = await this.connect();
-    try {
-      await client.send(
-        new sdk.DeleteItemCommand({
-          TableName: this.tableName,
-          Key: keyOf(key),
-          ConditionExpression: '#leaseToken = :token',
-          ExpressionAttributeNames: { '#leaseToken': 'leaseToken' },
-          ExpressionAttributeValues: { ':token': { S: token } },
-        }),
-      );
-    } catch (error) {
-      // Taken over after it lapsed: the lease is another holder's now.
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
-  }
+    read: async (key) => stateOfItem(await read(key)),
+  };
 }

@@ -40,9 +40,9 @@ export interface UsageReport {
 }
 
 /**
- * The plans' usage as the gate's store holds it now, in one read of every record they may be
- * kept in (a subject's own item and its shards, shards.ts); the caller's only when it has a
- * plan.
+ * The plans' usage as the gate's store holds it now, read from every record they may be kept
+ * in (a subject's own item and its shards, shards.ts, at once); the caller's only when it has
+ * a plan.
  */
 export async function usageReport(
   gate: UsageGate,
@@ -53,7 +53,8 @@ export async function usageReport(
   const callerKeys = plans.plan ? keysOf(callerKey(callerId)) : [];
   const accountKeys = plans.accountPlan ? keysOf(ACCOUNT_KEY) : [];
   const keys = [...callerKeys, ...accountKeys];
-  const found = keys.length > 0 ? await gate.store.readMany(keys) : new Map<string, UsageState>();
+  const states = await Promise.all(keys.map((key) => gate.store.read(key)));
+  const found = new Map(keys.map((key, index) => [key, states[index]]));
   const total = (keys: readonly string[]) =>
     sumOf(
       keys.map((key) => found.get(key)),

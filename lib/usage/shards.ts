@@ -70,24 +70,12 @@ function charactersOnly(quotas: Partial<Counts>): Partial<Counts> {
   return characters;
 }
 
-const layouts = new WeakMap<Rules, Map<string, Layout>>();
-
 /**
  * The layout of a subject's usage: its key (`caller#<id>`, `account`) and its plan's rules. The
  * account is always spread: every request of every caller may write it.
  */
 export function layoutOf(key: string, rules: Rules, spread = isSpread(rules)): Layout {
-  let byKey = layouts.get(rules);
-  if (!byKey) {
-    byKey = new Map();
-    layouts.set(rules, byKey);
-  }
-  let layout = byKey.get(key);
-  if (!layout) {
-    layout = spread ? spreadLayout(key, rules) : { key, rules, shards: [] };
-    byKey.set(key, layout);
-  }
-  return layout;
+  return spread ? spreadLayout(key, rules) : { key, rules, shards: [] };
 }
 
 /** The key of a spread subject's i-th shard. */

@@ -1,7 +1,6 @@
 /**
  * Where usage is counted: records of a subject's usage (a caller's, or the account's: one, or
- * one per shard, shards.ts), each holding a token bucket and day and month counters, and short
- * leases (one cancel-reserved at a time per caller). Every implementation admits exactly what
+ * one per shard, shards.ts), each holding a token bucket and day and month counters. Every implementation admits exactly what
  * `judge` (limits.ts) admits, atomically per record: the DynamoDB store (dynamo-usage-store.ts)
  * with one conditional write, the memory store below for unit tests and local runs without a
  * table.
@@ -30,10 +29,6 @@ export interface GiveBack {
   readonly intervalUs: number;
 }
 
-export type LeaseResult =
-  | { readonly acquired: true }
-  | { readonly acquired: false; readonly untilMs: number };
-
 export interface UsageStore {
   /** Where usage is kept, for log lines. */
   readonly description: string;
@@ -41,14 +36,10 @@ export interface UsageStore {
   take(key: string, demand: Demand): Promise<TakeResult>;
   /** Takes a request's units back (its call could not have reached the platform). */
   giveBack(key: string, back: GiveBack): Promise<void>;
-  /** The records as they are now (consistent reads), by key; a key with none is left out. */
-  readMany(keys: readonly string[]): Promise<Map<string, UsageState>>;
+  /** The record as it is now (a consistent read); undefined when there is none. */
+  read(key: string): Promise<UsageState | undefined>;
   /** The record as this container last saw it (no call); undefined when it has not. */
   peek(key: string): UsageState | undefined;
-  /** Takes the lease `key` until `untilMs` unless another holder's lease runs past `nowMs`. */
-  acquireLease(key: string, token: string, untilMs: number, nowMs: number): Promise<LeaseResult>;
-  /** Gives the lease up, if it is still this token's. */
-  releaseLease(key: string, token: string): Promise<void>;
 }
 
 /**
@@ -57,7 +48,6 @@ export interface UsageStore {
  */
 export function memoryUsageStore(): UsageStore {
   const records = new Map<string, UsageState>();
-  const leases = new Map<string, { token: string; untilMs: number }>();
   return {
     description: 'memory (this process only)',
     async take(key, demand) {
@@ -71,25 +61,7 @@ export function memoryUsageStore(): UsageStore {
       const state = records.get(key) ?? EMPTY_STATE;
       records.set(key, givenBack(state, back.counts, back, back.intervalUs));
     },
-    async readMany(keys) {
-      const found = new Map<string, UsageState>();
-      for (const key of keys) {
-        const state = records.get(key);
-        if (state) found.set(key, state);
-      }
-      return found;
-    },
-    peek(key) {
-      return records.get(key);
-    },
-    async acquireLease(key, token, untilMs, nowMs) {
-      const held = leases.get(key);
-      if (held && held.untilMs > nowMs) return { acquired: false, untilMs: held.untilMs };
-      leases.set(key, { token, untilMs });
-      return { acquired: true };
-    },
-    async releaseLease(key, token) {
-      if (leases.get(key)?.token === token) leases.delete(key);
-    },
+    read: async (key) => records.get(key),
+    peek: (key) => records.get(key),
   };
 }

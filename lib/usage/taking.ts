@@ -9,7 +9,7 @@ import type { PlanHolder } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { describeError } from '../core/log.js';
 import type { PlanEntry } from '../secrets/schema.js';
-import { type Demand, judge, type Refusal, type UsageState, unitsThatFit } from './limits.js';
+import { type Demand, type Refusal, type UsageState, unitsThatFit } from './limits.js';
 import { type Counts, type Plans, type Rules, rulesOf } from './plan.js';
 import { type Layout, layoutOf, splitCounts } from './shards.js';
 import type { GiveBack, UsageStore } from './store.js';
@@ -101,11 +101,8 @@ async function takeFromRecord(take: RecordTake): Promise<SubjectTake> {
 }
 
 /** Of the shards' refusals, the one to answer: the soonest token, else a quota's. */
-function firstToFree(refusals: readonly Refusal[]): Refusal {
-  const rates = refusals.filter((refusal) => refusal.kind === 'rate');
-  const pool = rates.length > 0 ? rates : refusals;
-  return pool.reduce((a, b) => (b.retryAfterMs < a.retryAfterMs ? b : a));
-}
+const firstToFree = (a: Refusal, b: Refusal) =>
+  b.kind === 'rate' && (a.kind !== 'rate' || b.retryAfterMs < a.retryAfterMs) ? b : a;
 
 interface SubjectTakeOptions {
   readonly store: UsageStore;
@@ -117,10 +114,13 @@ interface SubjectTakeOptions {
   /** Where among a spread subject's shards to start (0 to 1). */
   readonly random: () => number;
   readonly log: Logger;
+  /** The store failed: the container's memory, where the subject's rate is held meanwhile. */
+  readonly down?: UsageStore;
 }
 
 /** Units from a subject: its one item, or a shard and (for text) its own item. */
 export async function takeFromSubject(options: SubjectTakeOptions): Promise<SubjectTake> {
+  if (options.down) return fromMemory(options);
   const { store, subject, perUnit, most, exact, at } = options;
   const { layout } = subject;
   const seen: Seen = new Map();
@@ -138,8 +138,9 @@ export async function takeFromSubject(options: SubjectTakeOptions): Promise<Subj
     taken = await takeFromRecord({ ...record, perUnit: parts.requests, ...shard });
     if (!taken.ok) refusals.push(taken.refusal);
   }
-  if (!taken?.ok) return { ok: false, refusal: firstToFree(refusals), seen };
+  if (!taken?.ok) return { ok: false, refusal: refusals.reduce(firstToFree), seen };
   if (parts.characters.translate + parts.characters.tts === 0) return taken;
+  // A store that fails here leaves the shard's unit counted: a plan overcounts, never overspends.
   const text = await takeFromRecord({
     ...record,
     perUnit: parts.characters,
@@ -147,13 +148,28 @@ export async function takeFromSubject(options: SubjectTakeOptions): Promise<Subj
     exact: true,
     key: layout.key,
     rules: layout.rules,
-  }).catch(async (error: unknown) => {
-    await giveBackAll(store, taken.held, options.log);
-    throw error;
   });
   if (text.ok) return { ...taken, held: [...taken.held, ...text.held] };
   await giveBackAll(store, taken.held, options.log);
   return text;
+}
+
+/**
+ * A subject judged while the store fails: its whole plan's rate, from the container's memory
+ * (counted nowhere: what memory cannot hold is a quota, which the failure policy decides).
+ */
+async function fromMemory(options: SubjectTakeOptions): Promise<SubjectTake> {
+  const { subject, perUnit } = options;
+  const take = await takeFromRecord({
+    ...options,
+    store: options.down!,
+    key: subject.layout.key,
+    rules: { rate: subject.rules.rate, day: {}, month: {} },
+    perUnit: { ...perUnit, translate: 0, tts: 0 },
+    seen: new Map(),
+  });
+  // Nothing of it is in the store: nothing to give back there, nothing it saw to tell.
+  return take.ok ? { ...take, held: [], seen: new Map() } : { ...take, seen: new Map() };
 }
 
 /**
@@ -188,15 +204,4 @@ export function heldPart(held: readonly Held[], units: number, of: number): Held
       intervalUs: (back.intervalUs / of) * units,
     },
   }));
-}
-
-/** Whether the state refuses one unit now (what a container last saw of a record). */
-export function refusesOne(
-  state: UsageState | undefined,
-  rules: Rules,
-  perUnit: Counts,
-  at: Instant,
-): Refusal | undefined {
-  const verdict = judge(state, { ...at, counts: perUnit, rules });
-  return verdict.ok ? undefined : verdict.refusal;
 }

@@ -15,6 +15,7 @@
  * call context marks a call going out (`RequestState.call`, before its first attempt is sent).
  */
 import { UpstreamUnreachableError } from '../../core/errors.js';
+import { admit } from '../../usage/admission.js';
 import type { UsageGate } from '../../usage/gate.js';
 import type { Plans } from '../../usage/plan.js';
 import type { Units } from '../../usage/units.js';
@@ -28,7 +29,7 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
     before: async ({ event: state }) => {
       const caller = state.caller;
       if (!caller || !state.input) return;
-      const admitted = await gate.admit({
+      const admitted = await admit(gate, {
         callerId: caller.id,
         plans: caller.plans ?? NO_PLANS,
         units: spends(state.input),

@@ -1,8 +1,8 @@
 /**
  * The bundles' esbuild plugins (scripts/sls/esbuild-plugins.cjs), on real esbuild builds: the
  * HTTP parser written beside a bundle is byte for byte undici's, the parser's constants cut to
- * the tables undici's client reads, a left-out part of undici
- * says why when reached, and middy loads Node's web streams only if a handler streams.
+ * the tables undici's client reads, its diagnostics cut to its channels, a left-out part of
+ * undici says why when reached, and middy loads Node's web streams only if a handler streams.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -60,6 +60,25 @@ describe('the bundles’ esbuild plugins', () => {
     for (const table of read)
       expect((exports as Record<string, unknown>)[table]).toEqual(original[table]);
     expect(Object.keys(original).length).toBeGreaterThan(read.length + 10);
+  });
+
+  it("keep undici's diagnostics channels, the very channels a subscriber sees, and none of its debug logging", async () => {
+    const original = require('undici/lib/core/diagnostics.js') as {
+      channels: Record<string, unknown>;
+    };
+    const { exports, outfile } = await bundle(
+      "module.exports = require('undici/lib/core/diagnostics.js');",
+      'node_modules/undici/lib/core',
+    );
+    const { channels } = exports as typeof original;
+    expect(Object.keys(channels).sort()).toEqual(Object.keys(original.channels).sort());
+    // diagnostics_channel hands out one channel per name: the bundle's are undici's.
+    for (const [name, channel] of Object.entries(original.channels)) {
+      expect(channels[name], name).toBe(channel);
+    }
+    const text = readFileSync(outfile, 'utf8');
+    expect(text).not.toContain('debuglog');
+    expect(text).toContain('undici:request:create');
   });
 
   it('write undici’s HTTP parser beside the bundle, and hand undici the same bytes', async () => {

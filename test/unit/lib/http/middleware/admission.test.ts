@@ -50,10 +50,8 @@ function countingStore(): UsageStore & { calls: number } {
       store.calls++;
       return inner.giveBack(...args);
     },
-    readMany: inner.readMany,
+    read: inner.read,
     peek: inner.peek,
-    acquireLease: inner.acquireLease,
-    releaseLease: inner.releaseLease,
   };
   return store;
 }

@@ -27,7 +27,8 @@ export function callerRoute<B, Q, P>(
   handler: CallerRouteHandler<B, Q, P>,
 ): BoundRoute {
   if (route.access === 'public') throw new Error(`${route.id} needs no caller: use publicRoute`);
-  if (route.spends === 'per-call') throw new Error(`${route.id} meters its calls: use meteredRoute`);
+  if (route.spends === 'per-call')
+    throw new Error(`${route.id} meters its calls: use meteredRoute`);
   const runtime = getRuntime();
   const spends = route.spends;
   return routeStack(

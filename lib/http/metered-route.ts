@@ -22,7 +22,7 @@ export function meteredRoute<B, Q, P>(
   handler: (request: RouteRequest<B, Q, P>, meter: BulkMeter) => Promise<HttpResponse>,
 ): BoundRoute {
   if (route.spends !== 'per-call' || route.access === 'public') {
-    throw new Error(`${route.id} is admitted per request: use callerRoute`);
+    throw new Error(`${route.id}: use callerRoute`);
   }
   const runtime = getRuntime();
   const gate = usageGateOf(runtime);

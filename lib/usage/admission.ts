@@ -29,6 +29,7 @@ import type { Counts, Plans } from './plan.js';
 import { rateLimitFields } from './rate-limit-headers.js';
 import {
   giveBackAll,
+  hasQuota,
   type Instant,
   type Seen,
   type Subject,
@@ -70,12 +71,14 @@ export type Admission = Admitted | Refused;
 type Part =
   | { readonly kind: 'taken'; readonly subject: Subject; readonly take: SubjectTake & { ok: true } }
   /** Refused by its records (`seen`), or by its rate from memory (none). */
-  | { readonly kind: 'refused'; readonly subject: Subject; readonly refusal: Refusal; readonly seen?: Seen }
+  | {
+      readonly kind: 'refused';
+      readonly subject: Subject;
+      readonly refusal: Refusal;
+      readonly seen?: Seen;
+    }
   /** The store failed: the rate from memory admits it; its quotas are not counted (open) or refuse it (closed). */
   | { readonly kind: 'uncounted' | 'unavailable'; readonly subject: Subject };
-
-const hasQuota = ({ rules }: Subject) =>
-  Object.keys(rules.day).length + Object.keys(rules.month).length > 0;
 
 /** Whether the plans admit the request (module comment). */
 export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Admission> {
@@ -131,9 +134,13 @@ async function takePart(
       gate.storeFailed(error, request.metrics, request.log);
     }
   }
-  if (gate.policy === 'closed' && hasQuota(subject)) return [{ kind: 'unavailable', subject }, true];
+  if (gate.policy === 'closed' && hasQuota(subject))
+    return [{ kind: 'unavailable', subject }, true];
   const held = await takeFromSubject({ ...take, down: gate.outage });
-  return [held.ok ? { kind: 'uncounted', subject } : { kind: 'refused', subject, refusal: held.refusal }, true];
+  return [
+    held.ok ? { kind: 'uncounted', subject } : { kind: 'refused', subject, refusal: held.refusal },
+    true,
+  ];
 }
 
 async function giveBackParts(gate: UsageGate, parts: readonly Part[], log?: Logger) {
@@ -145,13 +152,16 @@ async function giveBackParts(gate: UsageGate, parts: readonly Part[], log?: Logg
 function fieldsOf(gate: UsageGate, parts: readonly Part[], counts: Counts, at: Instant) {
   let known = true;
   const views = parts.map((part) => {
-    const seen = part.kind === 'taken' ? part.take.seen : part.kind === 'refused' ? part.seen : undefined;
+    const seen =
+      part.kind === 'taken' ? part.take.seen : part.kind === 'refused' ? part.seen : undefined;
     known &&= seen !== undefined;
     const state = seen && subjectState(part.subject, seen, gate.store, at);
     return planView(part.subject, state, counts, at);
   });
   const fields = rateLimitFields(views);
-  return known || !fields['RateLimit-Policy'] ? fields : { 'RateLimit-Policy': fields['RateLimit-Policy'] };
+  return known || !fields['RateLimit-Policy']
+    ? fields
+    : { 'RateLimit-Policy': fields['RateLimit-Policy'] };
 }
 
 function refusalError(

@@ -6,11 +6,12 @@
  * back when the walk ends (`finish`). Apart from the gate, so that only the function that does
  * bulk work carries it.
  *
- * Within the caller's rate: a block takes as many tokens as the bucket holds (up to the work
- * expected), and when it holds too few the meter waits for a block's worth, as long as the
- * walk's time allows. When a quota refuses, or the time cannot cover the wait for a token, the
- * meter stops: every later `take` answers the refusal, and the walk answers what it did and
- * what is left (`remaining`).
+ * Within the caller's rate: a block takes a block's worth of tokens at once (the work expected,
+ * up to the bucket's burst), and when the bucket holds fewer the meter waits until it holds
+ * them, as long as the walk's time allows: one write, where taking what is there would make
+ * one a token. When a quota refuses (after the block shrank to what it leaves), or the time
+ * cannot cover the wait for the tokens, the meter stops: every later `take` answers the
+ * refusal, and the walk answers what it did and what is left (`remaining`).
  *
  * While the store fails, the rate is held from the container's memory (outage.ts) and the
  * failure policy decides the quotas, as for a request (admission.ts).
@@ -24,12 +25,13 @@ import {
 } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { type MetricRecorder, USAGE_METRICS, type UsageGate } from './gate.js';
-import { bucketAt, type Refusal } from './limits.js';
+import type { Refusal } from './limits.js';
 import { NO_COUNTS, type Plans } from './plan.js';
 import { rateLimitFields } from './rate-limit-headers.js';
 import {
   giveBackAll,
   type Held,
+  hasQuota,
   heldPart,
   type Instant,
   type Seen,
@@ -117,9 +119,8 @@ export function bulkMeter(
         gate.storeFailed(error, metrics, log);
       }
     }
-    const quotas = Object.keys(subject.rules.day).length + Object.keys(subject.rules.month).length;
     // Closed, a plan with quotas takes nothing while the store fails: the walk stops.
-    if (policy === 'closed' && quotas > 0) return { units: 0, held: [] };
+    if (policy === 'closed' && hasQuota(subject)) return { units: 0, held: [] };
     return takeFromSubject({ ...take, down: outage });
   }
 
@@ -127,7 +128,9 @@ export function bulkMeter(
    * Up to `want` units from every plan, as many as the tightest admits, pushed as a block; or
    * the refusal that stopped it (the policy's refusal ends the walk here).
    */
-  async function takeBlock(want: number): Promise<{ refusal: Refusal; subject: Subject } | void> {
+  async function takeBlock(
+    want: number,
+  ): Promise<{ refusal: Refusal; subject: Subject } | undefined> {
     const at = gate.instant();
     let units = want;
     let held: Held[] = [];
@@ -137,7 +140,7 @@ export function bulkMeter(
         await giveBackAll(store, held, log);
         if ('refusal' in part) return { refusal: part.refusal, subject };
         stopped = new UsageStoreUnavailableError();
-        return;
+        return undefined;
       }
       if (part.units < units) {
         // The tighter plan took fewer: the others' extra units go back.
@@ -149,32 +152,12 @@ export function bulkMeter(
       seen[index] = part.seen;
     }
     blocks.push({ held, units, used: 0 });
-  }
-
-  /**
-   * How long until each one-item bucket, as the container last saw it, holds `want` tokens (up
-   * to its burst): waiting for them makes one write of what would be several.
-   */
-  function untilBlock(want: number): number {
-    let ms = 0;
-    for (const { layout, rules } of subjects) {
-      const state = store.peek(layout.key);
-      if (layout.shards.length > 0 || !rules.rate || !state) continue;
-      const bucket = bucketAt(state.tat, rules.rate, gate.now());
-      const missing = Math.min(want, rules.rate.burst) - bucket.available;
-      if (missing > 0) {
-        ms = Math.max(ms, bucket.nextInMs + ((missing - 1) * rules.rate.intervalUs) / 1000);
-      }
-    }
-    return ms;
+    return undefined;
   }
 
   /** One more block, waiting for the bucket as the time allows; or the meter stops. */
   async function refill(canWait: (ms: number) => boolean): Promise<void> {
-    const want = Math.min(expected, MAX_BLOCK);
-    const wait = untilBlock(want);
-    if (wait > 0 && canWait(wait)) await sleep(wait);
-    const got = await takeBlock(want);
+    const got = await takeBlock(Math.min(expected, MAX_BLOCK));
     if (!got) return;
     const { refusal, subject } = got;
     if (refusal.kind === 'rate' && canWait(refusal.retryAfterMs)) {
@@ -182,11 +165,12 @@ export function bulkMeter(
       return;
     }
     metrics?.count(USAGE_METRICS.refusals, { Plan: subject.holder, Limit: refusal.limit });
+    // Its answer carries the plans' fields as the walk left them (metered-route.ts).
     const seconds = refusal.retryAfterMs / 1000;
     stopped =
       refusal.kind === 'rate'
-        ? new RateLimitedError(subject.holder, seconds, fields())
-        : new QuotaExceededError(subject.holder, refusal.limit, seconds, fields());
+        ? new RateLimitedError(subject.holder, seconds)
+        : new QuotaExceededError(subject.holder, refusal.limit, seconds);
   }
 
   return {

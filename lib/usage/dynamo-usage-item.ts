@@ -211,9 +211,7 @@ export function leaseWrite(token: string, untilMs: number, nowMs: number): Updat
   const until = write.name('leaseUntil');
   write.set(`${write.name('leaseToken')} = ${write.value({ S: token })}`);
   write.set(`${until} = ${write.value(untilMs)}`);
-  write.set(
-    `${write.name('expiresAt')} = ${write.value(Math.ceil(untilMs / 1000) + 3600)}`,
-  );
+  write.set(`${write.name('expiresAt')} = ${write.value(Math.ceil(untilMs / 1000) + 3600)}`);
   write.when(`attribute_not_exists(${until}) OR ${until} <= ${write.value(nowMs)}`);
   return write;
 }

@@ -121,7 +121,7 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
       if (!verdict.ok) return { taken: false, state, refusal: verdict.refusal };
       known = state;
     }
-    throw new Error(`usage item ${key} changed under ${MAX_WRITES} writes`);
+    throw new Error(`usage item ${key} kept changing`);
   }
 
   /** A write whose refused condition means only "not this form": whether it was applied. */
@@ -155,7 +155,12 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
       // What this container saw, less the units: its guess of the forms holds, and a refusal
       // it would read from it no longer stands.
       const last = sightings.get(key);
-      if (last) sightings.revise(key, givenBack(last.state, back.counts, back, back.intervalUs));
+      if (last) {
+        sightings.set(key, {
+          ...last,
+          state: givenBack(last.state, back.counts, back, back.intervalUs),
+        });
+      }
       // The windows rarely roll between taking and giving back: one call, two or three then.
       (await tryWrite(key, giveBackWrite(back, ['day', 'month']))) ||
         (await tryWrite(key, giveBackWrite(back, ['month']))) ||

@@ -127,8 +127,8 @@ export function judge(state: UsageState | undefined, demand: Demand): Verdict {
 }
 
 /**
- * How many units of `perUnit` (1 to `most`) fit the state now, together: what a block of bulk
- * work may take at once. 0 when not even one fits.
+ * How many units of `perUnit` (0 to `most`) the state's quotas leave room for: what a block of
+ * bulk work may take of them (the bucket decides how soon, judge).
  */
 export function unitsThatFit(state: UsageState | undefined, demand: Demand, most: number): number {
   const current = state ?? EMPTY_STATE;
@@ -142,7 +142,6 @@ export function unitsThatFit(state: UsageState | undefined, demand: Demand, most
       fit = Math.min(fit, Math.floor((limit - used[counter]) / counts[counter]));
     }
   }
-  if (rules.rate) fit = Math.min(fit, bucketAt(current.tat, rules.rate, demand.nowMs).available);
   return Math.max(0, fit);
 }
 

@@ -17,31 +17,19 @@ export interface Sighting {
 /** Items remembered per container. */
 const MAX_SIGHTINGS = 4000;
 
-export class Sightings {
-  private readonly seen = new Map<string, Sighting>();
-
-  get(key: string): Sighting | undefined {
-    return this.seen.get(key);
-  }
-
+export class Sightings extends Map<string, Sighting> {
   /** The item as seen at `at` (undefined: there is none, or it was not read). */
   remember(key: string, state: UsageState | undefined, at: number): void {
-    const last = this.seen.get(key);
-    this.seen.delete(key);
+    const last = this.get(key);
+    this.delete(key);
     if (!state) return;
-    if (this.seen.size >= MAX_SIGHTINGS) this.seen.delete(this.seen.keys().next().value as string);
+    if (this.size >= MAX_SIGHTINGS) this.delete(this.keys().next().value as string);
     let perMs = last?.perMs ?? 0;
     if (last && last.state.day === state.day && at > last.at) {
       const arrived = (state.dayCounts.requests - last.state.dayCounts.requests) / (at - last.at);
       perMs = last.perMs === 0 ? arrived : 0.7 * last.perMs + 0.3 * arrived;
     }
-    this.seen.set(key, { state, at, perMs });
-  }
-
-  /** Replaces what was seen of the item, keeping when and the arrival rate. */
-  revise(key: string, state: UsageState): void {
-    const last = this.seen.get(key);
-    if (last) this.seen.set(key, { ...last, state });
+    this.set(key, { state, at, perMs });
   }
 }
 

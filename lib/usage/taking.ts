@@ -23,6 +23,10 @@ export interface Subject {
   readonly layout: Layout;
 }
 
+/** Whether a subject's plan holds any quota (what memory cannot hold while the store fails). */
+export const hasQuota = ({ rules }: Subject) =>
+  Object.keys(rules.day).length + Object.keys(rules.month).length > 0;
+
 /** The record of a caller's usage, and of the account's. */
 export const callerKey = (callerId: string) => `caller#${callerId}`;
 export const ACCOUNT_KEY = 'account';
@@ -80,12 +84,15 @@ const times = (counts: Counts, n: number): Counts => ({
   tts: counts.tts * n,
 });
 
-/** Units from one record: the most that fit (by what the container saw of it), at least one. */
+/**
+ * Units from one record: `most` (a block: no more than the bucket's burst), or, when a quota
+ * leaves room for fewer, those. A refusal by the bucket says when the block's tokens are there
+ * (judge), for the block to wait for.
+ */
 async function takeFromRecord(take: RecordTake): Promise<SubjectTake> {
   const { store, key, rules, perUnit, at, seen } = take;
   const perUnitDemand: Demand = { ...at, counts: perUnit, rules };
-  const peeked = store.peek(key);
-  let units = take.exact ? take.most : unitsThatFit(peeked, perUnitDemand, take.most) || 1;
+  let units = Math.min(take.most, rules.rate?.burst ?? take.most);
   for (;;) {
     const counts = times(perUnit, units);
     const result = await store.take(key, { ...at, counts, rules });
@@ -94,7 +101,10 @@ async function takeFromRecord(take: RecordTake): Promise<SubjectTake> {
       const back = { counts, ...at.windows, intervalUs: (rules.rate?.intervalUs ?? 0) * units };
       return { ok: true, units, held: [{ key, back }], seen };
     }
-    const fewer = take.exact ? 0 : unitsThatFit(result.state, perUnitDemand, units - 1);
+    const fewer =
+      take.exact || result.refusal.kind === 'rate'
+        ? 0
+        : unitsThatFit(result.state, perUnitDemand, units - 1);
     if (fewer === 0) return { ok: false, refusal: result.refusal, seen };
     units = fewer;
   }

@@ -205,7 +205,9 @@ function parserTablesRead(undiciLib) {
     const required = /const (\w+) = require\('[./]*llhttp\/constants(?:\.js)?'\)/.exec(source);
     if (!required) continue;
     const rest = source.replace(required[0], '');
-    for (const [use, table] of rest.matchAll(new RegExp(`\\b${required[1]}\\b(?:\\.(\\w+))?`, 'g'))) {
+    for (const [use, table] of rest.matchAll(
+      new RegExp(`\\b${required[1]}\\b(?:\\.(\\w+))?`, 'g'),
+    )) {
       if (!table) throw new Error(`${file} reads undici's parser constants as a whole (${use})`);
       tables.add(table);
     }
@@ -222,7 +224,8 @@ const parserConstantsRead = {
       const tables = parserTablesRead(path.resolve(path.dirname(args.path), '..'));
       const kept = {};
       for (const table of tables) {
-        if (!Object.hasOwn(all, table)) throw new Error(`undici reads ${table}, not a parser table`);
+        if (!Object.hasOwn(all, table))
+          throw new Error(`undici reads ${table}, not a parser table`);
         kept[table] = all[table];
       }
       return { contents: `module.exports = ${JSON.stringify(kept)};`, loader: 'js' };

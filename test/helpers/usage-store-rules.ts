@@ -10,9 +10,9 @@ import { createLogger } from '../../lib/core/log.js';
 import type { PlanEntry } from '../../lib/secrets/schema.js';
 import { type Admission, type Admitted, admit as admitWith } from '../../lib/usage/admission.js';
 import { UsageGate } from '../../lib/usage/gate.js';
+import { usageReport } from '../../lib/usage/report.js';
 import type { UsageStore } from '../../lib/usage/store.js';
 import { ONE_REQUEST, type Units } from '../../lib/usage/units.js';
-import { usageReport } from '../../lib/usage/report.js';
 
 /** A clock the suite moves; the gate under test reads it. */
 export interface UsageClock {
@@ -186,8 +186,16 @@ export function describeUsageStoreRules(
     it('reads a caller usage and the account usage for GET /usage', async () => {
       const plan = { dayQuotaRequest: 10, monthQuotaCharacters: { translate: 1000 } };
       const accountPlan = { monthQuotaRequest: 100 };
-      await admitWith(gate, { callerId: 'chatbot', plans: { plan, accountPlan }, units: translate(40) });
-      await admitWith(gate, { callerId: 'chatbot', plans: { plan, accountPlan }, units: ONE_REQUEST });
+      await admitWith(gate, {
+        callerId: 'chatbot',
+        plans: { plan, accountPlan },
+        units: translate(40),
+      });
+      await admitWith(gate, {
+        callerId: 'chatbot',
+        plans: { plan, accountPlan },
+        units: ONE_REQUEST,
+      });
       const usage = await usageReport(gate, 'chatbot', { plan, accountPlan });
       expect(usage.caller).toEqual({
         plan,

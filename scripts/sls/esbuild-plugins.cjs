@@ -244,7 +244,7 @@ const parserConstantsRead = {
 const DIAGNOSTICS = /[\\/]undici[\\/]lib[\\/]core[\\/]diagnostics\.js$/;
 
 function diagnosticsChannelsOf(source) {
-  const channels = /^const channels = \{\n[^]*?\n\}$/m.exec(source);
+  const channels = /^const channels = \{\n[\s\S]*?\n\}$/m.exec(source);
   if (!channels || !/^module\.exports = \{\s*channels\s*\}$/m.test(source)) {
     throw new Error("undici's diagnostics module changed: it no longer exports its channels alone");
   }

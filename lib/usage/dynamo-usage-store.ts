@@ -142,13 +142,15 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
     // A container that has not seen the item yet learns it from its first write; its other
     // requests meanwhile wait for it rather than all guessing blind.
     async take(key, demand) {
-      if (!sightings.get(key)) await learning.get(key);
+      // No await unless one is learning: the first request takes its place before any other.
+      const first = !sightings.get(key) && learning.get(key);
+      if (first) await first;
       if (sightings.get(key) || learning.has(key)) return takeSeen(key, demand);
-      const first = takeSeen(key, demand);
-      const settled = first.catch(() => undefined);
+      const taking = takeSeen(key, demand);
+      const settled = taking.catch(() => undefined);
       learning.set(key, settled);
       void settled.then(() => learning.delete(key));
-      return first;
+      return taking;
     },
 
     async giveBack(key, back) {

@@ -8,14 +8,13 @@
  */
 import { getRuntime } from '../runtime.js';
 import { type BulkMeter, bulkMeter } from '../usage/bulk-meter.js';
+import type { Plans } from '../usage/plan.js';
 import { usageGateOf } from '../usage/setup.js';
 import { callersOf } from './callers.js';
 import type { RouteRequest } from './request-state.js';
 import type { HttpResponse } from './responses.js';
 import { type BoundRoute, routeStack } from './route-stack.js';
 import type { Route } from './routes/route.js';
-
-const NO_PLANS = { plan: undefined, accountPlan: undefined };
 
 export function meteredRoute<B, Q, P>(
   route: Route<B, Q, P>,
@@ -29,7 +28,8 @@ export function meteredRoute<B, Q, P>(
   const log = runtime.log.child({ function: route.function });
   return routeStack(route, { log, identify: callersOf(runtime) }, async (request) => {
     const caller = request.caller!;
-    const meter = bulkMeter(gate, caller.id, caller.plans ?? NO_PLANS, request.call);
+    // A caller with no plans (a JWT caller): the meter takes nothing.
+    const meter = bulkMeter(gate, caller.id, caller.plans ?? ({} as Plans), request.call);
     try {
       const response = await handler(request, meter);
       return { ...response, headers: { ...response.headers, ...meter.fields() } };

@@ -67,10 +67,8 @@ interface Block {
 /** A plan's part of a block: units (none: refused by the policy), or the plan's refusal. */
 type PlanTake = { units: number; held: Held[]; seen?: Seen } | { refusal: Refusal };
 
-/** The meter of one walk; `spent` and `finish` for the handler that ends it. */
+/** The meter of one walk; `finish` and `fields` for the binding that ends it. */
 export interface BulkMeter extends CallMeter {
-  /** Units the walk spent (taken, less those it did not use); read before `finish`. */
-  readonly spent: number;
   /** Gives back what the blocks left unused: the walk has ended. */
   finish(): Promise<void>;
   /** The RateLimit fields of the caller's plans as the walk left them. */
@@ -195,9 +193,6 @@ export function bulkMeter(
     unspent() {
       const block = blocks.findLast((each) => each.used > 0);
       if (block) block.used -= 1;
-    },
-    get spent() {
-      return blocks.reduce((sum, block) => sum + block.used, 0);
     },
     async finish() {
       const unused = blocks.flatMap((block) =>

@@ -137,8 +137,6 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
   }
 
   return {
-    description: `DynamoDB table ${tableName}`,
-
     // A container that has not seen the item yet learns it from its first write; its other
     // requests meanwhile wait for it rather than all guessing blind.
     async take(key, demand) {

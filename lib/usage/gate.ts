@@ -117,7 +117,7 @@ export class UsageGate {
     try {
       await this.store.take(key, { ...this.instant(), counts: countsOf(units), rules });
     } catch (error) {
-      (log ?? this.log).warn('usage not recorded: the usage store did not answer', {
+      (log ?? this.log).warn('usage not recorded: store unreachable', {
         ...describeError(error),
       });
     }

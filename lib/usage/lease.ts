@@ -84,7 +84,6 @@ export function dynamoDbLeaseStore(options: {
 }
 
 interface LeaseOptions {
-  readonly what?: string;
   readonly metrics?: MetricRecorder;
   readonly log?: Logger;
 }
@@ -100,7 +99,7 @@ export type AcquireLease = (
 export function leasesIn(store: LeaseStore, gate: UsageGate): AcquireLease {
   const memory = memoryLeaseStore();
   return async (callerId, ttlMs, options = {}) => {
-    const what = options.what ?? 'cancel-reserved';
+    const what = 'cancel-reserved';
     const key = leaseKey(what, callerId);
     const token = crypto.randomUUID();
     const nowMs = gate.now();
@@ -117,7 +116,7 @@ export function leasesIn(store: LeaseStore, gate: UsageGate): AcquireLease {
     return () =>
       held.release(key, token).catch((error: unknown) => {
         // The lease lapses at its end anyway.
-        (options.log ?? gate.log).warn('lease not released: the usage store did not answer', {
+        (options.log ?? gate.log).warn('lease not released: store unreachable', {
           ...describeError(error),
         });
       });

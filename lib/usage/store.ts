@@ -30,8 +30,6 @@ export interface GiveBack {
 }
 
 export interface UsageStore {
-  /** Where usage is kept, for log lines. */
-  readonly description: string;
   /** Takes the demand from the subject's record if it fits; else says what refused it. */
   take(key: string, demand: Demand): Promise<TakeResult>;
   /** Takes a request's units back (its call could not have reached the platform). */
@@ -49,7 +47,6 @@ export interface UsageStore {
 export function memoryUsageStore(): UsageStore {
   const records = new Map<string, UsageState>();
   return {
-    description: 'memory (this process only)',
     async take(key, demand) {
       const state = records.get(key);
       const verdict = judge(state, demand);

@@ -18,7 +18,6 @@ import type { Windows } from './windows.js';
 /** A plan that holds a request: the caller's or the account's. */
 export interface Subject {
   readonly holder: PlanHolder;
-  readonly plan: PlanEntry;
   readonly rules: Rules;
   readonly layout: Layout;
 }
@@ -38,7 +37,7 @@ export function subjectsOf(callerId: string, plans: Plans): Subject[] {
     if (!plan) return;
     const rules = rulesOf(plan);
     const layout = holder === 'account' ? layoutOf(key, rules, true) : layoutOf(key, rules);
-    subjects.push({ holder, plan, rules, layout });
+    subjects.push({ holder, rules, layout });
   };
   add('caller', callerKey(callerId), plans.plan);
   add('account', ACCOUNT_KEY, plans.accountPlan);
@@ -196,7 +195,7 @@ export async function giveBackAll(
       try {
         await store.giveBack(key, back);
       } catch (error) {
-        log.warn('usage not given back: the usage store did not answer', {
+        log.warn('usage not given back: store unreachable', {
           ...describeError(error),
         });
       }

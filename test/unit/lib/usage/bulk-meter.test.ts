@@ -60,7 +60,6 @@ describe('the bulk meter', () => {
     const takes = calls.filter((call) => call === 'take caller#ops');
     expect(takes.length).toBeGreaterThanOrEqual(3);
     expect(takes.length).toBeLessThanOrEqual(5);
-    expect(meter.spent).toBe(100);
     await meter.finish();
     expect((await usageReport(gate, 'ops', plans)).caller.day.requests).toBe(100);
   });
@@ -101,7 +100,6 @@ describe('the bulk meter', () => {
     meter.expect(10);
     await spend(meter, 4);
     meter.unspent();
-    expect(meter.spent).toBe(3);
     await meter.finish();
     const usage = await usageReport(gate, 'ops', plans);
     expect(usage.caller.day.requests).toBe(3);

@@ -41,7 +41,6 @@ function countingStore(): UsageStore & { calls: number } {
   const inner = memoryUsageStore();
   const store = {
     calls: 0,
-    description: inner.description,
     take: (...args: Parameters<UsageStore['take']>) => {
       store.calls++;
       return inner.take(...args);

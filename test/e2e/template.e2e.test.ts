@@ -36,7 +36,7 @@ type Policy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } }
 const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 const SECRET = 'secretsmanager:GetSecretValue';
 /** A function that admits requests under the usage plans keeps usage in the usage table. */
-const USAGE = ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'];
+const USAGE = ['dynamodb:GetItem', 'dynamodb:UpdateItem'];
 const ADMITS = [SECRET, ...USAGE];
 /** What each function's own role may do besides its logs (and X-Ray). */
 const FUNCTION_ACTIONS: Record<string, string[]> = {
@@ -49,7 +49,8 @@ const FUNCTION_ACTIONS: Record<string, string[]> = {
   usage: [SECRET, 'dynamodb:GetItem'],
   listJobs: ADMITS,
   searchJobs: ADMITS,
-  cancelReservedJobs: ADMITS,
+  // ... and takes and gives up its caller's lease (the one delete of the usage table).
+  cancelReservedJobs: [...ADMITS, 'dynamodb:DeleteItem'],
   cancelJob: ADMITS,
   stopJob: ADMITS,
   getJobReport: ADMITS,

@@ -114,7 +114,8 @@ function bucketPart(write: UpdateBuilder, demand: Demand, running: boolean): voi
   const nowUs = demand.nowMs * 1000;
   const tat = write.name('tat');
   const now = write.value(nowUs);
-  if (running) {
+  // A block of the whole burst fits only a full bucket: never the running form.
+  if (running && (tokens - 1) * rate.intervalUs < rate.toleranceUs) {
     write.set(`${tat} = ${tat} + ${write.value(tokens * rate.intervalUs)}`);
     const latest = nowUs + rate.toleranceUs - (tokens - 1) * rate.intervalUs;
     write.when(`${tat} > ${now} AND ${tat} <= ${write.value(latest)}`);

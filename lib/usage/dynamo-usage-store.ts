@@ -9,9 +9,9 @@
  * its plan (refused, done) from a wrong guess (written again in the right forms). dynalite does
  * not return that item: a consistent GetItem reads it there.
  *
- * A request refused by the item the container last saw, less than a second ago, is refused
- * without a call: counters and the bucket only grow within a window, so the refusal stands
- * (a unit given back in that second is seen a second late).
+ * A request refused by the item the container last saw is refused without a call: counters and
+ * the bucket only grow within a window, so the refusal stands (a unit given back meanwhile is
+ * seen late): a quota's for a second, the bucket's until its tokens are there by the clock.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDbBounds, lazyDynamoDb } from '../core/dynamo-db.js';
@@ -105,8 +105,13 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
   /** One take's writes, from what this container saw of the item. */
   async function takeSeen(key: string, demand: Demand): Promise<TakeResult> {
     const last = sightings.get(key);
-    const cached = last && demand.nowMs - last.at <= refusalCacheMs && judge(last.state, demand);
-    if (cached && !cached.ok) return { taken: false, state: last.state, refusal: cached.refusal };
+    const cached = last && judge(last.state, demand);
+    // A bucket only runs further ahead: its refusal stands however old the sighting.
+    const stands =
+      cached &&
+      !cached.ok &&
+      (cached.refusal.kind === 'rate' || demand.nowMs - last.at <= refusalCacheMs);
+    if (stands) return { taken: false, state: last.state, refusal: cached.refusal };
     // A demand larger than a quota or the burst fits no item: refused without a call.
     const alone = judge(undefined, demand);
     if (!alone.ok) return { taken: false, state: last?.state, refusal: alone.refusal };

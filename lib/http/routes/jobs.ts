@@ -117,7 +117,7 @@ ROUTE_DOCS: {
       {
         status: 200,
         description:
-          'The jobs cancelled, those that could not be (with the reason), and the reserved jobs found but not attempted when the time ran out; call again to go on. A dry run: the reserved jobs it would cancel',
+          "The jobs cancelled, those that could not be (with the reason), and the reserved jobs found but not attempted when the time ran out or the caller's usage plans were spent (each page read and each cancel takes a unit); call again to go on. A dry run: the reserved jobs it would cancel",
         contentTypes: ['application/json'],
         schema: {
           oneOf: [
@@ -132,7 +132,7 @@ ROUTE_DOCS: {
                   type: 'array',
                   items: { type: 'string' },
                   description:
-                    'Reserved jobs found but not attempted: the time left could not cover them',
+                    "Reserved jobs found but not attempted: the time left, or the caller's usage plans, could not cover them",
                 },
                 complete: {
                   type: 'boolean',

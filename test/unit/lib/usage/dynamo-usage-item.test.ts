@@ -65,6 +65,15 @@ describe('the usage item', () => {
     expect(condition).toContain('dayRequests <= 46');
   });
 
+  it('takes a block of the whole burst in the full form only: no running bucket holds it', () => {
+    const known = { ...EMPTY_STATE, tat: T0 * 1000 - 5_000, day: '2026-11-25', month: '2026-11' };
+    const write = admissionWrite(known, demand(10, { rateRps: 100, burst: 10 }), true);
+    expect(filled(write.update, write.names, write.values)).toContain(
+      `tat = ${T0 * 1000 + 100_000}`,
+    );
+    expect(filled(write.condition, write.names, write.values)).toContain(`tat <= ${T0 * 1000}`);
+  });
+
   it('sets the bucket and the window afresh when the item seen had them full or past', () => {
     const write = admissionWrite(undefined, demand(1, { rateRps: 10 }), false);
     const update = filled(write.update, write.names, write.values);

@@ -8,7 +8,9 @@
  *     one item each; half with quotas only, spread over shards) under an account plan of 4,000
  *     a day that runs out within the second. Printed: the writes each item took in that second
  *     (the busiest, the account's shards), the admissions, and the over-admissions (goal 0);
- *     then a flood: one caller held to 100 a second sent 1,000 a second across 8 containers;
+ *     then a flood: one caller held to 100 a second sends 1,000 a second across 8 and 32
+ *     containers, each serving one request at a time, with and without the hold after a lost
+ *     token;
  *  6. a bulk cancel of 600 reserved jobs (3,000 jobs, pages of 100) by a caller held to 50 a
  *     second, through the real handler (route stack, meter, lease) against the emulator, its
  *     DynamoDB calls counted by a proxy in front of dynalite: units taken, store writes, time;
@@ -69,17 +71,19 @@ async function admissionsAt(
     inFlight: number;
     plansOf: (i: number) => Plans;
     callerOf?: (i: number) => string;
+    /** Each worker sends through a container of its own, one request at a time. */
+    oneEach?: boolean;
   },
 ) {
   const { total, perSecond, inFlight, plansOf, callerOf = (i) => `c${i % 40}` } = options;
   let next = 0;
   let admitted = 0;
-  const worker = async () => {
+  const worker = async (w: number) => {
     while (next < total) {
       const i = next++;
       clock.now += 1000 / perSecond;
       const callerId = callerOf(i);
-      const admission = await admit(gates[i % gates.length]!, {
+      const admission = await admit(gates[options.oneEach ? w : i % gates.length]!, {
         callerId,
         plans: plansOf(i),
         units: ONE_REQUEST,
@@ -87,17 +91,28 @@ async function admissionsAt(
       if (admission.admitted) admitted += 1;
     }
   };
-  await Promise.all(Array.from({ length: inFlight }, worker));
+  await Promise.all(Array.from({ length: inFlight }, (_, w) => worker(w)));
   return admitted;
 }
 
-function gatesOver(endpoint: string, tableName: string, clock: { now: number }) {
+function gatesOver(
+  endpoint: string,
+  tableName: string,
+  clock: { now: number },
+  options: { containers?: number; hold?: boolean } = {},
+) {
+  const { containers = 8, hold = true } = options;
   const writes = new Map<string, number>();
   const gates = Array.from(
-    { length: 8 },
+    { length: containers },
     () =>
       new UsageGate({
-        store: dynamoDbUsageStore({ tableName, client: countingClient(endpoint, writes) }),
+        store: dynamoDbUsageStore({
+          tableName,
+          client: countingClient(endpoint, writes),
+          // No hold after a lost token (random 0): the flood as it was without it.
+          ...(hold ? {} : { random: () => 0 }),
+        }),
         onStoreFailure: 'closed',
         log: silent,
         now: () => clock.now,
@@ -139,22 +154,37 @@ async function busiestItem(endpoint: string): Promise<void> {
   );
 }
 
+/**
+ * One caller held to 100 a second sends 1,000 a second for 2 virtual seconds, each container
+ * serving one request at a time (as a Lambda container does): the writes its item takes a
+ * second, with the hold after a lost token (sightings.ts) and without it.
+ */
 async function flood(endpoint: string): Promise<void> {
-  const clock = { now: Date.UTC(2026, 10, 25, 10) };
-  const { gates, writes } = gatesOver(endpoint, await newTable(endpoint), clock);
-  const plan = { rateRps: 100, dayQuotaRequest: 1_000_000 };
-  const admitted = await admissionsAt(gates, clock, {
-    total: 2000,
-    perSecond: 1000,
-    inFlight: 64,
-    plansOf: () => ({ plan, accountPlan: undefined }),
-    callerOf: () => 'flood',
-  });
-  const perSecond = Math.max(...writes.values()) / 2;
-  console.log(
-    `  one caller held to 100 a second sent 1,000 a second for 2 virtual seconds over 8 containers: ` +
-      `${admitted} admitted; its item took ${perSecond.toFixed(0)} writes a second`,
-  );
+  const plans = { plan: { rateRps: 100, dayQuotaRequest: 1_000_000 }, accountPlan: undefined };
+  for (const containers of [8, 32]) {
+    const cells: string[] = [];
+    for (const hold of [true, false]) {
+      const clock = { now: Date.UTC(2026, 10, 25, 10) };
+      const table = await newTable(endpoint);
+      const { gates, writes } = gatesOver(endpoint, table, clock, { containers, hold });
+      const admitted = await admissionsAt(gates, clock, {
+        total: 2000,
+        perSecond: 1000,
+        inFlight: containers,
+        oneEach: true,
+        plansOf: () => plans,
+        callerOf: () => 'flood',
+      });
+      const perSecond = Math.max(...writes.values()) / 2;
+      cells.push(
+        `${hold ? 'with' : 'without'} the hold ${perSecond.toFixed(0)} (${admitted} admitted)`,
+      );
+    }
+    console.log(
+      `  one caller held to 100 a second sent 1,000 a second over ${containers} containers, ` +
+        `writes a second on its item: ${cells.join('; ')}`,
+    );
+  }
 }
 
 /** A proxy in front of dynalite that counts what reaches it, by target and item. */

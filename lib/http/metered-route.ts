@@ -7,7 +7,7 @@
  * back when the handler ends.
  */
 import { getRuntime } from '../runtime.js';
-import { type BulkMeter, bulkMeter } from '../usage/bulk-meter.js';
+import { BulkMeter } from '../usage/bulk-meter.js';
 import type { Plans } from '../usage/plan.js';
 import { usageGateOf } from '../usage/setup.js';
 import { callersOf } from './callers.js';
@@ -29,7 +29,7 @@ export function meteredRoute<B, Q, P>(
   return routeStack(route, { log, identify: callersOf(runtime) }, async (request) => {
     const caller = request.caller!;
     // A caller with no plans (a JWT caller): the meter takes nothing.
-    const meter = bulkMeter(gate, caller.id, caller.plans ?? ({} as Plans), request.call);
+    const meter = new BulkMeter(gate, caller.id, caller.plans ?? ({} as Plans), request.call);
     try {
       const response = await handler(request, meter);
       return { ...response, headers: { ...response.headers, ...meter.fields() } };

@@ -67,54 +67,91 @@ interface Block {
 /** A plan's part of a block: units (none: refused by the policy), or the plan's refusal. */
 type PlanTake = { units: number; held: Held[]; seen?: Seen } | { refusal: Refusal };
 
-/** The meter of one walk; `finish` and `fields` for the binding that ends it. */
-export interface BulkMeter extends CallMeter {
-  /** Gives back what the blocks left unused: the walk has ended. */
-  finish(): Promise<void>;
-  /** The RateLimit fields of the caller's plans as the walk left them. */
-  fields(): Record<string, string>;
-}
-
 interface MeterOptions {
   readonly metrics?: MetricRecorder;
   readonly log: Logger;
 }
 
-/** The meter of a caller's bulk walk, over the container's gate. */
-export function bulkMeter(
-  gate: UsageGate,
-  callerId: string,
-  plans: Plans,
-  options: MeterOptions,
-): BulkMeter {
-  const { store, random, outage, policy } = gate;
-  const { log, metrics } = options;
-  const subjects = subjectsOf(callerId, plans);
-  const blocks: Block[] = [];
-  const seen: (Seen | undefined)[] = [];
-  let expected = 1;
-  let down = false;
-  let stopped: ServiceError | undefined;
-  let refilling: Promise<void> | undefined;
+/**
+ * The meter of a caller's bulk walk, over the container's gate; `finish` and `fields` for the
+ * binding that ends it (lib/http/metered-route.ts).
+ */
+export class BulkMeter implements CallMeter {
+  readonly #subjects: Subject[];
+  readonly #blocks: Block[] = [];
+  readonly #seen: (Seen | undefined)[] = [];
+  #expected = 1;
+  /** The store failed during this walk: the rest is taken by the policy and memory. */
+  #down = false;
+  #stopped: ServiceError | undefined;
+  #refilling: Promise<void> | undefined;
 
-  const fields = () => {
+  readonly #gate: UsageGate;
+  readonly #options: MeterOptions;
+
+  constructor(gate: UsageGate, callerId: string, plans: Plans, options: MeterOptions) {
+    this.#gate = gate;
+    this.#options = options;
+    this.#subjects = subjectsOf(callerId, plans);
+  }
+
+  expect(calls: number): void {
+    this.#expected = Math.max(1, calls);
+  }
+
+  async take(canWait: (ms: number) => boolean): Promise<ServiceError | undefined> {
+    while (this.#subjects.length > 0 && !this.#stopped) {
+      const block = this.#blocks.find((each) => each.used < each.units);
+      if (block) {
+        block.used += 1;
+        this.#expected = Math.max(1, this.#expected - 1);
+        return undefined;
+      }
+      this.#refilling ??= this.#refill(canWait).finally(() => {
+        this.#refilling = undefined;
+      });
+      await this.#refilling;
+    }
+    return this.#stopped;
+  }
+
+  unspent(): void {
+    const block = this.#blocks.findLast((each) => each.used > 0);
+    if (block) block.used -= 1;
+  }
+
+  /** Gives back what the blocks left unused: the walk has ended. */
+  async finish(): Promise<void> {
+    const unused = this.#blocks.flatMap((block) =>
+      block.used < block.units ? heldPart(block.held, block.units - block.used, block.units) : [],
+    );
+    for (const block of this.#blocks) block.used = block.units;
+    await giveBackAll(this.#gate.store, unused, this.#options.log);
+  }
+
+  /** The RateLimit fields of the caller's plans as the walk left them. */
+  fields(): Record<string, string> {
+    const gate = this.#gate;
+    const seen = this.#seen;
     const at = gate.instant();
     return rateLimitFields(
-      subjects.map((subject, index) =>
-        planView(subject, subjectState(subject, seen[index], store, at), ONE, at),
+      this.#subjects.map((subject, index) =>
+        planView(subject, subjectState(subject, seen[index], gate.store, at), ONE, at),
       ),
     );
-  };
+  }
 
   /** One plan's part of a block: from the store, or, while it fails, by the policy and memory. */
-  async function takeFrom(subject: Subject, most: number, at: Instant): Promise<PlanTake> {
+  async #takeFrom(subject: Subject, most: number, at: Instant): Promise<PlanTake> {
+    const { store, random, outage, policy } = this.#gate;
+    const { log, metrics } = this.#options;
     const take = { store, random, log, at, most, exact: false, subject, perUnit: ONE };
-    if (!down) {
+    if (!this.#down) {
       try {
         return await takeFromSubject(take);
       } catch (error) {
-        down = true;
-        gate.storeFailed(error, metrics, log);
+        this.#down = true;
+        this.#gate.storeFailed(error, metrics, log);
       }
     }
     // Closed, a plan with quotas takes nothing while the store fails: the walk stops.
@@ -126,18 +163,18 @@ export function bulkMeter(
    * Up to `want` units from every plan, as many as the tightest admits, pushed as a block; or
    * the refusal that stopped it (the policy's refusal ends the walk here).
    */
-  async function takeBlock(
-    want: number,
-  ): Promise<{ refusal: Refusal; subject: Subject } | undefined> {
-    const at = gate.instant();
+  async #takeBlock(want: number): Promise<{ refusal: Refusal; subject: Subject } | undefined> {
+    const { store } = this.#gate;
+    const { log } = this.#options;
+    const at = this.#gate.instant();
     let units = want;
     let held: Held[] = [];
-    for (const [index, subject] of subjects.entries()) {
-      const part = await takeFrom(subject, units, at);
+    for (const [index, subject] of this.#subjects.entries()) {
+      const part = await this.#takeFrom(subject, units, at);
       if ('refusal' in part || part.units === 0) {
         await giveBackAll(store, held, log);
         if ('refusal' in part) return { refusal: part.refusal, subject };
-        stopped = new UsageStoreUnavailableError();
+        this.#stopped = new UsageStoreUnavailableError();
         return undefined;
       }
       if (part.units < units) {
@@ -147,60 +184,30 @@ export function bulkMeter(
         units = part.units;
       }
       held = [...held, ...part.held];
-      seen[index] = part.seen;
+      this.#seen[index] = part.seen;
     }
-    blocks.push({ held, units, used: 0 });
+    this.#blocks.push({ held, units, used: 0 });
     return undefined;
   }
 
   /** One more block, waiting for the bucket as the time allows; or the meter stops. */
-  async function refill(canWait: (ms: number) => boolean): Promise<void> {
-    const got = await takeBlock(Math.min(expected, MAX_BLOCK));
+  async #refill(canWait: (ms: number) => boolean): Promise<void> {
+    const got = await this.#takeBlock(Math.min(this.#expected, MAX_BLOCK));
     if (!got) return;
     const { refusal, subject } = got;
     if (refusal.kind === 'rate' && canWait(refusal.retryAfterMs)) {
       await sleep(Math.ceil(refusal.retryAfterMs));
       return;
     }
-    metrics?.count(USAGE_METRICS.refusals, { Plan: subject.holder, Limit: refusal.limit });
+    this.#options.metrics?.count(USAGE_METRICS.refusals, {
+      Plan: subject.holder,
+      Limit: refusal.limit,
+    });
     // Its answer carries the plans' fields as the walk left them (metered-route.ts).
     const seconds = refusal.retryAfterMs / 1000;
-    stopped =
+    this.#stopped =
       refusal.kind === 'rate'
         ? new RateLimitedError(subject.holder, seconds)
         : new QuotaExceededError(subject.holder, refusal.limit, seconds);
   }
-
-  return {
-    expect(calls) {
-      expected = Math.max(1, calls);
-    },
-    async take(canWait) {
-      while (subjects.length > 0 && !stopped) {
-        const block = blocks.find((each) => each.used < each.units);
-        if (block) {
-          block.used += 1;
-          expected = Math.max(1, expected - 1);
-          return undefined;
-        }
-        refilling ??= refill(canWait).finally(() => {
-          refilling = undefined;
-        });
-        await refilling;
-      }
-      return stopped;
-    },
-    unspent() {
-      const block = blocks.findLast((each) => each.used > 0);
-      if (block) block.used -= 1;
-    },
-    async finish() {
-      const unused = blocks.flatMap((block) =>
-        block.used < block.units ? heldPart(block.held, block.units - block.used, block.units) : [],
-      );
-      for (const block of blocks) block.used = block.units;
-      await giveBackAll(store, unused, log);
-    },
-    fields,
-  };
 }

@@ -62,9 +62,9 @@ export function stateOfItem(item: Item | undefined): UsageState | undefined {
 
 /** One UpdateItem's expression, built part by part. */
 export class UpdateBuilder {
-  private readonly sets: string[] = [];
-  private readonly adds: string[] = [];
-  private readonly conditions: string[] = [];
+  readonly #sets: string[] = [];
+  readonly #adds: string[] = [];
+  readonly #conditions: string[] = [];
   readonly names: Record<string, string> = {};
   readonly values: Item = {};
 
@@ -81,28 +81,28 @@ export class UpdateBuilder {
   }
 
   set(clause: string): void {
-    this.sets.push(clause);
+    this.#sets.push(clause);
   }
 
   add(clause: string): void {
-    this.adds.push(clause);
+    this.#adds.push(clause);
   }
 
   when(condition: string): void {
-    this.conditions.push(`(${condition})`);
+    this.#conditions.push(`(${condition})`);
   }
 
   get update(): string {
     return [
-      this.sets.length > 0 ? `SET ${this.sets.join(', ')}` : '',
-      this.adds.length > 0 ? `ADD ${this.adds.join(', ')}` : '',
+      this.#sets.length > 0 ? `SET ${this.#sets.join(', ')}` : '',
+      this.#adds.length > 0 ? `ADD ${this.#adds.join(', ')}` : '',
     ]
       .filter(Boolean)
       .join(' ');
   }
 
   get condition(): string | undefined {
-    return this.conditions.length > 0 ? this.conditions.join(' AND ') : undefined;
+    return this.#conditions.length > 0 ? this.#conditions.join(' AND ') : undefined;
   }
 }
 

@@ -11,7 +11,8 @@
  *
  * A request refused by the item the container last saw is refused without a call: counters and
  * the bucket only grow within a window, so the refusal stands (a unit given back meanwhile is
- * seen late): a quota's for a second, the bucket's until its tokens are there by the clock.
+ * seen late): a quota's for a second, the bucket's until its tokens are there by the clock. A
+ * container that lost a token to another holds off a little longer (sightings.ts, `lost`).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDbBounds, lazyDynamoDb } from '../core/dynamo-db.js';
@@ -23,9 +24,9 @@ import {
   stateOfItem,
   type UpdateBuilder,
 } from './dynamo-usage-item.js';
-import { type Demand, givenBack, judge } from './limits.js';
+import { type Demand, givenBack, judge, type Refusal, type UsageState } from './limits.js';
 import { likelyRunning, Sightings } from './sightings.js';
-import type { TakeResult, UsageStore } from './store.js';
+import type { GiveBack, TakeResult, UsageStore } from './store.js';
 
 interface DynamoDbUsageStoreOptions {
   readonly tableName: string;
@@ -33,6 +34,8 @@ interface DynamoDbUsageStoreOptions {
   readonly client?: DynamoDBClient;
   /** How long a refusal read from the last item seen stands without a call (1 s). */
   readonly refusalCacheMs?: number;
+  /** How long a container holds off a bucket whose token it lost, 0 to 1 (tests fix it). */
+  readonly random?: () => number;
 }
 
 /**
@@ -65,31 +68,91 @@ export function writeInput(tableName: string, key: string, write: UpdateBuilder)
   };
 }
 
+/** A bucket held off after a lost token (sightings.ts). */
+const heldOff = (retryAfterMs: number): Refusal => ({
+  kind: 'rate',
+  limit: 'rateRps',
+  retryAfterMs,
+});
+
 /** Whether an error is a refused condition (the only error a conditional write expects). */
 export const refusedCondition = (error: unknown) =>
   (error as Error).name === 'ConditionalCheckFailedException';
 
 /** The usage store in a DynamoDB table (partition key `usageKey`, TTL on `expiresAt`). */
-export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageStore {
-  const { tableName } = options;
-  const refusalCacheMs = options.refusalCacheMs ?? 1000;
-  const connect = lazyDynamoDb(options.client, ADMISSION_BOUNDS);
-  const sightings = new Sightings();
+export const dynamoDbUsageStore = (options: DynamoDbUsageStoreOptions): UsageStore =>
+  new DynamoDbUsageStore(options);
+
+class DynamoDbUsageStore implements UsageStore {
+  readonly #tableName: string;
+  readonly #refusalCacheMs: number;
+  readonly #random: () => number;
+  readonly #connect: ReturnType<typeof lazyDynamoDb>;
+  readonly #sightings = new Sightings();
   /** The first write of a key this container has not seen, while it runs. */
-  const learning = new Map<string, Promise<unknown>>();
-  const read = async (key: string) => {
-    const { sdk, client } = await connect();
-    const input = { TableName: tableName, Key: keyOf(key), ConsistentRead: true };
+  readonly #learning = new Map<string, Promise<unknown>>();
+
+  constructor(options: DynamoDbUsageStoreOptions) {
+    this.#tableName = options.tableName;
+    this.#refusalCacheMs = options.refusalCacheMs ?? 1000;
+    this.#random = options.random ?? Math.random;
+    this.#connect = lazyDynamoDb(options.client, ADMISSION_BOUNDS);
+  }
+
+  // A container that has not seen the item yet learns it from its first write; its other
+  // requests meanwhile wait for it rather than all guessing blind.
+  async take(key: string, demand: Demand): Promise<TakeResult> {
+    const sightings = this.#sightings;
+    const learning = this.#learning;
+    // No await unless one is learning: the first request takes its place before any other.
+    const first = !sightings.get(key) && learning.get(key);
+    if (first) await first;
+    if (sightings.get(key) || learning.has(key)) return this.#takeSeen(key, demand);
+    const taking = this.#takeSeen(key, demand);
+    const settled = taking.catch(() => undefined);
+    learning.set(key, settled);
+    void settled.then(() => learning.delete(key));
+    return taking;
+  }
+
+  async giveBack(key: string, back: GiveBack): Promise<void> {
+    // What this container saw, less the units: its guess of the forms holds, and a refusal
+    // it would read from it no longer stands.
+    const last = this.#sightings.get(key);
+    if (last) {
+      this.#sightings.set(key, {
+        ...last,
+        state: givenBack(last.state, back.counts, back, back.intervalUs),
+      });
+    }
+    // The windows rarely roll between taking and giving back: one call, two or three then.
+    (await this.#tryWrite(key, giveBackWrite(back, ['day', 'month']))) ||
+      (await this.#tryWrite(key, giveBackWrite(back, ['month']))) ||
+      (await this.#tryWrite(key, giveBackWrite(back, [])));
+  }
+
+  peek(key: string): UsageState | undefined {
+    return this.#sightings.get(key)?.state;
+  }
+
+  async read(key: string): Promise<UsageState | undefined> {
+    return stateOfItem(await this.#item(key));
+  }
+
+  /** The item as it is (a consistent read). */
+  async #item(key: string): Promise<Item | undefined> {
+    const { sdk, client } = await this.#connect();
+    const input = { TableName: this.#tableName, Key: keyOf(key), ConsistentRead: true };
     return (await client.send(new sdk.GetItemCommand(input))).Item;
-  };
+  }
 
   /** A conditional UpdateItem: the new item, or (`ok` false) the item that failed it. */
-  async function update(key: string, write: UpdateBuilder) {
-    const { sdk, client } = await connect();
+  async #update(key: string, write: UpdateBuilder) {
+    const { sdk, client } = await this.#connect();
     try {
       const answer = await client.send(
         new sdk.UpdateItemCommand({
-          ...writeInput(tableName, key, write),
+          ...writeInput(this.#tableName, key, write),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -98,82 +161,68 @@ export function dynamoDbUsageStore(options: DynamoDbUsageStoreOptions): UsageSto
     } catch (error) {
       if (!refusedCondition(error)) throw error;
       // dynalite does not return the item: read it (DynamoDB always does).
-      return { ok: false, item: (error as { Item?: Item }).Item ?? (await read(key)) };
+      return { ok: false, item: (error as { Item?: Item }).Item ?? (await this.#item(key)) };
     }
   }
 
-  /** One take's writes, from what this container saw of the item. */
-  async function takeSeen(key: string, demand: Demand): Promise<TakeResult> {
-    const last = sightings.get(key);
-    const cached = last && judge(last.state, demand);
+  /** What the item this container saw last answers without a call, if anything. */
+  #answerSeen(key: string, demand: Demand): TakeResult | undefined {
+    const last = this.#sightings.get(key);
+    if (!last) return undefined;
+    const cached = judge(last.state, demand);
     // A bucket only runs further ahead: its refusal stands however old the sighting.
-    const stands =
-      cached &&
+    if (
       !cached.ok &&
-      (cached.refusal.kind === 'rate' || demand.nowMs - last.at <= refusalCacheMs);
-    if (stands) return { taken: false, state: last.state, refusal: cached.refusal };
+      (cached.refusal.kind === 'rate' || demand.nowMs - last.at <= this.#refusalCacheMs)
+    ) {
+      return { taken: false, state: last.state, refusal: cached.refusal };
+    }
+    const holdMs = (last.holdUntil ?? 0) - demand.nowMs;
+    if (holdMs > 0) return { taken: false, state: last.state, refusal: heldOff(holdMs) };
+    return undefined;
+  }
+
+  /** One take's writes, from what this container saw of the item. */
+  async #takeSeen(key: string, demand: Demand): Promise<TakeResult> {
+    const seen = this.#answerSeen(key, demand);
+    if (seen) return seen;
+    const last = this.#sightings.get(key);
     // A demand larger than a quota or the burst fits no item: refused without a call.
     const alone = judge(undefined, demand);
     if (!alone.ok) return { taken: false, state: last?.state, refusal: alone.refusal };
     let known = last?.state;
     for (let written = 0; written < MAX_WRITES; written++) {
       const running = likelyRunning(written === 0 ? last : undefined, demand);
-      const result = await update(key, admissionWrite(known, demand, running));
+      const result = await this.#update(key, admissionWrite(known, demand, running));
       const state = stateOfItem(result.item);
-      sightings.remember(key, state, demand.nowMs);
+      this.#sightings.remember(key, state, demand.nowMs);
       if (result.ok && state) return { taken: true, state };
       const verdict = judge(state, demand);
-      if (!verdict.ok) return { taken: false, state, refusal: verdict.refusal };
+      if (!verdict.ok) {
+        const { refusal } = verdict;
+        if (refusal.kind === 'quota') return { taken: false, state, refusal };
+        // Another container took the token this one saw coming: it holds off a while.
+        const losses = (last?.losses ?? 0) + 1;
+        const intervalMs = (demand.rules.rate?.intervalUs ?? 0) / 1000;
+        const held = this.#sightings.lost(key, refusal, losses, intervalMs, this.#random);
+        return { taken: false, state, refusal: held };
+      }
       known = state;
     }
     throw new Error(`usage item ${key} kept changing`);
   }
 
   /** A write whose refused condition means only "not this form": whether it was applied. */
-  async function tryWrite(key: string, write: UpdateBuilder | undefined): Promise<boolean> {
-    const { sdk, client } = await connect();
+  async #tryWrite(key: string, write: UpdateBuilder | undefined): Promise<boolean> {
+    const { sdk, client } = await this.#connect();
     try {
-      if (write) await client.send(new sdk.UpdateItemCommand(writeInput(tableName, key, write)));
+      if (write) {
+        await client.send(new sdk.UpdateItemCommand(writeInput(this.#tableName, key, write)));
+      }
       return true;
     } catch (error) {
       if (refusedCondition(error)) return false;
       throw error;
     }
   }
-
-  return {
-    // A container that has not seen the item yet learns it from its first write; its other
-    // requests meanwhile wait for it rather than all guessing blind.
-    async take(key, demand) {
-      // No await unless one is learning: the first request takes its place before any other.
-      const first = !sightings.get(key) && learning.get(key);
-      if (first) await first;
-      if (sightings.get(key) || learning.has(key)) return takeSeen(key, demand);
-      const taking = takeSeen(key, demand);
-      const settled = taking.catch(() => undefined);
-      learning.set(key, settled);
-      void settled.then(() => learning.delete(key));
-      return taking;
-    },
-
-    async giveBack(key, back) {
-      // What this container saw, less the units: its guess of the forms holds, and a refusal
-      // it would read from it no longer stands.
-      const last = sightings.get(key);
-      if (last) {
-        sightings.set(key, {
-          ...last,
-          state: givenBack(last.state, back.counts, back, back.intervalUs),
-        });
-      }
-      // The windows rarely roll between taking and giving back: one call, two or three then.
-      (await tryWrite(key, giveBackWrite(back, ['day', 'month']))) ||
-        (await tryWrite(key, giveBackWrite(back, ['month']))) ||
-        (await tryWrite(key, giveBackWrite(back, [])));
-    },
-
-    peek: (key) => sightings.get(key)?.state,
-
-    read: async (key) => stateOfItem(await read(key)),
-  };
 }

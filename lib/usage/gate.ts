@@ -67,7 +67,7 @@ export class UsageGate {
    */
   readonly outage = memoryUsageStore();
   /** Give-backs no answer waits for (the guard's), until they end. */
-  private readonly pending = new Set<Promise<void>>();
+  readonly #pending = new Set<Promise<void>>();
 
   constructor(options: UsageGateOptions) {
     this.store = options.store;
@@ -95,14 +95,14 @@ export class UsageGate {
 
   /** Keeps a give-back until it ends, so that `settled` can wait for it; returns it. */
   keep(work: Promise<void>): Promise<void> {
-    this.pending.add(work);
-    void work.finally(() => this.pending.delete(work));
+    this.#pending.add(work);
+    void work.finally(() => this.#pending.delete(work));
     return work;
   }
 
   /** Resolves once every give-back started so far has ended (tests, benchmarks). */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 
   /**

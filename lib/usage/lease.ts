@@ -26,7 +26,7 @@ export interface LeaseStore {
 }
 
 /** The lease of a caller's long-running route. */
-export const leaseKey = (what: string, callerId: string) => `lease#${what}#${callerId}`;
+const leaseKey = (what: string, callerId: string) => `lease#${what}#${callerId}`;
 
 /** Leases in this process's memory: tests, local runs without a table, and while it fails. */
 export function memoryLeaseStore(): LeaseStore {

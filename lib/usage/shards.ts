@@ -32,7 +32,7 @@ export interface Layout {
   readonly shards: readonly Shard[];
 }
 
-export interface Shard {
+interface Shard {
   readonly key: string;
   /** This shard's share of the plan's rate and request quotas. */
   readonly rules: Rules;

@@ -19,7 +19,7 @@ const LEFT_OUT = [
     // client requires it when it loads, and calls it only on a connection that chose h2.
     file: /[\\/]dispatcher[\\/]client-h2\.js$/,
     why: 'HTTP/2 was left out (no dispatcher of this package allows it)',
-    calledLater: true,
+    calledLater: [],
   },
   {
     // The fetch body machinery (web IDL, FormData, data: URLs, about 45 KB) is only loaded to
@@ -27,23 +27,44 @@ const LEFT_OUT = [
     file: /[\\/]web[\\/]fetch[\\/]body\.js$/,
     why: 'FormData bodies were left out (this package sends strings and bytes only)',
   },
+  {
+    // Interceptors: a dispatcher's `compose` wraps each in this handler; no dispatcher of this
+    // package is composed. Required when the dispatcher loads, called only by `compose`.
+    file: /[\\/]handler[\\/]wrap-handler(\.js)?$/,
+    why: 'interceptors were left out (no dispatcher of this package is composed)',
+    calledLater: ['wrap'],
+  },
+  {
+    // A client's and a pool's `stats` getters; nothing here reads them.
+    file: /[\\/]util[\\/]stats(\.js)?$/,
+    why: "dispatchers' stats were left out (nothing in this package reads them)",
+    calledLater: ['ClientStats', 'PoolStats'],
+  },
 ];
 
 const leaveOutUnreachableUndici = {
   name: 'leave-out-unreachable-undici',
   setup(build) {
-    build.onResolve({ filter: /(llhttp-wasm|client-h2|body)\.js$/ }, (args) => {
-      const resolved = path.join(args.resolveDir, args.path);
-      if (!/[\\/]node_modules[\\/]undici[\\/]/.test(resolved)) return undefined;
-      const entry = LEFT_OUT.find(({ file }) => file.test(resolved));
-      return entry ? { path: resolved, namespace: 'left-out', pluginData: entry } : undefined;
-    });
+    build.onResolve(
+      { filter: /(llhttp-wasm|client-h2|body|wrap-handler|stats)(\.js)?$/ },
+      (args) => {
+        const resolved = path.join(args.resolveDir, args.path);
+        if (!/[\\/]node_modules[\\/]undici[\\/]/.test(resolved)) return undefined;
+        const entry = LEFT_OUT.find(({ file }) => file.test(resolved));
+        return entry ? { path: resolved, namespace: 'left-out', pluginData: entry } : undefined;
+      },
+    );
     build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData: entry }) => {
       const error = `new Error(${JSON.stringify(`undici: ${entry.why} (scripts/sls/esbuild-plugins.cjs)`)})`;
-      // A module loaded when it is needed throws then; one loaded up front, when it is called.
-      const contents = entry.calledLater
-        ? `module.exports = function leftOut() { throw ${error}; };`
-        : `throw ${error};`;
+      // A module loaded when it is needed throws then; one loaded up front, when it is called:
+      // the module itself, or each of the names it exports (`calledLater`).
+      const leftOut = `function leftOut() { throw ${error}; }`;
+      const names = entry.calledLater?.map((name) => `${name}: leftOut`).join(', ');
+      const contents = !entry.calledLater
+        ? `throw ${error};`
+        : names
+          ? `${leftOut}\nmodule.exports = { ${names} };`
+          : `module.exports = ${leftOut};`;
       return { contents, loader: 'js' };
     });
   },

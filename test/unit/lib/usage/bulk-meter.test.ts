@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
-import { bulkMeter } from '../../../../lib/usage/bulk-meter.js';
+import { BulkMeter } from '../../../../lib/usage/bulk-meter.js';
 import { UsageGate } from '../../../../lib/usage/gate.js';
 import type { Plans } from '../../../../lib/usage/plan.js';
 import { usageReport } from '../../../../lib/usage/report.js';
@@ -24,11 +24,11 @@ function meterOver(
 ) {
   const gate = new UsageGate({ store, onStoreFailure: policy, log, random: () => 0 });
   const { metrics, counted } = recorder();
-  return { gate, counted, meter: bulkMeter(gate, 'ops', plans, { metrics, log }) };
+  return { gate, counted, meter: new BulkMeter(gate, 'ops', plans, { metrics, log }) };
 }
 
 /** Units for `calls` calls, in turn; the first refusal, if one stops them. */
-async function spend(meter: ReturnType<typeof bulkMeter>, calls: number, canWait = always) {
+async function spend(meter: BulkMeter, calls: number, canWait = always) {
   for (let call = 0; call < calls; call++) {
     const refused = await meter.take(canWait);
     if (refused) return { spent: call, refused };

@@ -15,9 +15,11 @@ import { createLogger } from '../../../../lib/core/log.js';
 import { admit } from '../../../../lib/usage/admission.js';
 import { dynamoDbUsageStore } from '../../../../lib/usage/dynamo-usage-store.js';
 import { type MetricRecorder, UsageGate } from '../../../../lib/usage/gate.js';
+import { NO_COUNTS, rulesOf } from '../../../../lib/usage/plan.js';
 import { usageReport } from '../../../../lib/usage/report.js';
-import type { UsageStore } from '../../../../lib/usage/store.js';
+import type { TakeResult, UsageStore } from '../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../lib/usage/units.js';
+import { windowsOf } from '../../../../lib/usage/windows.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../scripts/sls/tables.cjs';
 import {
@@ -34,6 +36,7 @@ const credentials = { accessKeyId: 'AKIDLOOPBACKTEST', secretAccessKey: 'loopbac
 const clients: DynamoDBClient[] = [];
 const clock: UsageClock = { now: 0 };
 const silent = createLogger({}, () => {});
+const ONE = { ...NO_COUNTS, requests: 1 };
 
 /** A client of its own, as each container has; `calls` counts what it sends. */
 function newClient(): DynamoDBClient & { calls: string[] } {
@@ -77,12 +80,16 @@ describeUsageStoreRules('in DynamoDB (dynalite)', clock, async () => {
   return () => dynamoDbUsageStore({ tableName, client: newClient() });
 });
 
-/** `count` gates over one table, each with a store and a client of its own (a container each). */
-async function containers(count: number, onStoreFailure: 'open' | 'closed' = 'closed') {
+/**
+ * `count` gates over one table, each with a store and a client of its own (a container each).
+ * A container that lost a token holds off no longer than the token takes (`random` 0), so that
+ * each wave's admissions are exact at its instant; `holds` gives the hold its full length.
+ */
+async function containers(count: number, onStoreFailure: 'open' | 'closed' = 'closed', holds = 0) {
   const tableName = await newTable();
   return Array.from({ length: count }, () => {
     const client = newClient();
-    const store = dynamoDbUsageStore({ tableName, client });
+    const store = dynamoDbUsageStore({ tableName, client, random: () => holds });
     return {
       client,
       store,
@@ -160,6 +167,42 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     expect(await wave(20)).toBe(1);
     clock.now = T0 + 10_000; // full again, never above the burst
     expect(await wave(40)).toBe(20);
+  });
+
+  it('holds off a container that lost a token to another, the longer the more losses in a row', async () => {
+    const stores = (await containers(4, 'closed', 1)).map(({ store, client }) => ({
+      store,
+      client,
+    }));
+    const rules = rulesOf({ rateRps: 10, burst: 1 });
+    const wave = (nowMs: number) =>
+      Promise.all(
+        stores.map(({ store }) =>
+          store.take('caller#flood', { nowMs, windows: windowsOf(nowMs), counts: ONE, rules }),
+        ),
+      );
+    const waits = (results: TakeResult[]) =>
+      results.map((r) => (r.taken ? 'taken' : Math.round(r.refusal.retryAfterMs)));
+    const callsOf = () => stores.map(({ client }) => client.calls.length);
+    // One token, four containers writing for it: one takes it; the three that lost it wait for
+    // the next token (100 ms) and as long again (their first loss in a row).
+    const first = waits(await wave(T0));
+    const winner = first.indexOf('taken');
+    expect(first.map((w, i) => (i === winner ? w : w === 200))).toEqual(
+      stores.map((_, i) => (i === winner ? 'taken' : true)),
+    );
+    // The next token: only the winner writes for it, and takes it.
+    const before = callsOf();
+    const second = waits(await wave(T0 + 100));
+    expect(second[winner]).toBe('taken');
+    expect(callsOf().map((n, i) => n - before[i]!)).toEqual(
+      stores.map((_, i) => (i === winner ? 1 : 0)),
+    );
+    // Past their hold, the losers write again (the winner has the token); losing once more,
+    // they hold off twice as long.
+    const third = waits(await wave(T0 + 200));
+    expect(third.filter((w) => w === 'taken')).toHaveLength(1);
+    expect(third.filter((w) => w === 300).length).toBeGreaterThanOrEqual(2);
   });
 
   it('starts the day afresh once, however many containers open it at once', async () => {

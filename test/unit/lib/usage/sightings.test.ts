@@ -1,6 +1,7 @@
 /**
  * What a container remembers of each usage item: the last state and when, the subject's arrival
- * rate across containers, and the guess of the bucket's form it feeds.
+ * rate across containers, the guess of the bucket's form it feeds, and the hold after a lost
+ * token.
  */
 import { describe, expect, it } from 'vitest';
 import { EMPTY_STATE, type UsageState } from '../../../../lib/usage/limits.js';
@@ -49,5 +50,19 @@ describe('sightings', () => {
     expect(likelyRunning(at(0.008), demand)).toBe(true);
     expect(likelyRunning(undefined, demand)).toBe(false);
     expect(likelyRunning(at(1), { ...demand, rules: rulesOf({ dayQuotaRequest: 1 }) })).toBe(false);
+  });
+
+  it('holds a bucket off after a lost token, a random while doubling with each loss, at most 250 ms', () => {
+    const sightings = new Sightings();
+    const refusal = { kind: 'rate', limit: 'rateRps', retryAfterMs: 40 } as const;
+    expect(sightings.lost('a', refusal, 1, 100, () => 1)).toEqual(refusal); // never seen
+    sightings.remember('a', dayWith(1), T0);
+    expect(sightings.lost('a', refusal, 1, 100, () => 0.5).retryAfterMs).toBe(90);
+    expect(sightings.get('a')).toMatchObject({ losses: 1, holdUntil: T0 + 90 });
+    expect(sightings.lost('a', refusal, 2, 100, () => 1).retryAfterMs).toBe(240);
+    expect(sightings.lost('a', refusal, 6, 100, () => 1).retryAfterMs).toBe(290);
+    // A write taken forgets the losses.
+    sightings.remember('a', dayWith(2), T0 + 300);
+    expect(sightings.get('a')?.losses).toBeUndefined();
   });
 });

@@ -5,13 +5,14 @@
  * container has; the DynamoDB calls are counted by a middleware on each client. Printed:
  *
  *  1. store calls per admitted request in the steady state: a caller's plan with rate, day and
- *     month (goal: at most 1), one container and four; a quota-only plan across four containers
- *     with requests in flight at once; with the account's plan too; a caller without a plan
- *     while there is no account plan (goal: 0);
+ *     month on one item (goal: at most 1), one container and four; a plan spread over shards
+ *     (no rate, or one above 250 a second); the account's plan alone (spread), and with a
+ *     caller's; a caller without a plan while there is no account plan (goal: 0);
  *  2. the wall time an admission adds, p50 and p99, one request at a time;
  *  3. one caller's admissions a second, 64 requests in flight across 8 containers;
  *  4. over-admission: 200 requests at once across 8 containers against a day quota of 50
- *     (goal: 0), five times.
+ *     (goal: 0), five times;
+ *  5. and 6. the busiest item at 5,000 admissions a second, and a bulk cancel (usage-scale.ts).
  *
  * dynalite is not DynamoDB: it runs in this process (its time is this machine's CPU), it
  * serializes the writes of one item behind a lock, and it does not return a refused write's
@@ -25,10 +26,12 @@ import path from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createLogger } from '../lib/core/log.js';
 import type { PlanEntry } from '../lib/secrets/schema.js';
+import { type Admission, admit as admitWith } from '../lib/usage/admission.js';
 import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.js';
-import { type Admission, UsageGate } from '../lib/usage/gate.js';
+import { UsageGate } from '../lib/usage/gate.js';
 import { ONE_REQUEST } from '../lib/usage/units.js';
 import tables from '../scripts/sls/tables.cjs';
+import { benchUsageScale } from './usage-scale.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CREDENTIALS = { accessKeyId: 'AKIDLOOPBACKBENCH', secretAccessKey: 'loopback-bench' };
@@ -56,17 +59,25 @@ function countingClient(calls: string[]): DynamoDBClient {
   return client;
 }
 
-/** `count` containers over a fresh table. */
-async function containers(count: number): Promise<Container[]> {
+/** `count` containers over a fresh table, on the real clock or on `now`. */
+async function containers(count: number, now?: () => number): Promise<Container[]> {
   const tableName = `bench-usage-${++tableCount}`;
   const setup = countingClient([]);
   await setup.send(new CreateTableCommand(tables.createTableInput(tables.usage, tableName)));
   return Array.from({ length: count }, () => {
     const calls: string[] = [];
     const store = dynamoDbUsageStore({ tableName, client: countingClient(calls) });
-    return { gate: new UsageGate({ store, onStoreFailure: 'closed', log: silent }), calls };
+    return { gate: new UsageGate({ store, onStoreFailure: 'closed', log: silent, now }), calls };
   });
 }
+
+/** A caller held to 200 a second: one item (shards.ts). */
+const ONE_ITEM: PlanEntry = {
+  rateRps: 200,
+  burst: 200,
+  dayQuotaRequest: 100_000_000,
+  monthQuotaRequest: 1_000_000_000,
+};
 
 const NEVER_REFUSED: PlanEntry = {
   rateRps: 1_000_000,
@@ -76,7 +87,7 @@ const NEVER_REFUSED: PlanEntry = {
 };
 
 function admit(container: Container, plan?: PlanEntry, accountPlan?: PlanEntry) {
-  return container.gate.admit({
+  return admitWith(container.gate, {
     callerId: 'bench',
     plans: { plan, accountPlan },
     units: ONE_REQUEST,
@@ -90,13 +101,21 @@ function percentile(values: number[], p: number): number {
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
-/** Calls per admitted request after one warm-up admission per container, and their kinds. */
+/**
+ * Calls per admitted request after one warm-up admission per container, and their kinds, on a
+ * clock of their own: the requests arrive at 50 a second, whatever dynalite's pace (a caller
+ * held to 200 a second is then well within its rate; near it, see nearTheRate).
+ */
 async function callsPerAdmission(
   label: string,
   count: number,
   options: { containers: number; inFlight: number; plan?: PlanEntry; accountPlan?: PlanEntry },
 ): Promise<void> {
-  const all = await containers(options.containers);
+  const clock = { now: Date.now() };
+  const all = await containers(options.containers, () => {
+    clock.now += 1000 / 50;
+    return clock.now;
+  });
   for (const container of all) await admit(container, options.plan, options.accountPlan);
   for (const container of all) container.calls.length = 0;
   let admitted = 0;
@@ -260,25 +279,35 @@ export async function benchUsage(args: ReadonlyMap<string, string>): Promise<voi
   try {
     console.log('\n== usage plans (dynalite on loopback) ==');
     console.log('1. store calls per admitted request, steady state');
-    await callsPerAdmission('caller plan (rate, day, month), 1 container, 1 at a time', runs, {
+    await callsPerAdmission('caller plan, 200/s, one item; 1 container, 1 at a time', runs, {
       containers: 1,
       inFlight: 1,
-      plan: NEVER_REFUSED,
+      plan: ONE_ITEM,
     });
-    await callsPerAdmission('caller plan (rate, day, month), 4 containers, 1 each', runs, {
+    await callsPerAdmission('caller plan, 200/s, one item; 4 containers, 1 each', runs, {
+      containers: 4,
+      inFlight: 1,
+      plan: ONE_ITEM,
+    });
+    await callsPerAdmission('caller plan, 10^6/s, 8 shards; 4 containers, 1 each', runs, {
       containers: 4,
       inFlight: 1,
       plan: NEVER_REFUSED,
     });
-    await callsPerAdmission('caller plan (day, month only), 4 containers, 4 each', runs, {
+    await callsPerAdmission('caller plan (day, month only), 8 shards; 4 x 4', runs, {
       containers: 4,
       inFlight: 4,
       plan: { dayQuotaRequest: 100_000_000, monthQuotaRequest: 1_000_000_000 },
     });
-    await callsPerAdmission('caller plan and account plan, 1 container', runs, {
+    await callsPerAdmission('account plan alone, 8 shards; 4 containers, 4 each', runs, {
+      containers: 4,
+      inFlight: 4,
+      accountPlan: { monthQuotaRequest: 1_000_000_000 },
+    });
+    await callsPerAdmission('caller plan (one item) and account plan, 1 container', runs, {
       containers: 1,
       inFlight: 1,
-      plan: NEVER_REFUSED,
+      plan: ONE_ITEM,
       accountPlan: { monthQuotaRequest: 1_000_000_000 },
     });
     await callsPerAdmission('no plan, no account plan', runs, { containers: 1, inFlight: 1 });
@@ -296,6 +325,7 @@ export async function benchUsage(args: ReadonlyMap<string, string>): Promise<voi
     await bareWrites(3);
     console.log('4. exactness');
     await overAdmission(5);
+    await benchUsageScale(endpoint);
   } finally {
     for (const client of clients) client.destroy();
     dynalite.child.kill();

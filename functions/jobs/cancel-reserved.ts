@@ -1,31 +1,33 @@
 /**
  * POST /jobs/cancel-reserved: cancels every reserved job a search finds, across all pages,
- * several at a time; answers 200 with what it cancelled, what failed and what the time left
- * could not cover (its timeout is 25 s, under API Gateway's 30 s: sls/functions/core.yml). A
- * caller runs one at a time (a lease in the usage table: a second answers 429/`410` while the
- * first runs). The request line names every job it cancelled or failed to.
+ * several at a time; answers 200 with what it cancelled, what failed and what the time left or
+ * the caller's plans could not cover (its timeout is 25 s, under API Gateway's 30 s:
+ * sls/functions/core.yml). A caller runs one at a time (a lease in the usage table: a second
+ * answers 429/`410` while the first runs). Every call it sends upstream, each page read and
+ * each cancel, takes a unit of the caller's plan and the account's (meteredRoute). The request
+ * line names every job it cancelled or failed to.
  */
 
-import { callerRoute } from '../../lib/http/caller-route.js';
+import { meteredRoute } from '../../lib/http/metered-route.js';
 import { json } from '../../lib/http/responses.js';
 import { jobRoutes } from '../../lib/http/routes/jobs.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { bulkScanJobsOf } from '../../lib/scan-jobs/bulk.js';
 import { jobIdsOf } from '../../lib/scan-jobs/cancel-reserved.js';
-import { usageGateOf } from '../../lib/usage/setup.js';
+import { leasesOf } from '../../lib/usage/lease.js';
 
 const runtime = getRuntime();
 const scanJobs = bulkScanJobsOf(runtime);
-const gate = usageGateOf(runtime);
+const acquireLease = leasesOf(runtime);
 /** The lease outlives the invocation by this much: it is released at the end anyway. */
 const LEASE_MARGIN_MS = 1000;
 
-export const handler = callerRoute(jobRoutes.cancelReservedJobs, async (request) => {
+export const handler = meteredRoute(jobRoutes.cancelReservedJobs, async (request, meter) => {
   const { call } = request;
   const leaseMs = (call.remainingMs?.() ?? 25_000) + LEASE_MARGIN_MS;
-  const release = await gate.acquire(request.caller!.id, leaseMs, call);
+  const release = await acquireLease(request.caller!.id, leaseMs, call);
   try {
-    const answer = await scanJobs.cancelReserved(request.body, call);
+    const answer = await scanJobs.cancelReserved(request.body, call, meter);
     // Every job it cancelled or failed to (a cancel that timed out may still have happened).
     request.target({ jobIds: jobIdsOf(answer) });
     return json(200, answer);

@@ -206,6 +206,23 @@ export class MethodNotAllowedError extends ServiceError {
   }
 }
 
+/**
+ * The client refuses every coding the resource is served in (`Accept-Encoding: identity`, or
+ * `gzip;q=0`, for a file of the reference, which is served gzipped only).
+ */
+export class NotAcceptableError extends ServiceError {
+  override name = 'NotAcceptableError';
+  constructor(details: string) {
+    super({
+      status: 406,
+      code: '100',
+      message: 'Not Acceptable',
+      details,
+      reason: 'not-acceptable',
+    });
+  }
+}
+
 export class PayloadTooLargeError extends ServiceError {
   override name = 'PayloadTooLargeError';
   constructor(limitBytes: number) {

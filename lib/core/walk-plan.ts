@@ -58,6 +58,15 @@ export class WalkPlan {
     return remaining === undefined || remaining - this.#callReserveMs >= this.expectedCallMs();
   }
 
+  /**
+   * Whether the walk may wait this long (for a usage plan's token) and still have the time of
+   * one more call after it.
+   */
+  canWait(ms: number): boolean {
+    const remaining = this.remainingMs();
+    return remaining === undefined || remaining - this.#callReserveMs - ms >= this.expectedCallMs();
+  }
+
   /** Runs one call and adds its duration to what judges the next ones. */
   async time<T>(call: () => Promise<T>): Promise<T> {
     const started = this.#now();

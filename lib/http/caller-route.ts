@@ -1,15 +1,17 @@
 /**
- * The second of the two ways a route is bound to its handler: a route that needs a caller. The
+ * The second of the ways a route is bound to its handler: a route that needs a caller. The
  * container's runtime is built when the module loads (cold start), so that a bad configuration
  * fails the function's init; callers are the secret's, or JWT claims when deployed with an
- * issuer; a route that reaches the platform is admitted against its caller's usage plans by the
- * container's usage gate. The handler gets the validated request and the runtime.
+ * issuer; a request of a route that reaches the platform is admitted against its caller's usage
+ * plans by the container's usage gate. The handler gets the validated request and the runtime.
+ * Bulk work, which takes a unit of the plans for each call it sends, is bound by meteredRoute.
  */
 import type { Runtime } from '../runtime.js';
 import { getRuntime } from '../runtime.js';
 import { usageGateOf } from '../usage/setup.js';
 import { callersOf } from './callers.js';
 import type { HandOffOf } from './hand-off.js';
+import { admission } from './middleware/admission.js';
 import type { RouteRequest } from './request-state.js';
 import type { HttpResponse } from './responses.js';
 import { type BoundRoute, routeStack } from './route-stack.js';
@@ -28,13 +30,16 @@ export function callerRoute<B, Q, P>(
   options: { readonly handOff?: HandOffOf } = {},
 ): BoundRoute {
   if (route.access === 'public') throw new Error(`${route.id} needs no caller: use publicRoute`);
+  if (route.spends === 'per-call')
+    throw new Error(`${route.id} meters its calls: use meteredRoute`);
   const runtime = getRuntime();
+  const spends = route.spends;
   return routeStack(
     route,
     {
       log: runtime.log.child({ function: route.function }),
       identify: callersOf(runtime),
-      gate: route.spends ? usageGateOf(runtime) : undefined,
+      admission: spends ? admission(usageGateOf(runtime), spends) : undefined,
       handOff: options.handOff,
     },
     (request) => handler(request, runtime),

@@ -11,6 +11,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { AnswerHandOff, CallContext } from '../core/call-context.js';
 import { currentTraceId } from '../core/config.js';
+import { UpstreamTimeoutError } from '../core/errors.js';
 import type { HeaderMap } from '../core/headers.js';
 import type { LogFields, Logger } from '../core/log.js';
 import { Metrics } from '../core/metrics.js';
@@ -76,6 +77,10 @@ export class RequestState {
   readonly responseHeaders: Record<string, string> = {};
   /** Gives the request's units back to its plans (its call never reached the platform). */
   giveBack: (() => Promise<void>) | undefined;
+  /** Whether an upstream call of the request went out (from then on it counts). */
+  sent = false;
+  /** Whether the request was answered before its work ended (the guard's 504): it sends nothing more. */
+  abandoned = false;
   /** For the request line, when its answer was handed off: the stored object's key and size. */
   handedOff: { readonly handOffKey: string; readonly handOffBytes: number } | undefined;
   /** For the request line, when it is answered with an error: its code, and why (no value). */
@@ -98,13 +103,35 @@ export class RequestState {
     });
   }
 
-  /** The request's call context: its time left, its metrics and its log, for upstream calls. */
+  /**
+   * The request's call context: its time left, its metrics and its log, for upstream calls, and
+   * the mark of a call going out (none once the request was answered).
+   */
   call(): CallContext {
     const lambda = this.lambda;
-    const log = this.log;
+    const base = {
+      metrics: this.metrics,
+      log: this.log,
+      beforeSend: () => this.beforeSend(),
+    };
     return typeof lambda.getRemainingTimeInMillis === 'function'
-      ? { remainingMs: () => lambda.getRemainingTimeInMillis(), metrics: this.metrics, log }
-      : { metrics: this.metrics, log };
+      ? { ...base, remainingMs: () => lambda.getRemainingTimeInMillis() }
+      : base;
+  }
+
+  /** A call of the request is about to go out; refused once the request was answered. */
+  private beforeSend(): void {
+    if (this.abandoned) throw new UpstreamTimeoutError();
+    this.sent = true;
+  }
+
+  /**
+   * The request was answered before its work ended: nothing more goes out, and its units go
+   * back to its plans unless a call went out already.
+   */
+  abandon(): void {
+    this.abandoned = true;
+    if (!this.sent) void this.giveBack?.();
   }
 
   /** Adds to the request's targets (what it changed), written on its request line. */
@@ -179,5 +206,10 @@ export class RouteRequest<B, Q, P> {
   /** Names what the request changes (job ids, the action...), for its request line. */
   target(targets: RequestTargets): void {
     this.#state.target(targets);
+  }
+
+  /** Headers every answer to the request carries, an error's too (its RateLimit fields). */
+  answerHeaders(headers: Readonly<Record<string, string>>): void {
+    Object.assign(this.#state.responseHeaders, headers);
   }
 }

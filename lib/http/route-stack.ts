@@ -10,16 +10,15 @@
  * is the event the middy stack handles: every middleware reads it, and the handler gets it as a
  * `RouteRequest`. The whole invocation
  * is guarded to answer before the function's timeout. Routes are bound to their handlers by
- * `publicRoute` (no caller) or `callerRoute` (a caller, and the container's runtime), both over
+ * `publicRoute` (no caller), `callerRoute` (a caller, and the container's runtime) or
+ * `meteredRoute` (a caller whose bulk work takes a unit of its plans for each call), all over
  * this stack.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Logger } from '../core/log.js';
-import type { UsageGate } from '../usage/gate.js';
 import type { IdentifyCaller } from './callers.js';
 import type { HandOffOf } from './hand-off.js';
-import { admission } from './middleware/admission.js';
 import { answerInTime } from './middleware/answer-in-time.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
@@ -27,6 +26,7 @@ import { bodyLimit } from './middleware/body-limit.js';
 import { bytesBody } from './middleware/bytes-body.js';
 import { errorEnvelope } from './middleware/error-envelope.js';
 import { jsonBody } from './middleware/json-body.js';
+import type { HttpMiddleware } from './middleware/middleware.js';
 import { pathParams } from './middleware/path-params.js';
 import { requestLog } from './middleware/request-log.js';
 import { validation } from './middleware/validation.js';
@@ -48,8 +48,13 @@ interface StackParts {
   readonly log: Logger;
   /** How the caller is found: required when the route needs a caller. */
   readonly identify?: IdentifyCaller;
-  /** The usage plans' gate: required when the route spends of them (`route.spends`). */
-  readonly gate?: UsageGate;
+  /**
+   * The route's admission against its caller's usage plans (middleware/admission.ts): required
+   * when a request of it spends of them (`route.spends`), none when its handler meters each call
+   * (`per-call`, metered-route.ts). The binder builds it, so that a bundle without one carries
+   * none of it.
+   */
+  readonly admission?: HttpMiddleware;
   /** Where its answers too large to return go: required when the route hands off. */
   readonly handOff?: HandOffOf;
 }
@@ -79,11 +84,12 @@ export function routeStack<B, Q, P>(
     stack.use(bytesBody(input.bytes.contentTypes, input.bytes.required));
   }
   stack.use(validation({ body: input?.body, query: input?.query }));
-  if (route.spends) {
+  if (typeof route.spends === 'function') {
     // A route that reaches the platform never runs without its admission.
-    if (!parts.gate || route.access === 'public')
+    if (!parts.admission || route.access === 'public') {
       throw new Error(`${route.id} needs its caller's plans`);
-    stack.use(admission(parts.gate, route.spends));
+    }
+    stack.use(parts.admission);
   }
   // A route that passes large answers through never runs without its hand-off.
   if (route.handsOff && !parts.handOff) throw new Error(`${route.id} needs its hand-off`);

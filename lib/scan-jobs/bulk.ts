@@ -8,6 +8,7 @@ import type { CallContext } from '../core/call-context.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { WalkPlan } from '../core/walk-plan.js';
 import type { Runtime } from '../runtime.js';
+import type { CallMeter } from '../usage/bulk-meter.js';
 import { type CancelReservedAnswer, cancelReserved } from './cancel-reserved.js';
 import { type ScanJobsClient, scanJobsClientOf } from './client.js';
 import type { CancelReservedBody } from './schemas.js';
@@ -20,7 +21,7 @@ class BulkScanJobs {
   listWalk(plan: WalkPlan): PageWalk {
     const client = this.client;
     return new PageWalk({
-      fetch: (page, limit, onAttempt) => client.list({ page, limit }, plan.call, onAttempt),
+      fetch: (page, limit, onAttempt, call) => client.list({ page, limit }, call, onAttempt),
       plan,
       settings: client.bulk,
       acceptedSize: client.listPageSize,
@@ -31,8 +32,13 @@ class BulkScanJobs {
    * Searches every page, then cancels each reserved job, several at a time; one failure does
    * not stop the rest, and what the time could not cover comes back as `remaining`. A dry run
    * answers what it would cancel; more reserved jobs than `expectAtMost` throw 409 (nothing sent).
+   * With a meter, every call takes a unit of the caller's plans first.
    */
-  cancelReserved(criteria: CancelReservedBody, call: CallContext): Promise<CancelReservedAnswer> {
+  cancelReserved(
+    criteria: CancelReservedBody,
+    call: CallContext,
+    meter?: CallMeter,
+  ): Promise<CancelReservedAnswer> {
     const client = this.client;
     return cancelReserved(
       {
@@ -43,6 +49,7 @@ class BulkScanJobs {
       criteria,
       call,
       client.bulk,
+      meter,
     );
   }
 }

@@ -12,9 +12,10 @@
 import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
 import type { CallContext } from '../core/call-context.js';
 import type { BulkSettings } from '../core/config.js';
-import { TooManyMatchesError } from '../core/errors.js';
+import { type ServiceError, TooManyMatchesError } from '../core/errors.js';
 import { WalkPlan } from '../core/walk-plan.js';
 import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
+import type { CallMeter } from '../usage/bulk-meter.js';
 import { type CancelReservedBody, isJobId, type SearchBody } from './schemas.js';
 import {
   bulkAttempt,
@@ -92,17 +93,19 @@ export async function cancelReserved(
   criteria: CancelReservedBody,
   call: CallContext,
   settings: BulkSettings,
+  meter?: CallMeter,
 ): Promise<CancelReservedAnswer> {
   const log = call.log;
   const plan = new WalkPlan(call, { reserveMs: CANCEL_RESERVED_RESERVE_MS });
   const walk = new PageWalk({
     // Every status, not the reserved ones only: a page then keeps its jobs while they are
     // cancelled, so the pages read cannot shift under the walk.
-    fetch: (page, limit, onAttempt) =>
-      calls.search({ ...criteria, statusCode: null, limit, page }, plan.call, onAttempt),
+    fetch: (page, limit, onAttempt, pageCall) =>
+      calls.search({ ...criteria, statusCode: null, limit, page }, pageCall, onAttempt),
     plan,
     settings,
     acceptedSize: calls.searchPageSize,
+    meter,
   });
 
   // Nothing is sent before every page is read: a failed first page is the caller's error.
@@ -124,50 +127,15 @@ export async function cancelReserved(
     });
     throw new TooManyMatchesError(found, criteria.expectAtMost);
   }
-
-  const unsendable: CancelFailure[] = invalid.map((instanceNo) => ({
-    instanceNo,
-    error: {
-      errorCode: '900',
-      message: 'Unexpected Error',
-      details:
-        'The platform listed this job with an instanceNo outside the job id pattern; no cancel was sent.',
-    },
-  }));
+  const unsendable = invalid.map(unsendableFailure);
   if (criteria.dryRun) {
     log.info('cancel-reserved dry run', { ...seen, complete: pagesComplete });
     return { dryRun: true, reserved, failed: unsendable, complete: pagesComplete };
   }
 
-  const cancelled: string[] = [];
-  const failed: CancelFailure[] = [...unsendable];
-  const pool = new AdaptiveLimit(settings.cancelConcurrency);
-  const resends = new Map<string, number>();
-  const remaining = await runBounded(
-    reserved,
-    async (instanceNo, again) => {
-      const outcome = await bulkAttempt(
-        pool,
-        plan,
-        (onAttempt) => calls.cancel(instanceNo, plan.call, onAttempt),
-        false,
-      );
-      if ('value' in outcome) {
-        cancelled.push(instanceNo);
-        return;
-      }
-      const sent = resends.get(instanceNo) ?? 0;
-      if (outcome.resend && sent < MAX_RESENDS) {
-        resends.set(instanceNo, sent + 1);
-        again(instanceNo);
-        return;
-      }
-      const { code, message } = outcome.error;
-      failed.push({ instanceNo, error: { errorCode: code, message } });
-    },
-    { limit: pool, mayStart: () => plan.mayStart() },
-  );
-
+  const cancels = await cancelEach(calls, reserved, { plan, settings, meter });
+  const failed = [...unsendable, ...cancels.failed];
+  const { cancelled, remaining } = cancels;
   const result: CancelReservedResult = {
     cancelled,
     failed,
@@ -181,8 +149,10 @@ export async function cancelReserved(
     remaining: remaining.length,
     complete: result.complete,
     // How the pools met the platform's throttle: attempts throttled, and the lowest limit.
-    throttles: walk.throttles + pool.throttles,
-    lowestCancelConcurrency: pool.lowest,
+    throttles: walk.throttles + cancels.throttles,
+    lowestCancelConcurrency: cancels.lowest,
+    // A usage plan that stopped the walk (its code: 400 a quota, 420 a rate).
+    stoppedByPlan: (walk.refusal ?? cancels.refusal)?.code,
   };
   if (!result.complete) {
     call.log.warn('cancel-reserved stopped short; a second call goes on', {
@@ -191,6 +161,61 @@ export async function cancelReserved(
     });
   } else call.log.info('cancel-reserved done', counts);
   return result;
+}
+
+/** A reserved job listed with an id that may not go into a path: failed, nothing sent. */
+function unsendableFailure(instanceNo: string): CancelFailure {
+  return {
+    instanceNo,
+    error: {
+      errorCode: '900',
+      message: 'Unexpected Error',
+      details:
+        'The platform listed this job with an instanceNo outside the job id pattern; no cancel was sent.',
+    },
+  };
+}
+
+/**
+ * Cancels each reserved job, several at a time, while the time allows and the caller's plans
+ * admit a call: what neither covered comes back in `remaining`, in the order found.
+ */
+async function cancelEach(
+  calls: CancelReservedCalls,
+  reserved: readonly string[],
+  walk: { plan: WalkPlan; settings: BulkSettings; meter: CallMeter | undefined },
+) {
+  const { plan, meter } = walk;
+  const cancelled: string[] = [];
+  const failed: CancelFailure[] = [];
+  const pool = new AdaptiveLimit(walk.settings.cancelConcurrency);
+  const resends = new Map<string, number>();
+  const refused = new Set<string>();
+  let refusal: ServiceError | undefined;
+  meter?.expect(reserved.length);
+  const notStarted = await runBounded(
+    reserved,
+    async (instanceNo, again) => {
+      const cancel: Parameters<typeof bulkAttempt>[2] = (onAttempt, call) =>
+        calls.cancel(instanceNo, call, onAttempt);
+      const outcome = await bulkAttempt(pool, plan, cancel, false, meter);
+      if ('value' in outcome) cancelled.push(instanceNo);
+      else if ('refused' in outcome) {
+        refusal ??= outcome.refused;
+        refused.add(instanceNo);
+      } else if (outcome.resend && (resends.get(instanceNo) ?? 0) < MAX_RESENDS) {
+        resends.set(instanceNo, (resends.get(instanceNo) ?? 0) + 1);
+        again(instanceNo);
+      } else {
+        const { code, message } = outcome.error;
+        failed.push({ instanceNo, error: { errorCode: code, message } });
+      }
+    },
+    { limit: pool, mayStart: () => !refusal && plan.mayStart() },
+  );
+  const left = new Set([...notStarted, ...refused]);
+  const remaining = reserved.filter((instanceNo) => left.has(instanceNo));
+  return { cancelled, failed, remaining, refusal, throttles: pool.throttles, lowest: pool.lowest };
 }
 
 /** The reserved jobs of the pages, in the order found, without repeats; ids that may not be sent apart. */

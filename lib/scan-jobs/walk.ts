@@ -5,12 +5,19 @@
  * time plan, and no page is asked for when the time left cannot cover it.
  */
 import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
+import type { CallContext } from '../core/call-context.js';
 import type { BulkSettings } from '../core/config.js';
-import { ServiceError, toServiceError, UnexpectedError } from '../core/errors.js';
+import {
+  ServiceError,
+  toServiceError,
+  UnexpectedError,
+  UpstreamUnreachableError,
+} from '../core/errors.js';
 import { parseJsonOrUndefined } from '../core/json.js';
 import type { WalkPlan } from '../core/walk-plan.js';
 import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
 import { type AttemptOutcome, isThrottled, mayRetry } from '../upstream/retry-policy.js';
+import type { CallMeter } from '../usage/bulk-meter.js';
 import { DEFAULT_PAGE_SIZE, type ListedJob, listResultSchema } from './schemas.js';
 
 /** A guard against an upstream whose page count never ends. */
@@ -30,11 +37,15 @@ export interface WalkedPage {
   readonly pageSize: number;
 }
 
-/** Fetches one page of the list or the search, telling `onAttempt` how each attempt ended. */
+/**
+ * Fetches one page of the list or the search, under the call's context (the walk's, marked for
+ * its usage meter), telling `onAttempt` how each attempt ended.
+ */
 type FetchPage = (
   page: number,
   limit: number,
   onAttempt: AttemptObserver,
+  call: CallContext,
 ) => Promise<UpstreamAnswer>;
 
 /** What a walk reads, and what the container remembers between walks. */
@@ -44,11 +55,15 @@ interface PageWalkOptions {
   readonly settings: BulkSettings;
   /** The page size the platform accepted last time, kept per container (and per kind of walk). */
   readonly acceptedSize: { get(): number | undefined; set(size: number): void };
+  /** What the walk spends of its caller's usage plans: a unit a page read (none: no plans). */
+  readonly meter?: CallMeter;
 }
 
 export class PageWalk {
   private readonly limit: AdaptiveLimit;
   private pageSize: number;
+  /** The usage plan's refusal that stopped the walk's page reads, if one did. */
+  refusal: ServiceError | undefined;
 
   constructor(private readonly options: PageWalkOptions) {
     this.limit = new AdaptiveLimit(options.settings.pageConcurrency);
@@ -85,7 +100,12 @@ export class PageWalk {
   /** The first page, sent again (up to MAX_RESENDS) while the gateway throttles it. */
   private async readFirst(page: number, size: number): Promise<WalkedPage> {
     for (let resends = 0; ; resends++) {
-      const outcome = await this.attempt((onAttempt) => this.readOne(page, size, onAttempt), true);
+      const outcome = await this.attempt(
+        (onAttempt, call) => this.readOne(page, size, onAttempt, call),
+        true,
+      );
+      // Refused by the caller's plans before it was sent: nothing was read.
+      if ('refused' in outcome) throw outcome.refused;
       if ('value' in outcome) {
         this.options.acceptedSize.set(size);
         return outcome.value;
@@ -111,15 +131,19 @@ export class PageWalk {
     const failed: number[] = [];
     const errors: ServiceError[] = [];
     const resends = new Map<number, number>();
+    this.options.meter?.expect(pages.length);
     const notStarted = await runBounded(
       pages,
       async (page, again) => {
         const outcome = await this.attempt(
-          (onAttempt) => this.readOne(page, this.pageSize, onAttempt),
+          (onAttempt, call) => this.readOne(page, this.pageSize, onAttempt, call),
           true,
         );
         if ('value' in outcome) read.push(outcome.value);
-        else if (outcome.resend && (resends.get(page) ?? 0) < MAX_RESENDS) {
+        else if ('refused' in outcome) {
+          this.refusal ??= outcome.refused;
+          failed.push(page);
+        } else if (outcome.resend && (resends.get(page) ?? 0) < MAX_RESENDS) {
           resends.set(page, (resends.get(page) ?? 0) + 1);
           again(page);
         } else {
@@ -127,22 +151,23 @@ export class PageWalk {
           errors.push(outcome.error);
         }
       },
-      { limit: this.limit, mayStart: () => this.options.plan.mayStart() },
+      { limit: this.limit, mayStart: () => !this.refusal && this.options.plan.mayStart() },
     );
     read.sort((a, b) => a.page - b.page);
     return { pages: read, unread: [...notStarted, ...failed].sort((a, b) => a - b), errors };
   }
 
-  private attempt<T>(call: (onAttempt: AttemptObserver) => Promise<T>, idempotent: boolean) {
-    return bulkAttempt(this.limit, this.options.plan, call, idempotent);
+  private attempt<T>(call: BulkCall<T>, idempotent: boolean) {
+    return bulkAttempt(this.limit, this.options.plan, call, idempotent, this.options.meter);
   }
 
   private async readOne(
     page: number,
     size: number,
     onAttempt: AttemptObserver,
+    call: CallContext,
   ): Promise<WalkedPage> {
-    const result = parseListResult(await this.options.fetch(page, size, onAttempt));
+    const result = parseListResult(await this.options.fetch(page, size, onAttempt, call));
     return {
       page,
       jobs: result.resources.record_data,
@@ -152,31 +177,57 @@ export class PageWalk {
   }
 }
 
-/** What one bulk call came to: its value, or its error and whether it may be sent again. */
-export type BulkOutcome<T> = { value: T } | { error: ServiceError; resend: boolean };
+/**
+ * What one bulk call came to: its value; its error and whether it may be sent again; or the
+ * refusal of the caller's usage plans, before anything was sent (the walk stops there).
+ */
+export type BulkOutcome<T> =
+  | { value: T }
+  | { error: ServiceError; resend: boolean }
+  | { refused: ServiceError };
+
+/** One call of a walk, under its own context (marked when it goes out). */
+type BulkCall<T> = (onAttempt: AttemptObserver, call: CallContext) => Promise<T>;
 
 /**
  * One call of a walk, timed for the plan and watched for throttling: a throttle halves the
- * pool and pauses its new starts, a success lets it grow back. Never throws: the error comes
- * back with whether the call may be sent again (the gateway throttled it before any endpoint
- * ran, and the retry table allows a resend for this kind of request).
+ * pool and pauses its new starts, a success lets it grow back. With a usage meter, the call
+ * first takes its unit of the caller's plans (waiting for the plan's rate as the time allows);
+ * a call that never went out gives it back. Never throws: the error comes back with whether the
+ * call may be sent again (the gateway throttled it before any endpoint ran, and the retry table
+ * allows a resend for this kind of request).
  */
 export async function bulkAttempt<T>(
   pool: AdaptiveLimit,
   plan: WalkPlan,
-  call: (onAttempt: AttemptObserver) => Promise<T>,
+  call: BulkCall<T>,
   idempotent: boolean,
+  meter?: CallMeter,
 ): Promise<BulkOutcome<T>> {
+  const refused = await meter?.take((ms) => plan.canWait(ms));
+  if (refused) return { refused };
   let last: AttemptOutcome | undefined;
   const onAttempt: AttemptObserver = (outcome, retryAfterMs) => {
     last = outcome;
     if (isThrottled(outcome)) pool.throttled(retryAfterMs);
   };
+  let sent = false;
+  const context: CallContext = {
+    ...plan.call,
+    beforeSend: () => {
+      plan.call.beforeSend?.();
+      sent = true;
+    },
+  };
   try {
-    const value = await plan.time(() => call(onAttempt));
+    const value = await plan.time(() => call(onAttempt, context));
     pool.succeeded();
     return { value };
   } catch (thrown) {
+    // Its unit is not spent: the call never went out, or could not have reached the platform.
+    if (!sent || (thrown instanceof UpstreamUnreachableError && !thrown.maybeSent)) {
+      meter?.unspent();
+    }
     const resend = last !== undefined && isThrottled(last) && mayRetry(last, idempotent);
     return { error: toServiceError(thrown), resend };
   }

@@ -175,11 +175,11 @@ const tokenSha256 = z
  */
 export const callerSchema = z
   .object({
-    id: z
-      .string()
-      .check(
-        z.regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, 'expected an id of letters, digits, _ . @ -'),
-      ),
+    id: z.string().check(
+      z.regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, 'expected an id of letters, digits, _ . @ -'),
+      // The deprecated callerTokens' own names: a caller under one would be taken for them.
+      z.refine((id) => !/^callerTokens\.\d+$/.test(id), 'callerTokens.<n> is reserved'),
+    ),
     token: z.optional(token),
     tokenSha256: z.optional(tokenSha256),
     scopes: z
@@ -231,16 +231,14 @@ function sharedPartOf(caller: CallerEntry): string {
 }
 
 /**
- * Each caller holds a token or its digest, one of them. A token identifies one entry (compared
- * as digests, so that a token and the digest of the same token count as one). An id may have
- * two entries or more, one per token, to rotate with no gap and no new name in the logs and
- * metrics; they must then agree on everything but the token and `notAfter`, so that which
- * token is presented never changes what the caller may do.
+ * Each caller holds a token or its digest, one of them; a token identifies one entry, of either
+ * list (platformSecretSchema). An id may have two entries or more, one per token, to rotate with
+ * no gap and no new name in the logs and metrics; they must then agree on everything but the
+ * token and `notAfter`, so that which token is presented never changes what the caller may do.
  */
 const callersSchema = z.array(callerSchema).check(
   z.superRefine((callers, ctx) => {
     const shared = new Map<string, string>();
-    const digests = new Set<string>();
     callers.forEach((caller, index) => {
       const part = sharedPartOf(caller);
       const first = shared.get(caller.id);
@@ -253,32 +251,44 @@ const callersSchema = z.array(callerSchema).check(
         });
       }
       shared.set(caller.id, first ?? part);
-      const digest = tokenDigestOf(caller);
-      if (digests.has(digest)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'duplicate token',
-          path: [index, caller.token === undefined ? 'tokenSha256' : 'token'],
-        });
-      }
-      digests.add(digest);
     });
   }),
 );
 
-export const platformSecretSchema = z.object({
-  iam: z.optional(z.object({ accessKey: text, secretKey: text })),
-  apiKey: z.optional(text),
-  openapi: z.optional(z.object({ clientId: text, clientSecret: text })),
-  actions: z.optional(z.record(name, actionSchema)),
-  triggers: z.optional(z.record(name, triggerSchema)),
-  webhooks: z.optional(webhooksSchema),
-  callers: z.optional(callersSchema),
-  /** The plan every caller is held to together (beside each caller's own). */
-  accountPlan: z.optional(planSchema),
-  /** Deprecated: each token is a caller with scope `*` (logged once per container). */
-  callerTokens: z.optional(z.array(token)),
-});
+export const platformSecretSchema = z
+  .object({
+    iam: z.optional(z.object({ accessKey: text, secretKey: text })),
+    apiKey: z.optional(text),
+    openapi: z.optional(z.object({ clientId: text, clientSecret: text })),
+    actions: z.optional(z.record(name, actionSchema)),
+    triggers: z.optional(z.record(name, triggerSchema)),
+    webhooks: z.optional(webhooksSchema),
+    callers: z.optional(callersSchema),
+    /** The plan every caller is held to together (beside each caller's own). */
+    accountPlan: z.optional(planSchema),
+    /** Deprecated: each token is a caller with scope `*` (logged once per container). */
+    callerTokens: z.optional(z.array(token)),
+  })
+  .check(
+    z.superRefine(({ callers, callerTokens }, ctx) => {
+      // A token identifies one caller, whichever list holds it (a token and the digest of the
+      // same token count as one): which entry a match would find is not for the order of the
+      // secret to decide (a half-done move from callerTokens would give a named caller `*`).
+      const holders = new Map<string, string>();
+      const hold = (digest: string, field: string, path: (string | number)[]) => {
+        const holder = holders.get(digest);
+        if (holder) ctx.addIssue({ code: 'custom', message: `duplicate token (${holder})`, path });
+        else holders.set(digest, field);
+      };
+      callers?.forEach((caller, index) => {
+        const field = caller.token === undefined ? 'tokenSha256' : 'token';
+        hold(tokenDigestOf(caller), `callers.${index}`, ['callers', index, field]);
+      });
+      callerTokens?.forEach((token, index) => {
+        hold(tokenDigestOf({ token }), `callerTokens.${index}`, ['callerTokens', index]);
+      });
+    }),
+  );
 
 export type PlatformSecret = z.infer<typeof platformSecretSchema>;
 export type WebhookEntry = z.infer<typeof webhookSchema>;

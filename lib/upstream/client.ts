@@ -156,6 +156,7 @@ export class UpstreamClient {
   private async exchange(request: UpstreamRequest, call: CallContext): Promise<UpstreamAnswer> {
     const allowedMs = this.allowedMs(call, request.timeoutMs);
     if (allowedMs <= 0) throw new UpstreamTimeoutError();
+    call.beforeSend?.();
     const deadlineAt = this.now() + allowedMs;
     const idempotent = request.idempotent ?? IDEMPOTENT_METHODS.has(request.method.toUpperCase());
     // One native timer per call, whatever the number of attempts: undici's timers above 1 s tick

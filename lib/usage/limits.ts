@@ -104,19 +104,15 @@ export function judge(state: UsageState | undefined, demand: Demand): Verdict {
   }
   let tat = current.tat;
   if (rules.rate) {
+    // A block of n requests takes n tokens at once: as n requests arriving together would.
+    const tokens = Math.max(1, counts.requests);
     const nowUs = demand.nowMs * 1000;
     const base = Math.max(current.tat, nowUs);
-    if (base - nowUs > rules.rate.toleranceUs) {
-      return {
-        ok: false,
-        refusal: {
-          kind: 'rate',
-          limit: 'rateRps',
-          retryAfterMs: (base - nowUs - rules.rate.toleranceUs) / 1000,
-        },
-      };
+    const over = base + (tokens - 1) * rules.rate.intervalUs - nowUs - rules.rate.toleranceUs;
+    if (over > 0) {
+      return { ok: false, refusal: { kind: 'rate', limit: 'rateRps', retryAfterMs: over / 1000 } };
     }
-    tat = base + rules.rate.intervalUs;
+    tat = base + tokens * rules.rate.intervalUs;
   }
   return {
     ok: true,
@@ -128,6 +124,25 @@ export function judge(state: UsageState | undefined, demand: Demand): Verdict {
       monthCounts: add(month, counts),
     },
   };
+}
+
+/**
+ * How many units of `perUnit` (0 to `most`) the state's quotas leave room for: what a block of
+ * bulk work may take of them (the bucket decides how soon, judge).
+ */
+export function unitsThatFit(state: UsageState | undefined, demand: Demand, most: number): number {
+  const current = state ?? EMPTY_STATE;
+  const { windows, counts, rules } = demand;
+  let fit = most;
+  for (const window of ['month', 'day'] as const) {
+    const used = countsIn(current, window, windows);
+    for (const counter of COUNTERS) {
+      const limit = rules[window][counter];
+      if (limit === undefined || counts[counter] === 0) continue;
+      fit = Math.min(fit, Math.floor((limit - used[counter]) / counts[counter]));
+    }
+  }
+  return Math.max(0, fit);
 }
 
 /** What a bucket holds at an instant: whole requests it admits now, and when the next frees. */
@@ -147,7 +162,10 @@ export function bucketAt(
   return { available, nextInMs: Math.max(0, (nextUs - nowUs) / 1000) };
 }
 
-/** The state with a request's units taken back (a call that could not reach the platform). */
+/**
+ * The state with units taken back (calls that never reached the platform): the counts from the
+ * windows they were taken in, and `intervalUs` (every token's interval together) from the bucket.
+ */
 export function givenBack(
   state: UsageState,
   counts: Counts,

@@ -35,8 +35,8 @@ import { DAY_SECONDS, type Windows } from './windows.js';
 // ---------------------------------------------------------------------------------------
 // Structured Field Values (RFC 9651): the serialization of a List of Items with Parameters.
 
-/** A bare item: an Integer, a String, a Byte Sequence or a Boolean. */
-type BareItem = number | string | Uint8Array | boolean;
+/** The bare items these fields use: an Integer or a String. */
+type BareItem = number | string;
 
 export interface ListMember {
   /** The item's value: a String. */
@@ -48,23 +48,14 @@ const KEY = /^[a-z*][a-z0-9_\-.*]*$/;
 const MAX_INTEGER = 999_999_999_999_999;
 
 function serializeBareItem(value: BareItem): string {
-  if (typeof value === 'number') {
-    if (!Number.isInteger(value) || Math.abs(value) > MAX_INTEGER) {
-      throw new RangeError('an sf-integer is a whole number of at most 15 digits');
-    }
-    return String(value);
-  }
   if (typeof value === 'string') {
     if (!/^[\x20-\x7e]*$/.test(value)) throw new RangeError('an sf-string is printable ASCII');
     return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
   }
-  if (typeof value === 'boolean') return value ? '?1' : '?0';
-  return `:${Buffer.from(value).toString('base64')}:`;
-}
-
-function serializeKey(key: string): string {
-  if (!KEY.test(key)) throw new RangeError(`not an sf-key: ${key}`);
-  return key;
+  if (!Number.isInteger(value) || Math.abs(value) > MAX_INTEGER) {
+    throw new RangeError('an sf-integer is a whole number of at most 15 digits');
+  }
+  return String(value);
 }
 
 /** A List (RFC 9651, section 4.1.1): members joined by a comma and one space. */
@@ -74,12 +65,10 @@ export function serializeList(members: readonly ListMember[]): string {
       ({ value, params }) =>
         serializeBareItem(value) +
         params
-          .map(([key, param]) =>
-            // A parameter that is true is its key alone.
-            param === true
-              ? `;${serializeKey(key)}`
-              : `;${serializeKey(key)}=${serializeBareItem(param)}`,
-          )
+          .map(([key, param]) => {
+            if (!KEY.test(key)) throw new RangeError(`not an sf-key: ${key}`);
+            return `;${key}=${serializeBareItem(param)}`;
+          })
           .join(''),
     )
     .join(', ');

@@ -4,9 +4,10 @@
  */
 import type { PlanEntry } from '../secrets/schema.js';
 import type { UsageGate } from './gate.js';
-import type { UsageState } from './limits.js';
-import { type Plans, type Rules, rulesOf } from './plan.js';
-import { ACCOUNT_KEY, callerKey } from './store.js';
+import { countsIn, type UsageState } from './limits.js';
+import { type Counts, NO_COUNTS, type Plans, type Rules, rulesOf } from './plan.js';
+import { keysOf } from './shards.js';
+import { ACCOUNT_KEY, callerKey } from './taking.js';
 import { type Windows, windowsOf } from './windows.js';
 
 /** A subject's usage in one window, as GET /usage answers it. */
@@ -38,20 +39,57 @@ export interface UsageReport {
   readonly account: SubjectUsage | undefined;
 }
 
-/** The plans' usage as the gate's store holds it now; the caller's only when it has a plan. */
+/**
+ * The plans' usage as the gate's store holds it now, read from every record they may be kept
+ * in (a subject's own item and its shards, shards.ts, at once); the caller's only when it has
+ * a plan.
+ */
 export async function usageReport(
   gate: UsageGate,
   callerId: string,
   plans: Plans,
 ): Promise<UsageReport> {
   const windows = windowsOf(gate.now());
-  const [callerState, accountState] = await Promise.all([
-    plans.plan ? gate.store.read(callerKey(callerId)) : undefined,
-    plans.accountPlan ? gate.store.read(ACCOUNT_KEY) : undefined,
-  ]);
+  const callerKeys = plans.plan ? keysOf(callerKey(callerId)) : [];
+  const accountKeys = plans.accountPlan ? keysOf(ACCOUNT_KEY) : [];
+  const keys = [...callerKeys, ...accountKeys];
+  const states = await Promise.all(keys.map((key) => gate.store.read(key)));
+  const found = new Map(keys.map((key, index) => [key, states[index]]));
+  const total = (keys: readonly string[]) =>
+    sumOf(
+      keys.map((key) => found.get(key)),
+      windows,
+    );
   return {
-    caller: subjectUsage(plans.plan, callerState, windows),
-    account: plans.accountPlan ? subjectUsage(plans.accountPlan, accountState, windows) : undefined,
+    caller: subjectUsage(plans.plan, total(callerKeys), windows),
+    account: plans.accountPlan
+      ? subjectUsage(plans.accountPlan, total(accountKeys), windows)
+      : undefined,
+  };
+}
+
+const plus = (a: Counts, b: Counts): Counts => ({
+  requests: a.requests + b.requests,
+  translate: a.translate + b.translate,
+  tts: a.tts + b.tts,
+});
+
+/** The records of one subject as one state of its current windows; undefined when none. */
+function sumOf(states: readonly (UsageState | undefined)[], windows: Windows) {
+  const present = states.filter((state): state is UsageState => state !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    tat: 0,
+    day: windows.day,
+    dayCounts: present.reduce(
+      (sum, state) => plus(sum, countsIn(state, 'day', windows)),
+      NO_COUNTS,
+    ),
+    month: windows.month,
+    monthCounts: present.reduce(
+      (sum, state) => plus(sum, countsIn(state, 'month', windows)),
+      NO_COUNTS,
+    ),
   };
 }
 

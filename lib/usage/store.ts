@@ -1,9 +1,9 @@
 /**
- * Where usage is counted: one record per subject (a caller, or the account), holding its token
- * bucket and its day and month counters, and short leases (one cancel-reserved at a time per
- * caller). Every implementation admits exactly what `judge` (limits.ts) admits, atomically per
- * record: the DynamoDB store (dynamo-usage-store.ts) with one conditional write, the memory store
- * below for unit tests and local runs without a table.
+ * Where usage is counted: records of a subject's usage (a caller's, or the account's: one, or
+ * one per shard, shards.ts), each holding a token bucket and day and month counters. Every implementation admits exactly what
+ * `judge` (limits.ts) admits, atomically per record: the DynamoDB store (dynamo-usage-store.ts)
+ * with one conditional write, the memory store below for unit tests and local runs without a
+ * table.
  */
 import {
   type Demand,
@@ -20,39 +20,25 @@ export type TakeResult =
   /** Refused: the state that refused it (undefined when known only from the request alone). */
   | { readonly taken: false; readonly state: UsageState | undefined; readonly refusal: Refusal };
 
-/** Units to take back from a record: the windows they were taken in, and the bucket's step. */
+/** Units to take back from a record: the windows they were taken in, and the bucket's steps. */
 export interface GiveBack {
   readonly counts: Counts;
   readonly day: string;
   readonly month: string;
-  /** The bucket's interval, or 0 when the plan has no rate. */
+  /** The bucket's interval times the tokens taken, or 0 when the record holds no bucket. */
   readonly intervalUs: number;
 }
 
-export type LeaseResult =
-  | { readonly acquired: true }
-  | { readonly acquired: false; readonly untilMs: number };
-
 export interface UsageStore {
-  /** Where usage is kept, for log lines. */
-  readonly description: string;
   /** Takes the demand from the subject's record if it fits; else says what refused it. */
   take(key: string, demand: Demand): Promise<TakeResult>;
   /** Takes a request's units back (its call could not have reached the platform). */
   giveBack(key: string, back: GiveBack): Promise<void>;
-  /** The subject's record as it is now (a consistent read). */
+  /** The record as it is now (a consistent read); undefined when there is none. */
   read(key: string): Promise<UsageState | undefined>;
-  /** Takes the lease `key` until `untilMs` unless another holder's lease runs past `nowMs`. */
-  acquireLease(key: string, token: string, untilMs: number, nowMs: number): Promise<LeaseResult>;
-  /** Gives the lease up, if it is still this token's. */
-  releaseLease(key: string, token: string): Promise<void>;
+  /** The record as this container last saw it (no call); undefined when it has not. */
+  peek(key: string): UsageState | undefined;
 }
-
-/** The record of a caller's usage, and of the account's. */
-export const callerKey = (callerId: string) => `caller#${callerId}`;
-export const ACCOUNT_KEY = 'account';
-/** The lease of a caller's long-running route (`cancel-reserved`). */
-export const leaseKey = (what: string, callerId: string) => `lease#${what}#${callerId}`;
 
 /**
  * Usage in this process's memory: unit tests, and local runs without USAGE_TABLE. It does not
@@ -60,9 +46,7 @@ export const leaseKey = (what: string, callerId: string) => `lease#${what}#${cal
  */
 export function memoryUsageStore(): UsageStore {
   const records = new Map<string, UsageState>();
-  const leases = new Map<string, { token: string; untilMs: number }>();
   return {
-    description: 'memory (this process only)',
     async take(key, demand) {
       const state = records.get(key);
       const verdict = judge(state, demand);
@@ -74,17 +58,7 @@ export function memoryUsageStore(): UsageStore {
       const state = records.get(key) ?? EMPTY_STATE;
       records.set(key, givenBack(state, back.counts, back, back.intervalUs));
     },
-    async read(key) {
-      return records.get(key);
-    },
-    async acquireLease(key, token, untilMs, nowMs) {
-      const held = leases.get(key);
-      if (held && held.untilMs > nowMs) return { acquired: false, untilMs: held.untilMs };
-      leases.set(key, { token, untilMs });
-      return { acquired: true };
-    },
-    async releaseLease(key, token) {
-      if (leases.get(key)?.token === token) leases.delete(key);
-    },
+    read: async (key) => records.get(key),
+    peek: (key) => records.get(key),
   };
 }

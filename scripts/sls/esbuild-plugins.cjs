@@ -19,7 +19,7 @@ const LEFT_OUT = [
     // client requires it when it loads, and calls it only on a connection that chose h2.
     file: /[\\/]dispatcher[\\/]client-h2\.js$/,
     why: 'HTTP/2 was left out (no dispatcher of this package allows it)',
-    calledLater: true,
+    calledLater: [],
   },
   {
     // The fetch body machinery (web IDL, FormData, data: URLs, about 45 KB) is only loaded to
@@ -27,23 +27,44 @@ const LEFT_OUT = [
     file: /[\\/]web[\\/]fetch[\\/]body\.js$/,
     why: 'FormData bodies were left out (this package sends strings and bytes only)',
   },
+  {
+    // Interceptors: a dispatcher's `compose` wraps each in this handler; no dispatcher of this
+    // package is composed. Required when the dispatcher loads, called only by `compose`.
+    file: /[\\/]handler[\\/]wrap-handler(\.js)?$/,
+    why: 'interceptors were left out (no dispatcher of this package is composed)',
+    calledLater: ['wrap'],
+  },
+  {
+    // A client's and a pool's `stats` getters; nothing here reads them.
+    file: /[\\/]util[\\/]stats(\.js)?$/,
+    why: "dispatchers' stats were left out (nothing in this package reads them)",
+    calledLater: ['ClientStats', 'PoolStats'],
+  },
 ];
 
 const leaveOutUnreachableUndici = {
   name: 'leave-out-unreachable-undici',
   setup(build) {
-    build.onResolve({ filter: /(llhttp-wasm|client-h2|body)\.js$/ }, (args) => {
-      const resolved = path.join(args.resolveDir, args.path);
-      if (!/[\\/]node_modules[\\/]undici[\\/]/.test(resolved)) return undefined;
-      const entry = LEFT_OUT.find(({ file }) => file.test(resolved));
-      return entry ? { path: resolved, namespace: 'left-out', pluginData: entry } : undefined;
-    });
+    build.onResolve(
+      { filter: /(llhttp-wasm|client-h2|body|wrap-handler|stats)(\.js)?$/ },
+      (args) => {
+        const resolved = path.join(args.resolveDir, args.path);
+        if (!/[\\/]node_modules[\\/]undici[\\/]/.test(resolved)) return undefined;
+        const entry = LEFT_OUT.find(({ file }) => file.test(resolved));
+        return entry ? { path: resolved, namespace: 'left-out', pluginData: entry } : undefined;
+      },
+    );
     build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData: entry }) => {
       const error = `new Error(${JSON.stringify(`undici: ${entry.why} (scripts/sls/esbuild-plugins.cjs)`)})`;
-      // A module loaded when it is needed throws then; one loaded up front, when it is called.
-      const contents = entry.calledLater
-        ? `module.exports = function leftOut() { throw ${error}; };`
-        : `throw ${error};`;
+      // A module loaded when it is needed throws then; one loaded up front, when it is called:
+      // the module itself, or each of the names it exports (`calledLater`).
+      const leftOut = `function leftOut() { throw ${error}; }`;
+      const names = entry.calledLater?.map((name) => `${name}: leftOut`).join(', ');
+      const contents = !entry.calledLater
+        ? `throw ${error};`
+        : names
+          ? `${leftOut}\nmodule.exports = { ${names} };`
+          : `module.exports = ${leftOut};`;
       return { contents, loader: 'js' };
     });
   },
@@ -295,8 +316,42 @@ const handOffBeside = {
   },
 };
 
+/**
+ * undici's diagnostics module opens its diagnostics channels (what an instrumentation such as
+ * OpenTelemetry subscribes to) and, for NODE_DEBUG=undici, fetch or websocket, subscribes
+ * debug logging to them: 3 KB of every HTTP bundle, of which no deployed function logs. It is
+ * replaced by its channels alone, taken from undici's own module when the bundle is built, so
+ * that a subscriber sees every event as before. The build fails if the module exports anything
+ * else, or its channels cannot be read.
+ */
+const DIAGNOSTICS = /[\\/]undici[\\/]lib[\\/]core[\\/]diagnostics\.js$/;
+
+function diagnosticsChannelsOf(source) {
+  const channels = /^const channels = \{\n[\s\S]*?\n\}$/m.exec(source);
+  if (!channels || !/^module\.exports = \{\s*channels\s*\}$/m.test(source)) {
+    throw new Error("undici's diagnostics module changed: it no longer exports its channels alone");
+  }
+  return [
+    "'use strict';",
+    "const diagnosticsChannel = require('node:diagnostics_channel');",
+    channels[0],
+    'module.exports = { channels };',
+  ].join('\n');
+}
+
+const diagnosticsChannelsOnly = {
+  name: 'diagnostics-channels-only',
+  setup(build) {
+    build.onLoad({ filter: DIAGNOSTICS }, (args) => ({
+      contents: diagnosticsChannelsOf(fs.readFileSync(args.path, 'utf8')),
+      loader: 'js',
+    }));
+  },
+};
+
 module.exports = [
   leaveOutUnreachableUndici,
+  diagnosticsChannelsOnly,
   openApiDocumentBuiltAhead,
   docsAssetsBuiltIn,
   httpParserBeside,

@@ -18,7 +18,7 @@ const FUNCTIONS = {
   fallback: {},
   listJobs: { reads: ['signing', 'callers'], may: ['keepUsage'] },
   searchJobs: { reads: ['signing', 'callers'], may: ['keepUsage'] },
-  cancelReservedJobs: { reads: ['signing', 'callers'], may: ['keepUsage'] },
+  cancelReservedJobs: { reads: ['signing', 'callers'], may: ['keepUsage', 'holdLeases'] },
   cancelJob: { reads: ['signing', 'callers'], may: ['keepUsage'] },
   stopJob: { reads: ['signing', 'callers'], may: ['keepUsage'] },
   getJobReport: { reads: ['signing', 'callers'], may: ['keepUsage'] },
@@ -76,6 +76,22 @@ const handOffPolicy = (fn) => ({
 
 const getAtt = (id, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
 
+/**
+ * The usage table's items a role may touch, by the key of each (lib/usage/): `caller#<id>` and
+ * its shards, `account` and its shards; `lease#cancel-reserved#<id>`. IAM holds a request to
+ * them with `dynamodb:LeadingKeys` (Amazon DynamoDB developer guide, "Using IAM policy
+ * conditions for fine-grained access control"); which caller's item a function writes is the
+ * secret's to say, and no condition can.
+ */
+const USAGE_KEYS = ['caller#*', 'account', 'account#*'];
+const LEASE_KEYS = ['lease#cancel-reserved#*'];
+const usageItems = (actions, keys) => ({
+  Effect: 'Allow',
+  Action: actions,
+  Resource: getAtt('UsageTable'),
+  Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': keys } },
+});
+
 /** Permissions some functions have, as policies of their roles. */
 const PERMISSIONS = {
   // The webhook receiver: sending to the invocation queue; params too large for a message go to
@@ -123,25 +139,19 @@ const PERMISSIONS = {
     },
   ],
   // The usage plans (lib/usage/dynamo-usage-store.ts): one conditional write an admission (its
-  // item read back only where a write was refused and DynamoDB did not return it), a caller's
-  // lease of cancel-reserved taken and deleted, GET /usage's reads.
-  keepUsage: [
-    {
-      Effect: 'Allow',
-      Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'],
-      Resource: getAtt('UsageTable'),
-    },
+  // item read back only where a write was refused and DynamoDB did not return it), on the
+  // callers' and the account's items only.
+  keepUsage: [usageItems(['dynamodb:UpdateItem', 'dynamodb:GetItem'], USAGE_KEYS)],
+  // A caller's lease of cancel-reserved (lib/usage/lease.ts), taken and given up: the one
+  // delete the usage table takes, on the leases only.
+  holdLeases: [
+    usageItems(['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'], LEASE_KEYS),
   ],
   // GET /usage reads a caller's and the account's usage items, and writes nothing.
-  readUsage: [{ Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: getAtt('UsageTable') }],
-  // The consumer counts the webhook deliveries it runs in the account's usage (never held).
-  countAccountUsage: [
-    {
-      Effect: 'Allow',
-      Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
-      Resource: getAtt('UsageTable'),
-    },
-  ],
+  readUsage: [usageItems(['dynamodb:GetItem'], USAGE_KEYS)],
+  // The consumer counts the webhook deliveries it runs in the account's usage (never held), on
+  // the account's shards.
+  countAccountUsage: [usageItems(['dynamodb:UpdateItem', 'dynamodb:GetItem'], ['account#*'])],
   // The watcher's last view (lib/watcher/dynamo-state-store.ts): a Scan of the view, two
   // conditional writes per change, the first pass's baseline in batches, its cursor.
   keepWatcherState: [

@@ -20,10 +20,15 @@ const REQUIRED = [
   ],
 ];
 
-/** Stages whose alarms must notify someone: packaging them without a topic stops. */
-const STAGES_NEEDING_AN_ALARM_TOPIC = new Set(['prod']);
-/** Stages whose parked invocations must be redrivable: the queue policy must name who may. */
-const STAGES_NEEDING_A_REDRIVE_PRINCIPAL = new Set(['prod']);
+/**
+ * Whether a stage is thrown away with its data: as it declares (the `disposable` param), else
+ * as the defaults say (only `dev`). A stage that is kept must have its alarms notify someone and
+ * its parked invocations be redrivable, whatever it is called (`production`, `staging`).
+ */
+function isDisposableStage(stage, disposable) {
+  const declared = String(disposable ?? '').trim();
+  return declared === '' ? stage === 'dev' : declared === 'true';
+}
 const IAM_PRINCIPAL_ARN = /^arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]{1,512}$/;
 
 /** Hosts a plain http:// URL may name: local stand-ins of the platform and benchmarks. */
@@ -72,6 +77,7 @@ function regionalSettings({ alarmActions, layers }) {
 function problems(
   {
     stage,
+    disposable,
     alarmActions,
     redrivePrincipal,
     region,
@@ -96,21 +102,24 @@ function problems(
     );
   }
   const topic = alarmActions[0];
-  if (topic === undefined && STAGES_NEEDING_AN_ALARM_TOPIC.has(stage)) {
+  const kept = !isDisposableStage(stage, disposable);
+  const orDisposable =
+    ', or declare the stage disposable (--param="disposable=true") if its data may go with it';
+  if (topic === undefined && kept) {
     found.push(
       `The alarmTopicArn parameter is required for the ${stage} stage: its alarms (the dead-letter ` +
         'queue, parked invocations, failing functions) must notify someone. Pass ' +
-        '--param="alarmTopicArn=arn:aws:sns:<region>:<account>:<topic>".',
+        `--param="alarmTopicArn=arn:aws:sns:<region>:<account>:<topic>"${orDisposable}.`,
     );
   } else if (typeof topic === 'string' && !SNS_TOPIC_ARN.test(topic)) {
     found.push('The alarmTopicArn parameter must be the ARN of an SNS topic.');
   }
   const redrive = String(redrivePrincipal ?? '').trim();
-  if (!redrive && STAGES_NEEDING_A_REDRIVE_PRINCIPAL.has(stage)) {
+  if (!redrive && kept) {
     found.push(
       `The redrivePrincipalArn parameter is required for the ${stage} stage: only the webhook ` +
         'receiver and it may send to the invocation queue, and redriving parked invocations ' +
-        'sends there. Pass --param="redrivePrincipalArn=arn:aws:iam::<account>:role/<on-call role>".',
+        `sends there. Pass --param="redrivePrincipalArn=arn:aws:iam::<account>:role/<on-call role>"${orDisposable}.`,
     );
   } else if (redrive && !IAM_PRINCIPAL_ARN.test(redrive)) {
     found.push('The redrivePrincipalArn parameter must be the ARN of an IAM role or user.');
@@ -248,6 +257,7 @@ class SettingsCheck {
     const found = problems({
       // The command's --stage, else the template's default.
       stage: this.options.stage ?? service.provider.stage,
+      disposable: service.custom?.dataRetention?.disposable,
       alarmActions: service.custom?.alarmActions ?? [],
       redrivePrincipal: service.custom?.redrivePrincipalArn,
       region: this.options.region ?? service.provider.region,
@@ -285,3 +295,4 @@ module.exports.problems = problems;
 module.exports.warnings = warnings;
 module.exports.undeployable = undeployable;
 module.exports.regionOfArn = regionOfArn;
+module.exports.isDisposableStage = isDisposableStage;

@@ -37,7 +37,7 @@ type Policy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } }
 const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 const SECRET = 'secretsmanager:GetSecretValue';
 /** A function that admits requests under the usage plans keeps usage in the usage table. */
-const USAGE = ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'];
+const USAGE = ['dynamodb:GetItem', 'dynamodb:UpdateItem'];
 const ADMITS = [SECRET, ...USAGE];
 /** A function whose answers may be handed off writes, aborts and reads under its own prefix. */
 const HANDS_OFF = [...ADMITS, 's3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'];
@@ -52,7 +52,8 @@ const FUNCTION_ACTIONS: Record<string, string[]> = {
   usage: [SECRET, 'dynamodb:GetItem'],
   listJobs: ADMITS,
   searchJobs: ADMITS,
-  cancelReservedJobs: ADMITS,
+  // ... and takes and gives up its caller's lease (the one delete of the usage table).
+  cancelReservedJobs: [...ADMITS, 'dynamodb:DeleteItem'],
   cancelJob: ADMITS,
   stopJob: ADMITS,
   getJobReport: HANDS_OFF,
@@ -530,12 +531,42 @@ describe('serverless package and its CloudFormation template', () => {
     );
   });
 
-  it('caps the concurrency of cancel-reserved and of the webhook receiver', () => {
+  it('caps the concurrency of every function that may run 10 s or more: cancel-reserved, the webhook receiver, actions, triggers, the queue consumer', () => {
     const reserved = (of: Record<string, Resource>, fn: string) =>
       propertiesOf(of, `${fn}LambdaFunction`).ReservedConcurrentExecutions;
     expect(reserved(resources, 'CancelReservedJobs')).toBe(10);
     expect(reserved(resources, 'ReceiveWebhook')).toBe(50);
+    expect(reserved(resources, 'InvokeAction')).toBe(20);
+    expect(reserved(resources, 'FireTrigger')).toBe(10);
     expect(reserved(resources, 'ListJobs')).toBeUndefined();
+    const consumer = Object.values(resources).find(
+      (r) => r.Type === 'AWS::Lambda::EventSourceMapping',
+    )!;
+    expect(consumer.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 10 });
+  });
+
+  it('gives the routes anyone may call budgets of their own, lower than the callers’ routes’', () => {
+    for (const [of, callers, webhook] of [
+      [resources, 50, 20],
+      [prod.resources, 200, 50],
+    ] as const) {
+      const stage = propertiesOf(of, 'HttpApiStage');
+      expect((stage.DefaultRouteSettings as Record<string, number>).ThrottlingRateLimit).toBe(
+        callers,
+      );
+      const settings = stage.RouteSettings as Record<string, { ThrottlingRateLimit: number }>;
+      expect(settings['POST /webhooks/{name}']?.ThrottlingRateLimit).toBe(webhook);
+      for (const key of [
+        'GET /health',
+        'GET /docs',
+        'GET /docs/{asset}',
+        'GET /openapi.json',
+        '$default',
+      ]) {
+        expect(settings[key]?.ThrottlingRateLimit, key).toBe(10);
+      }
+      expect(settings['GET /jobs']).toBeUndefined();
+    }
   });
 
   it("alarms when the usage table fails and at 80 % of the account plan's monthly quotas", () => {

@@ -1,22 +1,18 @@
 /**
  * The rules every usage store keeps, through the usage gate, as one suite run against each
  * implementation (memory, DynamoDB on dynalite): quotas per UTC day and month, the token bucket,
- * characters per API, units given back, the account's plan over every caller, the lease of a
- * long-running route, and what GET /usage reads.
+ * characters per API, units given back, the account's plan over every caller (spread over its
+ * shards), and what GET /usage reads.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  QuotaExceededError,
-  RateLimitedError,
-  type ServiceError,
-  ThrottleLimitedError,
-} from '../../lib/core/errors.js';
+import { QuotaExceededError, RateLimitedError, type ServiceError } from '../../lib/core/errors.js';
 import { createLogger } from '../../lib/core/log.js';
 import type { PlanEntry } from '../../lib/secrets/schema.js';
-import { type Admission, type Admitted, UsageGate } from '../../lib/usage/gate.js';
+import { type Admission, type Admitted, admit as admitWith } from '../../lib/usage/admission.js';
+import { UsageGate } from '../../lib/usage/gate.js';
+import { usageReport } from '../../lib/usage/report.js';
 import type { UsageStore } from '../../lib/usage/store.js';
 import { ONE_REQUEST, type Units } from '../../lib/usage/units.js';
-import { usageReport } from '../../lib/usage/report.js';
 
 /** A clock the suite moves; the gate under test reads it. */
 export interface UsageClock {
@@ -65,7 +61,7 @@ export function describeUsageStoreRules(
       });
     });
     const admit = (plan: PlanEntry | undefined, units = ONE_REQUEST, callerId = 'reporting') =>
-      gate.admit({ callerId, plans: { plan, accountPlan: undefined }, units });
+      admitWith(gate, { callerId, plans: { plan, accountPlan: undefined }, units });
 
     it('admits a day quota exactly, then refuses until the UTC day ends', async () => {
       const plan = { dayQuotaRequest: 3 };
@@ -168,7 +164,7 @@ export function describeUsageStoreRules(
       const accountPlan = { monthQuotaRequest: 2 };
       const plan = { dayQuotaRequest: 10 };
       const admitAs = (callerId: string) =>
-        gate.admit({ callerId, plans: { plan, accountPlan }, units: ONE_REQUEST });
+        admitWith(gate, { callerId, plans: { plan, accountPlan }, units: ONE_REQUEST });
       const first = admitted(await admitAs('reporting'));
       expect(first.headers['RateLimit-Policy']).toBe(
         `"caller-day";q=10;w=86400, "account-month";q=2;w=${30 * 86400}`,
@@ -187,30 +183,19 @@ export function describeUsageStoreRules(
       expect(usage.account?.month.remaining).toEqual({ requests: 0 });
     });
 
-    it('holds a caller to one lease at a time, until released or lapsed', async () => {
-      const release = await gate.acquire('reporting', 25_000);
-      const error = await gate.acquire('reporting', 25_000).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ThrottleLimitedError);
-      expect(error).toMatchObject({ status: 429, code: '410', message: 'Throttle Limited' });
-      expect((error as ServiceError).headers['Retry-After']).toBe('25');
-      // Another caller's lease is its own.
-      const other = await gate.acquire('chatbot', 25_000);
-      await release();
-      const again = await gate.acquire('reporting', 25_000);
-      clock.now = T0 + 25_000;
-      // Lapsed (its holder stopped): taken over; the old holder's release frees nothing.
-      const takeover = await gate.acquire('reporting', 25_000);
-      await again();
-      await expect(gate.acquire('reporting', 1000)).rejects.toBeInstanceOf(ThrottleLimitedError);
-      await takeover();
-      await other();
-    });
-
     it('reads a caller usage and the account usage for GET /usage', async () => {
       const plan = { dayQuotaRequest: 10, monthQuotaCharacters: { translate: 1000 } };
       const accountPlan = { monthQuotaRequest: 100 };
-      await gate.admit({ callerId: 'chatbot', plans: { plan, accountPlan }, units: translate(40) });
-      await gate.admit({ callerId: 'chatbot', plans: { plan, accountPlan }, units: ONE_REQUEST });
+      await admitWith(gate, {
+        callerId: 'chatbot',
+        plans: { plan, accountPlan },
+        units: translate(40),
+      });
+      await admitWith(gate, {
+        callerId: 'chatbot',
+        plans: { plan, accountPlan },
+        units: ONE_REQUEST,
+      });
       const usage = await usageReport(gate, 'chatbot', { plan, accountPlan });
       expect(usage.caller).toEqual({
         plan,

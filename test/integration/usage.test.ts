@@ -2,19 +2,20 @@
  * Usage plans through the real middy stack: the packaged handlers, loaded as a container loads
  * them, admitting against a usage table in dynalite (whose conditional writes are atomic, as
  * DynamoDB's are), with the emulator as the platform. What the admission answers, the headers
- * every answer to a caller under a plan carries, what counts and what is given back, GET
- * /usage, the cancel-reserved lease, and the store down under either policy.
+ * every answer to a caller under a plan carries, what counts and what is given back (the plan
+ * counts what reached the platform, on a busy machine too), GET /usage, cancel-reserved's
+ * lease and its unit for every call it sends, and the store down under either policy.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
+import { demoSecretFor, syntheticScanJobs } from '../../emulator/index.js';
 import { startDynalite } from '../../scripts/local-ledger.js';
 import tables from '../../scripts/sls/tables.cjs';
 import { pointAwsSdkAt } from '../helpers/aws.js';
-import { emulatorForSuite } from '../helpers/emulator.js';
+import { emulatorForSuite, startTestEmulator } from '../helpers/emulator.js';
 import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
 import { captureLogLines } from '../helpers/logs.js';
 import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
@@ -290,6 +291,7 @@ describe('usage plans when the usage table cannot answer', () => {
       ...demoSecretFor(emulator.url),
       callers: [
         caller('metered', ['jobs:read'], { dayQuotaRequest: 5 }),
+        caller('paced', ['jobs:read'], { rateRps: 1, burst: 2 }),
         caller('free', ['jobs:read']),
       ],
     };
@@ -332,5 +334,249 @@ describe('usage plans when the usage table cannot answer', () => {
     // Held closed, a call to the missing table would refuse the request: it is answered.
     const { list: handler } = await withStoreDown('closed');
     expect((await handler(list('free'), lambdaContext())).statusCode).toBe(200);
+  });
+
+  it.each(['open', 'closed'] as const)(
+    'holds a caller to its rate from memory, %s: an outage never lifts a rate',
+    async (policy) => {
+      emulator.requests.length = 0;
+      const { list: handler } = await withStoreDown(policy);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => handler(list('paced'), lambdaContext())),
+      );
+      const statuses = results.map((result) => result.statusCode).sort();
+      // A burst of 2, then one a second: however slow the machine, at most a few more.
+      const admitted = statuses.filter((status) => status === 200).length;
+      expect(admitted).toBeGreaterThanOrEqual(2);
+      expect(admitted).toBeLessThanOrEqual(4);
+      for (const refused of results.filter((result) => result.statusCode !== 200)) {
+        expect([refused.statusCode, (jsonBody(refused) as ErrorBody).error.errorCode]).toEqual([
+          429,
+          '420',
+        ]);
+      }
+      expect(emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs'))).toHaveLength(
+        admitted,
+      );
+    },
+  );
+});
+
+describe('the plan counts what reached the platform', () => {
+  const emulator = emulatorForSuite();
+
+  async function load(callers: unknown[], secretChanges: Record<string, unknown> = {}) {
+    const secret = { ...demoSecretFor(emulator.url), callers, ...secretChanges };
+    const table = await newUsageTable();
+    const handlers = await loadHandlers(
+      emulatorEnv(emulator, { SECRETS_FILE: await secretFile(secret), USAGE_TABLE: table }),
+      {
+        invoke: 'functions/actions/invoke.ts',
+        list: 'functions/jobs/list.ts',
+        usage: 'functions/usage.ts',
+      },
+    );
+    const { getRuntime } = await import('../../lib/runtime.js');
+    const { usageGateOf } = await import('../../lib/usage/setup.js');
+    const gate = usageGateOf(getRuntime());
+    const spentToday = async (id: string) => {
+      await gate.settled();
+      const usage = await handlers.usage(
+        httpEvent('usage.json', { headers: as(id) }),
+        lambdaContext(),
+      );
+      return (jsonBody(usage) as { caller: { day: { requests: number } } }).caller.day.requests;
+    };
+    return { ...handlers, spentToday };
+  }
+  const action = (name: string, method = 'POST') =>
+    httpEvent('actions-invoke.json', {
+      method,
+      path: `/actions/${name}`,
+      pathParameters: { name },
+      body: '{}',
+      headers: { ...as('runner'), 'content-type': 'application/json' },
+    });
+
+  it('gives back what a request refused before anything went out took: an unknown action, a method the target does not take', async () => {
+    emulator.requests.length = 0;
+    const runner = caller('runner', ['actions:*'], { dayQuotaRequest: 3 });
+    const { invoke, spentToday } = await load([runner]);
+    for (let i = 0; i < 4; i++) {
+      const unknown = await invoke(action('nope'), lambdaContext());
+      expect([unknown.statusCode, (jsonBody(unknown) as ErrorBody).error.errorCode]).toEqual([
+        404,
+        '300',
+      ]);
+      // Every answer to a caller under a plan carries its fields.
+      expect(header(unknown, 'ratelimit-policy')).toContain('q=3');
+    }
+    const wrongMethod = await invoke(action('hello', 'GET'), lambdaContext());
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(await spentToday('runner')).toBe(0);
+    expect(emulator.requests).toEqual([]);
+    // The quota is whole: three runs go through.
+    for (let i = 0; i < 3; i++)
+      expect((await invoke(action('hello'), lambdaContext())).statusCode).toBe(200);
+    expect((await invoke(action('hello'), lambdaContext())).statusCode).toBe(429);
+    expect(await spentToday('runner')).toBe(3);
+  });
+
+  it('gives back what a request took whose secret could not be read, and one whose deadline came before the send', async () => {
+    const reader = caller('reader', ['jobs:read'], { dayQuotaRequest: 3 });
+    const listing = () =>
+      httpEvent('jobs-list.json', { query: 'page=1&limit=10', headers: as('reader') });
+    // No signing keys: the list cannot sign its call.
+    const unsigned = await load([reader], { iam: undefined });
+    const refused = await unsigned.list(listing(), lambdaContext());
+    expect([refused.statusCode, (jsonBody(refused) as ErrorBody).error.errorCode]).toEqual([
+      500,
+      '900',
+    ]);
+    expect(await unsigned.spentToday('reader')).toBe(0);
+    // 200 ms left: less than the upstream client keeps back, so no call is started.
+    const signed = await load([reader]);
+    const late = await signed.list(listing(), lambdaContext(200));
+    expect(late.statusCode).toBe(504);
+    expect(await signed.spentToday('reader')).toBe(0);
+  });
+
+  it('spends, of 60 requests at once on a busy machine against a quota of 20, exactly as many units as calls that reached the platform, and answers each within its time', {
+    timeout: 120_000,
+  }, async () => {
+    emulator.requests.length = 0;
+    captureLogLines();
+    const reader = caller('reader', ['jobs:read'], { dayQuotaRequest: 20 });
+    const { spentToday } = await load([reader]);
+    // The handler itself, as loaded: the answers' check against the document (loadHandlers)
+    // would add its own time after each answer.
+    const { handler: list } = (await import('../../functions/jobs/list.js')) as {
+      handler: (event: unknown, context: unknown) => Promise<Result>;
+    };
+    // The platform answers some at once and others late, and each request has its own time
+    // left, as on a busy machine: some so little that the deadline comes during the admission
+    // or before the send (the upstream client starts no call with less than 250 ms), some
+    // during the call, some not at all.
+    for (let i = 0; i < 60; i++) {
+      const ms = (i * 37) % 1400;
+      emulator.faults.add({ kind: 'latency', ms, match: { pathPrefix: '/api/v1/jobs' }, times: 1 });
+    }
+    // How late the event loop itself runs meanwhile: an answer cannot come before its timer
+    // does. (A call that goes out always has 150 ms more than the client keeps back, so that the
+    // emulator, in this process, has seen it arrive before a deadline cuts it short.)
+    let loopLate = 0;
+    let expected = Date.now() + 10;
+    const watch = setInterval(() => {
+      loopLate = Math.max(loopLate, Date.now() - expected);
+      expected = Date.now() + 10;
+    }, 10);
+    try {
+      const sent = Array.from({ length: 60 }, (_, i) => {
+        const remainingMs = i % 4 === 0 ? 100 + i : 400 + ((i * 53) % 1200);
+        const deadline = Date.now() + remainingMs;
+        return list(
+          httpEvent('jobs-list.json', { query: 'page=1&limit=10', headers: as('reader') }),
+          lambdaContext(remainingMs),
+        ).then((result) => ({ result, late: Date.now() - deadline }));
+      });
+      const answers = await Promise.all(sent);
+      const statuses = answers.map(({ result }) => result.statusCode);
+      expect(statuses.every((status) => [200, 429, 504].includes(status ?? 0))).toBe(true);
+      // The case has both: calls answered, and deadlines that came first.
+      expect(statuses).toContain(200);
+      expect(statuses).toContain(504);
+      // Every answer is the function's own, by its deadline (no later than the loop ran late).
+      for (const { late } of answers) expect(late).toBeLessThanOrEqual(loopLate);
+    } finally {
+      clearInterval(watch);
+    }
+    const reached = emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs?')).length;
+    const spent = await spentToday('reader');
+    expect(spent).toBe(reached);
+    expect(spent).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('cancel-reserved counts what it sends', () => {
+  let emulator: Awaited<ReturnType<typeof startTestEmulator>>;
+  beforeAll(async () => {
+    emulator = await startTestEmulator({
+      scanJobs: () => syntheticScanJobs({ count: 1000, reserved: 200 }),
+    });
+  });
+  afterAll(() => emulator.close());
+
+  async function load(plan: unknown, accountPlan?: unknown) {
+    emulator.reset();
+    const secret = {
+      ...demoSecretFor(emulator.url),
+      callers: [caller('ops', ['jobs:cancel-reserved', 'jobs:read'], plan)],
+      ...(accountPlan ? { accountPlan } : {}),
+    };
+    const handlers = await loadHandlers(
+      emulatorEnv(emulator, {
+        SECRETS_FILE: await secretFile(secret),
+        USAGE_TABLE: await newUsageTable(),
+      }),
+      { cancelReserved: 'functions/jobs/cancel-reserved.ts', usage: 'functions/usage.ts' },
+    );
+    const cancel = async (body: Record<string, unknown> = {}) => {
+      const result = await handlers.cancelReserved(
+        httpEvent('jobs-cancel-reserved.json', {
+          body: JSON.stringify({ searchType: 'url', searchKeyword: 'load.example.com', ...body }),
+          headers: as('ops'),
+        }),
+        lambdaContext(25_000),
+      );
+      return result;
+    };
+    const usage = async () =>
+      jsonBody(
+        await handlers.usage(httpEvent('usage.json', { headers: as('ops') }), lambdaContext()),
+      ) as {
+        caller: { day: { requests: number } };
+        account: { day: { requests: number } } | null;
+      };
+    const sent = () => emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs')).length;
+    return { cancel, usage, sent };
+  }
+
+  it('takes a unit for each page read of a dry run, and for each page read and cancel of a run', async () => {
+    const { cancel, usage, sent } = await load(
+      { rateRps: 200, dayQuotaRequest: 10_000 },
+      {
+        dayQuotaRequest: 100_000,
+      },
+    );
+    const dry = await cancel({ dryRun: true });
+    expect(dry.statusCode).toBe(200);
+    // 1,000 jobs: 10 pages of 100.
+    expect((await usage()).caller.day.requests).toBe(10);
+    const run = await cancel();
+    expect(run.statusCode).toBe(200);
+    expect(jsonBody(run)).toMatchObject({ complete: true, remaining: [] });
+    const counted = await usage();
+    expect(counted.caller.day.requests).toBe(10 + 10 + 200);
+    expect(counted.caller.day.requests).toBe(sent());
+    expect(counted.account?.day.requests).toBe(sent());
+    expect(header(run, 'ratelimit-policy')).toContain('"caller-day";q=10000');
+  });
+
+  it('stops when the day quota runs out midway, and answers what is left in remaining', async () => {
+    const { cancel, usage, sent } = await load({ rateRps: 200, dayQuotaRequest: 110 });
+    const run = await cancel();
+    expect(run.statusCode).toBe(200);
+    const answer = jsonBody(run) as { cancelled: string[]; remaining: string[]; complete: boolean };
+    // 10 page reads, then 100 cancels: the quota's 110.
+    expect(answer.cancelled).toHaveLength(100);
+    expect(answer.remaining).toHaveLength(100);
+    expect(answer.complete).toBe(false);
+    expect((await usage()).caller.day.requests).toBe(110);
+    expect(sent()).toBe(110);
+    expect(header(run, 'ratelimit')).toContain('"caller-day";r=0;');
+    // The next call finds the quota spent before it reads a page.
+    const next = await cancel();
+    expect([next.statusCode, (jsonBody(next) as ErrorBody).error.errorCode]).toEqual([429, '400']);
+    expect(sent()).toBe(110);
   });
 });

@@ -6,10 +6,16 @@
  * A request refused before this counts nothing.
  *
  * Every answer to a caller under a plan carries the RateLimit fields: the handler's, and the
- * error envelope's (error-envelope.ts merges the request's response headers). A request whose
- * upstream call could not have reached the platform (refused, DNS) gives its units back.
+ * error envelope's (error-envelope.ts merges the request's response headers).
+ *
+ * The plan counts what reached the platform: a request whose call never went out (the handler
+ * refused it first: an unknown action, a method the target does not take, a secret it could
+ * not read; its deadline came first; the guard answered 504 first, answer-in-time.ts) gives its
+ * units back, as does one whose call could not have reached the platform (refused, DNS). The
+ * call context marks a call going out (`RequestState.call`, before its first attempt is sent).
  */
 import { UpstreamUnreachableError } from '../../core/errors.js';
+import { admit } from '../../usage/admission.js';
 import type { UsageGate } from '../../usage/gate.js';
 import type { Plans } from '../../usage/plan.js';
 import type { Units } from '../../usage/units.js';
@@ -23,7 +29,7 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
     before: async ({ event: state }) => {
       const caller = state.caller;
       if (!caller || !state.input) return;
-      const admitted = await gate.admit({
+      const admitted = await admit(gate, {
         callerId: caller.id,
         plans: caller.plans ?? NO_PLANS,
         units: spends(state.input),
@@ -32,14 +38,17 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
       });
       if (!admitted.admitted) throw admitted.error;
       Object.assign(state.responseHeaders, admitted.headers);
-      state.giveBack = admitted.giveBack;
+      // Kept by the gate, so that a give-back no answer waits for (the guard's) is not lost.
+      state.giveBack = () => gate.keep(admitted.giveBack());
     },
-    after: ({ event: state, response }) => {
+    after: async ({ event: state, response }) => {
+      if (!state.sent) await state.giveBack?.();
       if (response) response.headers = { ...response.headers, ...state.responseHeaders };
     },
     onError: async ({ event: state, error }) => {
       // Nothing of it reached the platform: its units were not spent.
-      if (error instanceof UpstreamUnreachableError && !error.maybeSent) await state.giveBack?.();
+      const unreachable = error instanceof UpstreamUnreachableError && !error.maybeSent;
+      if (!state.sent || unreachable) await state.giveBack?.();
     },
   };
 }

@@ -27,6 +27,8 @@ export function answerInTime(
     timer = setTimeout(
       () => {
         const error = new UpstreamTimeoutError();
+        // Nothing more of it goes out; what it took of its plans goes back unless a call did.
+        state.abandon();
         state.log.error('no answer before the function timeout', {
           errorCode: error.code,
           reason: error.reason,

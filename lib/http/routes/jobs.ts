@@ -12,7 +12,7 @@ import {
 import { ONE_REQUEST } from '../../usage/units.js';
 import { defineRoute, document, PLATFORM_JSON } from './route.js';
 
-/** Every job route calls the platform once a request, as the usage plans count it. */
+/** A job route calls the platform once a request, as the usage plans count it. */
 const jobRoute = {
   tag: 'jobs',
   spends: () => ONE_REQUEST,
@@ -41,6 +41,9 @@ export const jobRoutes = {
   }),
   cancelReservedJobs: defineRoute<CancelReservedBody>({
     ...jobRoute,
+    // Every page it reads and every job it cancels is a call of the platform: one unit each,
+    // taken as it goes (functions/jobs/cancel-reserved.ts).
+    spends: 'per-call',
     function: 'cancelReservedJobs',
     // Its own scope: one call may cancel every reserved job, so jobs:cancel alone does not allow it.
     access: { scope: 'jobs:cancel-reserved' },
@@ -116,7 +119,7 @@ ROUTE_DOCS: {
       {
         status: 200,
         description:
-          'The jobs cancelled, those that could not be (with the reason), and the reserved jobs found but not attempted when the time ran out; call again to go on. A dry run: the reserved jobs it would cancel',
+          "The jobs cancelled, those that could not be (with the reason), and the reserved jobs found but not attempted when the time ran out or the caller's usage plans were spent (each page read and each cancel takes a unit); call again to go on. A dry run: the reserved jobs it would cancel",
         contentTypes: ['application/json'],
         schema: {
           oneOf: [
@@ -131,7 +134,7 @@ ROUTE_DOCS: {
                   type: 'array',
                   items: { type: 'string' },
                   description:
-                    'Reserved jobs found but not attempted: the time left could not cover them',
+                    "Reserved jobs found but not attempted: the time left, or the caller's usage plans, could not cover them",
                 },
                 complete: {
                   type: 'boolean',

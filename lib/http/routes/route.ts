@@ -112,10 +112,11 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   /**
    * What a request spends of its caller's usage plans (lib/usage/units.ts): a route that
    * reaches the platform is admitted against them after validation, before anything is sent.
-   * Absent: the route reaches nothing of the platform (health, the document, usage) and spends
-   * nothing.
+   * `per-call`: bulk work, whose handler takes a unit for every call it sends (a usage meter,
+   * lib/usage/bulk-meter.ts). Absent: the route reaches nothing of the platform (health, the
+   * document, usage) and spends nothing.
    */
-  readonly spends?: (input: { readonly body: unknown }) => Units;
+  readonly spends?: ((input: { readonly body: unknown }) => Units) | 'per-call';
   /**
    * The route passes its answer through, which may be larger than a Lambda function can return
    * (a report, speech, an image, an action's answer): such a success answer is handed off

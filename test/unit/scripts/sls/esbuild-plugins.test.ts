@@ -1,12 +1,14 @@
 /**
  * The bundles' esbuild plugins (scripts/sls/esbuild-plugins.cjs), on real esbuild builds: the
  * HTTP parser written beside a bundle is byte for byte undici's, the parser's constants cut to
- * the tables undici's client reads, a left-out part of undici
- * says why when reached, and middy loads Node's web streams only if a handler streams.
+ * the tables undici's client reads, its diagnostics cut to its channels, a left-out part of
+ * undici says why when reached (and the agent left answers as before), and middy loads Node's web streams only if a handler streams.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -62,6 +64,25 @@ describe('the bundles’ esbuild plugins', () => {
     expect(Object.keys(original).length).toBeGreaterThan(read.length + 10);
   });
 
+  it("keep undici's diagnostics channels, the very channels a subscriber sees, and none of its debug logging", async () => {
+    const original = require('undici/lib/core/diagnostics.js') as {
+      channels: Record<string, unknown>;
+    };
+    const { exports, outfile } = await bundle(
+      "module.exports = require('undici/lib/core/diagnostics.js');",
+      'node_modules/undici/lib/core',
+    );
+    const { channels } = exports as typeof original;
+    expect(Object.keys(channels).sort()).toEqual(Object.keys(original.channels).sort());
+    // diagnostics_channel hands out one channel per name: the bundle's are undici's.
+    for (const [name, channel] of Object.entries(original.channels)) {
+      expect(channels[name], name).toBe(channel);
+    }
+    const text = readFileSync(outfile, 'utf8');
+    expect(text).not.toContain('debuglog');
+    expect(text).toContain('undici:request:create');
+  });
+
   it('write undici’s HTTP parser beside the bundle, and hand undici the same bytes', async () => {
     const original = require('undici/lib/llhttp/llhttp_simd-wasm.js') as Buffer;
     const { exports, bytes, outfile } = await bundle(
@@ -86,6 +107,48 @@ describe('the bundles’ esbuild plugins', () => {
     );
     expect(exports).toBeTypeOf('function');
     expect(() => (exports as () => void)()).toThrow(/HTTP\/2 was left out/);
+  });
+
+  it('leave out interceptors and stats, and the bundled agent still answers a request', async () => {
+    const server = createServer((_request, response) => response.end('pong'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const { exports, outfile } = await bundle(
+      "module.exports = require('undici/lib/dispatcher/agent.js');",
+    );
+    const Agent = exports as typeof import('undici').Agent;
+    const agent = new Agent({ connections: 4 });
+    try {
+      // As lib/upstream/dispatch.ts sends: the dispatch API, with a handler of undici's new API.
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        let status = 0;
+        const chunks: Buffer[] = [];
+        agent.dispatch(
+          { origin: `http://127.0.0.1:${port}`, path: '/', method: 'GET' },
+          {
+            onRequestStart: () => {},
+            onResponseStart: (_controller, statusCode) => {
+              status = statusCode;
+            },
+            onResponseData: (_controller, chunk) => {
+              chunks.push(chunk);
+            },
+            onResponseEnd: () => resolve({ status, body: Buffer.concat(chunks).toString() }),
+            onResponseError: (_controller, error) => reject(error),
+          },
+        );
+      });
+      expect(answer).toEqual({ status: 200, body: 'pong' });
+      const composed = agent.compose((dispatch) => dispatch);
+      expect(() =>
+        composed.dispatch({ origin: 'http://127.0.0.1', path: '/', method: 'GET' }, {}),
+      ).toThrow(/interceptors were left out/);
+      expect(() => agent.stats).toThrow(/stats were left out/);
+      expect(readFileSync(outfile, 'utf8')).not.toContain('class WrapHandler');
+    } finally {
+      await agent.close();
+      server.close();
+    }
   });
 
   it('let middy load Node’s web streams only when a handler returns a stream', async () => {

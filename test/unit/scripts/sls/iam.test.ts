@@ -136,20 +136,24 @@ describe('who reads which secret', () => {
     expect(Object.keys(Resources)).toHaveLength(20);
   });
 
-  it('lets the functions that admit keep usage in the usage table, and no other', async () => {
+  it('lets the functions that admit keep usage in the usage table, on its usage items only, and no other', async () => {
     const { Resources } = (await iam.roles({ resolveVariable })) as {
       Resources: Record<
         string,
         { Properties: { Policies: { PolicyName: string; PolicyDocument: unknown }[] } }
       >;
     };
-    const usageActions = (role: string) =>
+    type UsageStatement = {
+      Action: string[];
+      Condition?: Record<string, Record<string, string[]>>;
+    };
+    const usageStatements = (role: string) =>
       Resources[role]!.Properties.Policies.filter((policy) =>
         JSON.stringify(policy.PolicyDocument).includes('"UsageTable"'),
-      ).flatMap(
-        (policy) =>
-          (policy.PolicyDocument as { Statement: { Action: string[] }[] }).Statement[0]!.Action,
-      );
+      ).map((policy) => (policy.PolicyDocument as { Statement: UsageStatement[] }).Statement[0]!);
+    const usageActions = (role: string) => usageStatements(role).flatMap((s) => s.Action);
+    const keysOf = (statement: UsageStatement | undefined) =>
+      statement?.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
     const admitting = [
       'ListJobs',
       'SearchJobs',
@@ -165,16 +169,32 @@ describe('who reads which secret', () => {
       'CatalogueUtility',
     ];
     for (const fn of admitting) {
-      expect(usageActions(`${fn}Role`), fn).toEqual([
-        'dynamodb:UpdateItem',
-        'dynamodb:GetItem',
-        'dynamodb:DeleteItem',
-      ]);
+      const [usage, ...others] = usageStatements(`${fn}Role`);
+      expect(usage?.Action, fn).toEqual(['dynamodb:UpdateItem', 'dynamodb:GetItem']);
+      expect(keysOf(usage), fn).toEqual(['caller#*', 'account', 'account#*']);
+      // Only the function that holds leases may delete, and its leases only.
+      expect(
+        others.map((statement) => [statement.Action, keysOf(statement)]),
+        fn,
+      ).toEqual(
+        fn === 'CancelReservedJobs'
+          ? [
+              [
+                ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'],
+                ['lease#cancel-reserved#*'],
+              ],
+            ]
+          : [],
+      );
     }
-    // The consumer counts deliveries in the account's usage: no lease to delete.
-    expect(usageActions('ConsumeInvocationsRole')).toEqual([
-      'dynamodb:UpdateItem',
-      'dynamodb:GetItem',
+    // The consumer counts deliveries in the account's usage, on its shards: nothing to delete.
+    const [consumer] = usageStatements('ConsumeInvocationsRole');
+    expect(consumer?.Action).toEqual(['dynamodb:UpdateItem', 'dynamodb:GetItem']);
+    expect(keysOf(consumer)).toEqual(['account#*']);
+    const [usage] = usageStatements('UsageRole');
+    expect([usage?.Action, keysOf(usage)]).toEqual([
+      ['dynamodb:GetItem'],
+      ['caller#*', 'account', 'account#*'],
     ]);
     for (const fn of ['Health', 'Fallback', 'Openapi', 'Docs', 'ReceiveWebhook', 'WatchScanJobs']) {
       expect(usageActions(`${fn}Role`), fn).toEqual([]);

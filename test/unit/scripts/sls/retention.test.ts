@@ -7,7 +7,7 @@ const { applyRetention } = createRequire(import.meta.url)(
 ) as {
   applyRetention: (
     resources: Record<string, Record<string, unknown>>,
-    settings: { deletionPolicy?: unknown; pointInTimeRecovery?: unknown },
+    settings: { disposable?: unknown; deletionPolicy?: unknown; pointInTimeRecovery?: unknown },
   ) => void;
 };
 
@@ -22,9 +22,9 @@ const template = () => ({
 });
 
 describe('applyRetention', () => {
-  it('keeps every table, queue, bucket and log group, and recovers every table, where the stage says so', () => {
+  it('keeps every table, queue, bucket and log group, and recovers every table, unless the stage is declared disposable', () => {
     const resources = template();
-    applyRetention(resources, { deletionPolicy: 'Retain', pointInTimeRecovery: true });
+    applyRetention(resources, { disposable: 'false', deletionPolicy: '', pointInTimeRecovery: '' });
     for (const id of ['Ledger', 'Usage', 'Queue', 'Bodies', 'ListJobsLogGroup'] as const) {
       expect(resources[id], id).toMatchObject({
         DeletionPolicy: 'Retain',
@@ -43,9 +43,15 @@ describe('applyRetention', () => {
     expect(resources.ServerlessDeploymentBucket).not.toHaveProperty('DeletionPolicy');
   });
 
-  it('deletes them where the stage says so (the default)', () => {
+  it('keeps them when nothing is declared: a stage is disposable only by its own word', () => {
     const resources = template();
     applyRetention(resources, {});
+    expect(resources.Queue).toMatchObject({ DeletionPolicy: 'Retain' });
+  });
+
+  it('deletes them, with no recovery, where the stage is declared disposable', () => {
+    const resources = template();
+    applyRetention(resources, { disposable: true });
     expect(resources.Queue).toMatchObject({
       DeletionPolicy: 'Delete',
       UpdateReplacePolicy: 'Delete',
@@ -53,6 +59,18 @@ describe('applyRetention', () => {
     expect(resources.Ledger.Properties).toMatchObject({
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
     });
+  });
+
+  it('lets a stage override what its declaration implies, one policy at a time', () => {
+    const resources = template();
+    applyRetention(resources, { disposable: 'true', deletionPolicy: 'Retain' });
+    expect(resources.Queue).toMatchObject({ DeletionPolicy: 'Retain' });
+    expect(resources.Ledger.Properties).toMatchObject({
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+    });
+    expect(() => applyRetention(template(), { disposable: 'yes' })).toThrow(
+      /disposable parameter must be true or false/,
+    );
   });
 
   it('refuses a policy CloudFormation would not take for these types, naming the parameter', () => {

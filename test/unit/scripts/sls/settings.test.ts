@@ -72,6 +72,24 @@ describe('the settings check before packaging', () => {
     );
   });
 
+  it('asks the same of any stage its data is kept for, whatever it is called; a stage declared disposable may leave both empty', () => {
+    process.env = { PATH: SAVED.PATH, ...URLS };
+    const none = { isLocal: false, alarmActions: [] };
+    for (const stage of ['production', 'staging', 'qa']) {
+      const attempt = () => deployed(none, stage).check();
+      expect(attempt).toThrow(
+        new RegExp(`alarmTopicArn parameter is required for the ${stage} stage`),
+      );
+      expect(attempt).toThrow(/redrivePrincipalArn parameter is required/);
+      expect(attempt).toThrow(/declare the stage disposable \(--param="disposable=true"\)/);
+    }
+    const thrownAway = { ...none, dataRetention: { disposable: 'true' } };
+    expect(() => deployed(thrownAway, 'pr-123').check()).not.toThrow();
+    // dev is disposable by default, and may be declared kept.
+    const keptDev = { ...none, dataRetention: { disposable: false } };
+    expect(() => deployed(keptDev, 'dev').check()).toThrow(/alarmTopicArn parameter is required/);
+  });
+
   it('refuses the prod stage without a redrive principal: the queue policy must name who may redrive', () => {
     process.env = { PATH: SAVED.PATH, ...URLS };
     const topic = ['arn:aws:sns:us-east-1:123456789012:on-call'];

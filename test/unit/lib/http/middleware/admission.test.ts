@@ -6,6 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
+  CredentialsUnavailableError,
+  MethodNotAllowedError,
+  NotFoundError,
   type ServiceError,
   UpstreamError,
   UpstreamTimeoutError,
@@ -21,10 +24,10 @@ import { json } from '../../../../../lib/http/responses.js';
 import type { PlanEntry } from '../../../../../lib/secrets/schema.js';
 import { UsageGate } from '../../../../../lib/usage/gate.js';
 import type { Plans } from '../../../../../lib/usage/plan.js';
+import { usageReport } from '../../../../../lib/usage/report.js';
 import { memoryUsageStore, type UsageStore } from '../../../../../lib/usage/store.js';
 import { catalogueUnits } from '../../../../../lib/usage/units.js';
 import { type Handler, ownStack, stateOf } from './own-stack.js';
-import { usageReport } from '../../../../../lib/usage/report.js';
 
 /** 2026-11-25T10:00:00Z; the gate's clock stays there, so no token comes back by itself. */
 const T0 = Date.UTC(2026, 10, 25, 10, 0, 0);
@@ -38,7 +41,6 @@ function countingStore(): UsageStore & { calls: number } {
   const inner = memoryUsageStore();
   const store = {
     calls: 0,
-    description: inner.description,
     take: (...args: Parameters<UsageStore['take']>) => {
       store.calls++;
       return inner.take(...args);
@@ -48,8 +50,7 @@ function countingStore(): UsageStore & { calls: number } {
       return inner.giveBack(...args);
     },
     read: inner.read,
-    acquireLease: inner.acquireLease,
-    releaseLease: inner.releaseLease,
+    peek: inner.peek,
   };
   return store;
 }
@@ -66,7 +67,10 @@ function setup() {
   /** One request of `caller` with these plans through the stack; the handler's outcome given. */
   const send = async (
     plans: Plans | undefined,
-    outcome: Handler = async () => json(200, { translated: true }),
+    outcome: Handler = async (given) => {
+      sendsUpstream(given);
+      return json(200, { translated: true });
+    },
     body = '{"text":"hello"}',
   ) => {
     const { state } = stateOf({ body, headers: { 'content-type': 'application/json' } });
@@ -87,9 +91,15 @@ function setup() {
 }
 
 const plan = (entry: PlanEntry): Plans => ({ plan: entry, accountPlan: undefined });
-const failing = (error: ServiceError) => async () => {
-  throw error;
-};
+/** What the upstream client does before it sends a request's call: marks it gone out. */
+const sendsUpstream = (state: RequestState) => state.call().beforeSend?.();
+/** A handler whose call went out, then failed with this error; or failed before it went out. */
+const failing =
+  (error: ServiceError, sent = true) =>
+  async (state: RequestState) => {
+    if (sent) sendsUpstream(state);
+    throw error;
+  };
 
 describe('admission', () => {
   it('lets a request its plans admit through, counted, and its answer carries the RateLimit fields', async () => {
@@ -163,13 +173,14 @@ describe('admission', () => {
 
   it('puts the RateLimit fields on an error answer too', async () => {
     const { send } = setup();
-    const plans = plan({ dayQuotaRequest: 100 });
+    // A rate of 100 a second keeps the caller on one item: its remaining count is exact.
+    const plans = plan({ rateRps: 100, dayQuotaRequest: 100 });
     const upstream = new UpstreamError({ status: 400, code: 'N2MT05', message: 'Bad text' });
     const { response } = await send(plans, failing(upstream));
     expect(response.statusCode).toBe(400);
     expect(response.headers).toMatchObject({
-      'RateLimit-Policy': '"caller-day";q=100;w=86400',
-      RateLimit: expect.stringMatching(/^"caller-day";r=99;t=\d+$/),
+      'RateLimit-Policy': '"caller-rate";q=100;w=1;pgw-burst=100, "caller-day";q=100;w=86400',
+      RateLimit: expect.stringMatching(/^"caller-rate";r=99;t=\d+, "caller-day";r=99;t=\d+$/),
     });
   });
 
@@ -197,6 +208,45 @@ describe('admission', () => {
       expect((await today(plans)).requests).toBe(1);
     },
   );
+
+  it.each([
+    ['an unknown action', new NotFoundError('No action named nope')],
+    ['a method the target does not take', new MethodNotAllowedError(['POST'])],
+    ['a secret it could not read', new CredentialsUnavailableError(1)],
+    ['its deadline before the send', new UpstreamTimeoutError()],
+  ])(
+    'gives the units back when the handler refuses before anything went out: %s',
+    async (_, error) => {
+      const { send, today } = setup();
+      const plans = plan({ dayQuotaRequest: 1 });
+      const { response } = await send(plans, failing(error, false));
+      expect(response.statusCode).toBe(error.status);
+      expect(response.headers?.['RateLimit-Policy']).toBe('"caller-day";q=1;w=86400');
+      expect((await today(plans)).requests).toBe(0);
+      expect((await send(plans)).response.statusCode).toBe(200);
+    },
+  );
+
+  it('gives the units back of a request answered before its call went out, and sends nothing after', async () => {
+    const { send, today, gate } = setup();
+    const plans = plan({ dayQuotaRequest: 1 });
+    let late: unknown;
+    const { response } = await send(plans, async (state) => {
+      // The guard answered (answer-in-time.ts); the work goes on, and would send now.
+      state.abandon();
+      try {
+        sendsUpstream(state);
+      } catch (error) {
+        late = error;
+        throw error;
+      }
+      return json(200, {});
+    });
+    expect(late).toBeInstanceOf(UpstreamTimeoutError);
+    expect(response.statusCode).toBe(504);
+    await gate.settled();
+    expect((await today(plans)).requests).toBe(0);
+  });
 
   it('keeps the units of a request that succeeded', async () => {
     const { send, today } = setup();

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { type CatalogueEntry, defineEntry } from '../../../../../lib/catalogue/entry.js';
 import { catalogue } from '../../../../../lib/catalogue/table.js';
 import { routeOfEntry } from '../../../../../lib/http/routes/catalogue.js';
-import { docsOf } from '../../../../../lib/http/routes/route.js';
+import { docsOf, type Route } from '../../../../../lib/http/routes/route.js';
 
 const entry = (changes: Partial<CatalogueEntry>): CatalogueEntry =>
   ({
@@ -90,9 +90,13 @@ describe('routeOfEntry', () => {
   });
 
   it("spends of the caller's plans one request, or the characters of `text` for translation and speech", () => {
-    expect(routeOfEntry(entry({})).spends?.({ body: undefined })).toEqual({ requests: 1 });
+    const spends = (route: Route) => {
+      if (typeof route.spends !== 'function') throw new Error(`${route.id} spends per request`);
+      return route.spends;
+    };
+    expect(spends(routeOfEntry(entry({})))({ body: undefined })).toEqual({ requests: 1 });
     const translate = routeOfEntry(entry({ api: 'translate', sends: 'json' }));
-    expect(translate.spends?.({ body: { text: '안녕하세요' } })).toEqual({
+    expect(spends(translate)({ body: { text: '안녕하세요' } })).toEqual({
       requests: 1,
       characters: { api: 'translate', count: 5 },
     });

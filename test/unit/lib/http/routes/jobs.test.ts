@@ -92,10 +92,13 @@ describe('the scan job routes', () => {
     expect(grants(['jobs:cancel-reserved'], scope.scope)).toBe(true);
   });
 
-  it("spend one request of the caller's plans each, whatever the body", () => {
-    for (const route of Object.values(jobRoutes)) {
-      expect(route.spends?.({ body: undefined }), route.id).toEqual(ONE_REQUEST);
-      expect(route.spends?.({ body: { searchKeyword: 'x'.repeat(500) } }), route.id).toEqual(
+  it("spend one request of the caller's plans each, whatever the body; cancel-reserved one a call", () => {
+    const { cancelReservedJobs, ...single } = jobRoutes;
+    expect(cancelReservedJobs.spends).toBe('per-call');
+    for (const route of Object.values(single)) {
+      if (typeof route.spends !== 'function') throw new Error(`${route.id} spends per request`);
+      expect(route.spends({ body: undefined }), route.id).toEqual(ONE_REQUEST);
+      expect(route.spends({ body: { searchKeyword: 'x'.repeat(500) } }), route.id).toEqual(
         ONE_REQUEST,
       );
     }

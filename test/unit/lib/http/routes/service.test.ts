@@ -16,11 +16,12 @@ import {
   routeKeyOf,
 } from '../../../../../lib/http/routes/route.js';
 import { serviceRoutes } from '../../../../../lib/http/routes/service.js';
+import { admit } from '../../../../../lib/usage/admission.js';
 import { UsageGate } from '../../../../../lib/usage/gate.js';
+import { usageReport } from '../../../../../lib/usage/report.js';
 import { memoryUsageStore } from '../../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../../lib/usage/units.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../../../helpers/lambda.js';
-import { usageReport } from '../../../../../lib/usage/report.js';
 
 type AjvClass = typeof import('ajv').default;
 
@@ -136,7 +137,7 @@ describe('GET /usage', () => {
       plan: { rateRps: 5, dayQuotaRequest: 100, monthQuotaCharacters: { translate: 10_000 } },
       accountPlan: { monthQuotaRequest: 100_000 },
     };
-    await gate.admit({ callerId: 'ops', plans, units: ONE_REQUEST });
+    await admit(gate, { callerId: 'ops', plans, units: ONE_REQUEST });
     // As the handler answers it (functions/usage.ts).
     const answerOf = async (
       id: string,

@@ -1,0 +1,132 @@
+/**
+ * One long-running request of a caller at a time (`cancel-reserved`): a lease in the usage
+ * table until its end, or until released. A second request while the lease runs gets
+ * ThrottleLimitedError (429 / `410`). While the table fails, the lease is held in the
+ * container's memory, under either policy (an outage lifts no limit but what memory cannot
+ * hold). Apart from the usage store and the gate, so that only the function that holds leases
+ * carries it, and only its role may delete from the table (scripts/sls/iam.cjs).
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { deployedSetting } from '../core/config.js';
+import { lazyDynamoDb } from '../core/dynamo-db.js';
+import { ThrottleLimitedError } from '../core/errors.js';
+import { describeError, type Logger } from '../core/log.js';
+import { perRuntime } from '../core/per-runtime.js';
+import type { Runtime } from '../runtime.js';
+import { keyOf, leaseWrite } from './dynamo-usage-item.js';
+import { ADMISSION_BOUNDS, refusedCondition, writeInput } from './dynamo-usage-store.js';
+import type { MetricRecorder, UsageGate } from './gate.js';
+import { usageGateOf } from './setup.js';
+
+/** Where leases are kept: `acquire` answers when the other holder's lease ends, if refused. */
+export interface LeaseStore {
+  acquire(key: string, token: string, untilMs: number, nowMs: number): Promise<number | undefined>;
+  /** Gives the lease up, if it is still this token's. */
+  release(key: string, token: string): Promise<void>;
+}
+
+/** The lease of a caller's long-running route. */
+const leaseKey = (what: string, callerId: string) => `lease#${what}#${callerId}`;
+
+/** Leases in this process's memory: tests, local runs without a table, and while it fails. */
+export function memoryLeaseStore(): LeaseStore {
+  const leases = new Map<string, { token: string; untilMs: number }>();
+  return {
+    async acquire(key, token, untilMs, nowMs) {
+      const held = leases.get(key);
+      if (held && held.untilMs > nowMs) return held.untilMs;
+      leases.set(key, { token, untilMs });
+    },
+    async release(key, token) {
+      if (leases.get(key)?.token === token) leases.delete(key);
+    },
+  };
+}
+
+/** Leases in the usage table: a conditional write takes one, a conditional delete gives it up. */
+export function dynamoDbLeaseStore(options: {
+  readonly tableName: string;
+  readonly client?: DynamoDBClient;
+}): LeaseStore {
+  const { tableName } = options;
+  const connect = lazyDynamoDb(options.client, ADMISSION_BOUNDS);
+  return {
+    async acquire(key, token, untilMs, nowMs) {
+      const { sdk, client } = await connect();
+      const write = leaseWrite(token, untilMs, nowMs);
+      try {
+        await client.send(new sdk.UpdateItemCommand(writeInput(tableName, key, write)));
+      } catch (error) {
+        if (!refusedCondition(error)) throw error;
+        const { Item } = await client.send(
+          new sdk.GetItemCommand({ TableName: tableName, Key: keyOf(key), ConsistentRead: true }),
+        );
+        return Number(Item?.leaseUntil?.N ?? untilMs);
+      }
+    },
+    async release(key, token) {
+      const { sdk, client } = await connect();
+      try {
+        await client.send(
+          new sdk.DeleteItemCommand({
+            TableName: tableName,
+            Key: keyOf(key),
+            ConditionExpression: 'leaseToken = :token',
+            ExpressionAttributeValues: { ':token': { S: token } },
+          }),
+        );
+      } catch (error) {
+        // Taken over after it lapsed: the lease is another holder's now.
+        if (!refusedCondition(error)) throw error;
+      }
+    },
+  };
+}
+
+interface LeaseOptions {
+  readonly metrics?: MetricRecorder;
+  readonly log?: Logger;
+}
+
+/** Takes the caller's lease for `ttlMs`; returns its release, or throws the error to answer. */
+export type AcquireLease = (
+  callerId: string,
+  ttlMs: number,
+  options?: LeaseOptions,
+) => Promise<() => Promise<void>>;
+
+/** Leases in `store`, held in memory while it fails. */
+export function leasesIn(store: LeaseStore, gate: UsageGate): AcquireLease {
+  const memory = memoryLeaseStore();
+  return async (callerId, ttlMs, options = {}) => {
+    const what = 'cancel-reserved';
+    const key = leaseKey(what, callerId);
+    const token = crypto.randomUUID();
+    const nowMs = gate.now();
+    let held = store;
+    let until: number | undefined;
+    try {
+      until = await held.acquire(key, token, nowMs + ttlMs, nowMs);
+    } catch (error) {
+      gate.storeFailed(error, options.metrics, options.log);
+      held = memory;
+      until = await held.acquire(key, token, nowMs + ttlMs, nowMs);
+    }
+    if (until !== undefined) throw new ThrottleLimitedError(what, (until - nowMs) / 1000);
+    return () =>
+      held.release(key, token).catch((error: unknown) => {
+        // The lease lapses at its end anyway.
+        (options.log ?? gate.log).warn('lease not released: store unreachable', {
+          ...describeError(error),
+        });
+      });
+  };
+}
+
+/** The container's leases: in the usage table (USAGE_TABLE), else in this process's memory. */
+export const leasesOf = perRuntime((runtime: Runtime) => {
+  const { config } = runtime;
+  const tableName = deployedSetting(config, config.usageTable, 'USAGE_TABLE');
+  const store = tableName ? dynamoDbLeaseStore({ tableName }) : memoryLeaseStore();
+  return leasesIn(store, usageGateOf(runtime));
+});

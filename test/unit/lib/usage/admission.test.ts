@@ -1,0 +1,205 @@
+/**
+ * A request's admission over the memory store, for what the store rules leave out: no call
+ * without a plan, the caller before the account, spread subjects, the metrics, a store that
+ * fails half way or throughout (rates from memory, quotas by the policy).
+ */
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../../lib/core/log.js';
+import { admit } from '../../../../lib/usage/admission.js';
+import { UsageGate } from '../../../../lib/usage/gate.js';
+import { usageReport } from '../../../../lib/usage/report.js';
+import { memoryUsageStore } from '../../../../lib/usage/store.js';
+import { ONE_REQUEST } from '../../../../lib/usage/units.js';
+import { recorder, spiedStore } from '../../../helpers/usage-spies.js';
+import { admitted, refusal, T0 } from '../../../helpers/usage-store-rules.js';
+
+const lines: string[] = [];
+/** Where a take starts among a spread subject's shards: the first, unless a test moves it. */
+let random = () => 0;
+const log = createLogger({}, (line) => lines.push(line));
+
+describe('admit', () => {
+  it('costs a caller without a plan nothing while there is no account plan', async () => {
+    const { store, calls } = spiedStore();
+    const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });
+    const admission = admitted(
+      await admit(gate, {
+        callerId: 'free',
+        plans: { plan: undefined, accountPlan: undefined },
+        units: ONE_REQUEST,
+      }),
+    );
+    expect(admission.headers).toEqual({});
+    await admission.giveBack();
+    expect(calls).toEqual([]);
+  });
+
+  it('judges the caller first, and the account only for what the caller admits', async () => {
+    const { store, calls } = spiedStore();
+    const gate = new UsageGate({
+      store,
+      onStoreFailure: 'closed',
+      log,
+      now: () => T0,
+      random: () => random(),
+    });
+    // A caller held to a rate of 100 a second keeps one item; the account is spread.
+    const plans = {
+      plan: { rateRps: 100, dayQuotaRequest: 1 },
+      accountPlan: { dayQuotaRequest: 100 },
+    };
+    admitted(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST }));
+    refusal(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST }));
+    expect(calls).toEqual(['take caller#a', 'take account#0', 'take caller#a']);
+    // An account plan alone: one record, the next shard of the account.
+    calls.length = 0;
+    random = () => 0.2;
+    admitted(
+      await admit(gate, {
+        callerId: 'b',
+        plans: { plan: undefined, accountPlan: plans.accountPlan },
+        units: ONE_REQUEST,
+      }),
+    );
+    expect(calls).toEqual(['take account#1']);
+  });
+
+  it('spreads a plan without a rate over its shards, and moves on when a share is spent', async () => {
+    const { store, calls } = spiedStore();
+    const gate = new UsageGate({
+      store,
+      onStoreFailure: 'closed',
+      log,
+      now: () => T0,
+      random: () => random(),
+    });
+    const plans = { plan: { dayQuotaRequest: 10 }, accountPlan: undefined };
+    // Shares of 2, 2, then 1 for each of the six others: exactly 10 in all.
+    for (let i = 0; i < 10; i++)
+      admitted(await admit(gate, { callerId: 'c', plans, units: ONE_REQUEST }));
+    const error = refusal(await admit(gate, { callerId: 'c', plans, units: ONE_REQUEST }));
+    expect(error).toMatchObject({ status: 429, code: '400' });
+    expect(new Set(calls)).toEqual(
+      new Set(Array.from({ length: 8 }, (_, i) => `take caller#c#${i}`)),
+    );
+    expect((await usageReport(gate, 'c', plans)).caller.day).toMatchObject({
+      requests: 10,
+      remaining: { requests: 0 },
+    });
+  });
+
+  it('counts characters per caller, refusals per plan and limit, and the account month share', async () => {
+    const gate = new UsageGate({
+      store: memoryUsageStore(),
+      onStoreFailure: 'closed',
+      log,
+      now: () => T0,
+    });
+    const { metrics, counted } = recorder();
+    const plans = {
+      plan: { dayQuotaCharacters: { translate: 100 } },
+      accountPlan: { monthQuotaRequest: 80, monthQuotaCharacters: { translate: 1000 } },
+    };
+    const units = { requests: 1, characters: { api: 'translate' as const, count: 60 } };
+    admitted(await admit(gate, { callerId: 'chatbot', plans, units, metrics }));
+    refusal(await admit(gate, { callerId: 'chatbot', plans, units, metrics }));
+    expect(counted).toEqual([
+      ['CallerCharacters', { Caller: 'chatbot', Api: 'translate' }, 60],
+      // One request of the shard's 10 (of 80 on 8 shards) is 10 %, 60 characters of 1000 is
+      // 6 %: the larger.
+      ['AccountMonthQuotaUsedPercent', {}, 10],
+      ['CallerCharacters', { Caller: 'chatbot', Api: 'translate' }, 60],
+      ['UsageRefusals', { Plan: 'caller', Limit: 'dayQuotaCharacters.translate' }, undefined],
+    ]);
+  });
+
+  it('gives the caller back what it took when the store fails at the account, closed', async () => {
+    const { store } = spiedStore((method, key) => method === 'take' && key.startsWith('account'));
+    const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });
+    const { metrics, counted } = recorder();
+    const plans = { plan: { dayQuotaRequest: 5 }, accountPlan: { dayQuotaRequest: 5 } };
+    const error = refusal(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST, metrics }));
+    expect(error).toMatchObject({ status: 503, code: '500' });
+    expect(counted).toEqual([['UsageStoreFailures', { Policy: 'closed' }, undefined]]);
+    expect(
+      (await usageReport(gate, 'a', { ...plans, accountPlan: undefined })).caller.day.requests,
+    ).toBe(0);
+  });
+
+  it('keeps what the caller took when the store fails at the account, open', async () => {
+    const { store } = spiedStore((method, key) => method === 'take' && key.startsWith('account'));
+    const gate = new UsageGate({ store, onStoreFailure: 'open', log, now: () => T0 });
+    const plans = { plan: { dayQuotaRequest: 5 }, accountPlan: { monthQuotaRequest: 9 } };
+    const admission = admitted(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST }));
+    expect(admission.headers).toEqual({
+      'RateLimit-Policy': `"caller-day";q=5;w=86400, "account-month";q=9;w=${30 * 86400}`,
+    });
+    expect(
+      (await usageReport(gate, 'a', { ...plans, accountPlan: undefined })).caller.day.requests,
+    ).toBe(1);
+  });
+
+  it('leaves units counted when they cannot be given back, with a warning', async () => {
+    const { store } = spiedStore((method) => method === 'giveBack');
+    const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });
+    lines.length = 0;
+    const plans = { plan: { dayQuotaRequest: 5 }, accountPlan: undefined };
+    const admission = admitted(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST }));
+    await admission.giveBack();
+    expect(lines.join('\n')).toContain('usage not given back');
+    expect(lines.join('\n')).not.toContain('"stack"');
+    expect((await usageReport(gate, 'a', plans)).caller.day.requests).toBe(1);
+  });
+
+  describe('while the store fails throughout', () => {
+    const down = () => spiedStore(() => true).store;
+    const gateOver = (policy: 'open' | 'closed') =>
+      new UsageGate({ store: down(), onStoreFailure: policy, log, now: () => T0 });
+    const ask = (gate: UsageGate, plans: Parameters<typeof admit>[1]['plans'], id = 'a') =>
+      admit(gate, { callerId: id, plans, units: ONE_REQUEST });
+
+    it.each(['open', 'closed'] as const)(
+      'holds each caller to its rate from memory, %s: an outage never lifts a rate',
+      async (policy) => {
+        const gate = gateOver(policy);
+        const plans = { plan: { rateRps: 2, burst: 3 }, accountPlan: undefined };
+        for (let i = 0; i < 3; i++) admitted(await ask(gate, plans));
+        const error = refusal(await ask(gate, plans));
+        expect(error).toMatchObject({ status: 429, code: '420' });
+        expect(error.headers['Retry-After']).toBe('1');
+        // Another caller has a bucket of its own.
+        admitted(await ask(gate, plans, 'b'));
+      },
+    );
+
+    it('differs between the policies only on quotas: open admits uncounted, closed refuses 503', async () => {
+      const plans = { plan: { rateRps: 100, dayQuotaRequest: 1 }, accountPlan: undefined };
+      const open = gateOver('open');
+      const { metrics, counted } = recorder();
+      const first = admitted(
+        await admit(open, { callerId: 'a', plans, units: ONE_REQUEST, metrics }),
+      );
+      // The policies are stated; their state is not known.
+      expect(first.headers).toEqual({
+        'RateLimit-Policy': '"caller-rate";q=100;w=1;pgw-burst=100, "caller-day";q=1;w=86400',
+      });
+      expect(counted).toEqual([['UsageStoreFailures', { Policy: 'open' }, undefined]]);
+      admitted(await ask(open, plans));
+      const closed = gateOver('closed');
+      expect(refusal(await ask(closed, plans))).toMatchObject({ status: 503, code: '500' });
+      // A plan of a rate alone: the same under either policy.
+      admitted(await ask(closed, { plan: { rateRps: 1 }, accountPlan: undefined }));
+      expect(lines.join('\n')).toContain('rates held from memory, quotas closed');
+    });
+
+    it('holds the account to its rate from memory too, and asks the failing store once a request', async () => {
+      const { store, calls } = spiedStore(() => true);
+      const gate = new UsageGate({ store, onStoreFailure: 'open', log, now: () => T0, random });
+      const plans = { plan: { rateRps: 50 }, accountPlan: { rateRps: 2, burst: 2 } };
+      admitted(await ask(gate, plans, 'a'));
+      admitted(await ask(gate, plans, 'b'));
+      expect(refusal(await ask(gate, plans, 'c'))).toMatchObject({ code: '420' });
+      expect(calls).toEqual(['take caller#a', 'take caller#b', 'take caller#c']);
+    });
+  });
+});

@@ -91,9 +91,8 @@ export async function handleMessage(
     }
     result = await settle(delivery, record, verdict, deps, call);
   } catch (error) {
-    // A ledger write failed after the run (or, before it, the secret could not be read to
-    // resolve the action): the claim lapses with its lease, and the next receive parks the
-    // delivery as unknown (it never runs it again on its own).
+    // A ledger write failed after the run: the claim lapses with its lease, and the next
+    // receive parks the delivery as unknown (it never runs it again on its own).
     const reason = `delivery ledger write failed: ${(error as Error).name}`;
     delivery.log.error('invocation', { ...delivery.fields, outcome: 'later', reason });
     return later(rulesOf(deps).retrySeconds, reason);
@@ -176,7 +175,15 @@ async function run(
 ): Promise<{ outcome: RunOutcome; idempotent: boolean }> {
   // Claimed, so it read: a malformed message claims nothing.
   const invocation = delivery.invocation as ParsedInvocation;
-  const target = await resolveAction(invocation, deps);
+  let target: Awaited<ReturnType<typeof resolveAction>>;
+  try {
+    target = await resolveAction(invocation, deps);
+  } catch (error) {
+    // The secret could not be read to find the action: nothing was sent, so the claim is
+    // released and the delivery tried again (parked only after its last attempt).
+    const reason = `its action could not be resolved: ${(error as Error).name}`;
+    return { outcome: { kind: 'not-sent', reason }, idempotent: false };
+  }
   if (typeof target === 'string') {
     return { outcome: { kind: 'refused', reason: target }, idempotent: false };
   }

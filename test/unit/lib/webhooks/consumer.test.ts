@@ -15,6 +15,7 @@ import { UpstreamClient } from '../../../../lib/upstream/client.js';
 import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
 import type { Dispatcher } from '../../../../lib/upstream/undici.js';
 import { UsageGate } from '../../../../lib/usage/gate.js';
+import { usageReport } from '../../../../lib/usage/report.js';
 import { memoryUsageStore } from '../../../../lib/usage/store.js';
 import { s3BodyStore } from '../../../../lib/webhooks/body-store.js';
 import {
@@ -31,7 +32,6 @@ import {
 } from '../../../helpers/scripted-server.js';
 import { memorySecretSource } from '../../../helpers/secret-source.js';
 import { type S3StandIn, startS3StandIn } from './s3-stand-in.js';
-import { usageReport } from '../../../../lib/usage/report.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -96,7 +96,7 @@ describe('the consumer (handleMessage)', () => {
       },
       webhooks: { demo: { secret: 'whsec_LGZvD+lrGSqN7iOBVynzvIQhL0Yfn3E+', action: 'hello' } },
     });
-    const secrets = new SecretStore(secret.source, { ttlMs: 60_000 });
+    const secrets = new SecretStore(secret.source, { ttlMs: 60_000, now: () => clock });
     ledger = memoryDeliveryLedger(() => clock);
     settled = recordingSettlement();
     lines = [];
@@ -294,6 +294,24 @@ describe('the consumer (handleMessage)', () => {
     });
     expect(action.received).toHaveLength(0);
     expect(counted()).toEqual([expect.objectContaining({ InvocationsParked: 1 })]);
+  });
+
+  it('tries again, sending nothing, a delivery whose action cannot be resolved while the secret is unreadable, and runs it once the secret reads', async () => {
+    secret.state.text = '{"actions":';
+    const first = await handleMessage(hello('m-1'), deps, call);
+    expect(first).toMatchObject({
+      settled: 'later',
+      detail: expect.stringMatching(/^its action could not be resolved: /),
+    });
+    expect(action.received).toHaveLength(0);
+    // The claim was released, not left to lapse: the next copy runs it, never parks it unknown.
+    secret.state.text = JSON.stringify({
+      actions: { hello: { url: `${action.url.href}fx/hello` } },
+      webhooks: { demo: { secret: 'whsec_LGZvD+lrGSqN7iOBVynzvIQhL0Yfn3E+', action: 'hello' } },
+    });
+    clock += 60_000 * 10;
+    expect(await handleMessage(hello('m-1'), deps, call)).toMatchObject({ settled: 'done' });
+    expect(action.received).toHaveLength(1);
   });
 
   it('brings back later a delivery another consumer is running', async () => {

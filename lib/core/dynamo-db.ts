@@ -148,7 +148,11 @@ export async function conditionalWrite(
     const answer = await client.send(
       'delete' in write
         ? new sdk.DeleteItemCommand(input)
-        : new sdk.UpdateItemCommand({ ...input, UpdateExpression: write.update, ReturnValues: returns }),
+        : new sdk.UpdateItemCommand({
+            ...input,
+            UpdateExpression: write.update,
+            ReturnValues: returns,
+          }),
     );
     return { applied: true, item: returns ? (answer.Attributes ?? {}) : undefined };
   } catch (error) {

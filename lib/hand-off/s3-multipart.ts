@@ -34,7 +34,7 @@ export interface S3Answer {
 }
 
 /** Sends one request and gives its answer; throws when it got none (its time ran out, ...). */
-export type SendToS3 = (request: S3Request) => Promise<S3Answer>;
+type SendToS3 = (request: S3Request) => Promise<S3Answer>;
 
 /** Where an object is. */
 export interface ObjectLocation {
@@ -74,7 +74,7 @@ export interface Upload {
 }
 
 /** S3 refused a request (its error code and status), or answered one strangely. */
-export class S3RequestError extends Error {
+class S3RequestError extends Error {
   override name = 'S3RequestError';
   constructor(
     readonly operation: string,

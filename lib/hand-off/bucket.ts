@@ -9,7 +9,7 @@
  * undici dispatcher, each within the time the call has left, signed with the function's own
  * credentials.
  */
-import { deployedSetting } from '../core/config.js';
+import { deployedSetting } from '../core/deployed-settings.js';
 import { UpstreamResponseTooLargeError, UpstreamTimeoutError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';

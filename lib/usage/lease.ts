@@ -7,7 +7,7 @@
  * carries it, and only its role may delete from the table (scripts/sls/iam.cjs).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { deployedSetting } from '../core/config.js';
+import { deployedSetting } from '../core/deployed-settings.js';
 import { conditionalWrite, dynamoDbTable } from '../core/dynamo-db.js';
 import { ThrottleLimitedError } from '../core/errors.js';
 import { describeError, type Logger } from '../core/log.js';

@@ -9,7 +9,7 @@
  * in-process queue and the in-memory ledger are for local runs only: in Lambda nothing runs
  * after the response, and memory does not outlive a container.
  */
-import { deployedSetting } from '../core/config.js';
+import { deployedSetting } from '../core/deployed-settings.js';
 import { perRuntime } from '../core/per-runtime.js';
 import { executionClientOf } from '../execution/client.js';
 import type { Runtime } from '../runtime.js';

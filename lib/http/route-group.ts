@@ -7,8 +7,8 @@ import { NotFoundError } from '../core/errors.js';
 import { publicRoute } from './public-route.js';
 import type { HttpResponse } from './responses.js';
 import type { BoundRoute } from './route-stack.js';
-import { notServedRoute } from './routes/fallback.js';
 import { routeKeyOf } from './routes/route.js';
+import { notServedRoute } from './routes/fallback.js';
 
 export function routeGroup(
   bound: readonly BoundRoute[],

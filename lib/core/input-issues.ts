@@ -22,7 +22,7 @@
  */
 import type * as z from 'zod/mini';
 import type { InputIssue } from './errors.js';
-import { knownKeysAt } from './schemas.js';
+import { knownKeysAt } from './known-keys.js';
 
 /** Where an input comes from: the path parameters, the query string, or the body. */
 export type InputPlace = 'path' | 'query' | 'body';

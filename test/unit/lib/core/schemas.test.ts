@@ -1,7 +1,6 @@
 /**
  * The input pieces several routes and the secret share (lib/core/schemas.ts): the dot-only
- * segment that would move an upstream path, names, integers as JSON and as text, and the members
- * an object of a schema knows.
+ * segment that would move an upstream path, names, and integers as JSON and as text.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +10,6 @@ import {
   int,
   intText,
   isDotOnlySegment,
-  knownKeysAt,
   namePathSchema,
   nameSchema,
 } from '../../../../lib/core/schemas.js';
@@ -199,22 +197,5 @@ describe('intText in one pipe', () => {
         );
       }),
     );
-  });
-});
-
-describe('knownKeysAt: the members an object knows', () => {
-  const body = z.strictObject({
-    searchType: z.enum(['memo', 'url', '']),
-    nested: z.optional(z.strictObject({ a: z.optional(z.boolean()), b: z.optional(z.null()) })),
-  });
-
-  it('reads the members an object knows under defaults, optionals and pipes', () => {
-    const piped = z.pipe(
-      z.optional(body),
-      z.transform((v) => v),
-    );
-    expect(knownKeysAt(piped, ['nested'])).toEqual(['a', 'b']);
-    expect(knownKeysAt(z.array(body), [0])).toContain('searchType');
-    expect(knownKeysAt(z.string(), [])).toBeUndefined();
   });
 });

@@ -25,7 +25,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createLogger } from '../lib/core/log.js';
-import type { PlanEntry } from '../lib/secrets/schema.js';
+import type { PlanEntry } from '../lib/secrets/callers-schema.js';
 import { type Admission, admit as admitWith } from '../lib/usage/admission.js';
 import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.js';
 import { UsageGate } from '../lib/usage/gate.js';

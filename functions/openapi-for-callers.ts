@@ -3,8 +3,7 @@
  * its public reference off (publicReference: false).
  */
 import { callerRoute } from '../lib/http/caller-route.js';
-import { openApiDocument } from '../lib/http/reference-responses.js';
-import { callerReferenceRoute } from '../lib/http/reference-routes.js';
+import { callerReferenceRoute, openApiDocument } from '../lib/http/reference-routes.js';
 import { serviceRoutes } from '../lib/http/routes/service.js';
 
 export const handler = callerRoute(callerReferenceRoute(serviceRoutes.openapi), async () =>

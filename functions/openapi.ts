@@ -4,8 +4,7 @@
  * (serverless.yml), so that this bundle carries no caller check and no HTTP client.
  */
 import { publicRoute } from '../lib/http/public-route.js';
-import { openApiDocument } from '../lib/http/reference-responses.js';
-import { publicReferenceRoute } from '../lib/http/reference-routes.js';
+import { openApiDocument, publicReferenceRoute } from '../lib/http/reference-routes.js';
 import { serviceRoutes } from '../lib/http/routes/service.js';
 
 export const handler = publicRoute(publicReferenceRoute(serviceRoutes.openapi), async () =>

@@ -6,7 +6,8 @@
  * (`<bundle>.hand-off.cjs`, loaded on the first answer too large to return), nothing else. The
  * reference page's renderer (Swagger UI) is in the docs function's bundle and in no other, and
  * every other HTTP function loads at most 250 KB (its bundle and the parser beside it; the
- * hand-off's upload only when an answer is too large). Prints each artifact's size. Exits
+ * hand-off's upload only when an answer is too large). Prints each artifact's size, and what its
+ * function loads (the bundle and the parser beside it). Exits
  * non-zero on any problem. `npx tsx scripts/check-package.ts [folder]` checks another package folder.
  */
 import { execFileSync } from 'node:child_process';
@@ -30,6 +31,7 @@ const template = JSON.parse(
 ) as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
 
 const problems: string[] = [];
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const functions = Object.entries(template.Resources).filter(
   ([, resource]) => resource.Type === 'AWS::Lambda::Function',
 );
@@ -83,19 +85,21 @@ for (const [logicalId, resource] of functions) {
   if (name !== RENDERER_FUNCTION && carriesRenderer) {
     problems.push(`${zip}: carries the reference's renderer, which only ${RENDERER_FUNCTION} may`);
   }
-  if (name !== RENDERER_FUNCTION && !EVENT_FUNCTIONS.has(name)) {
-    const parserBytes = entries.includes(parser)
-      ? execFileSync('unzip', ['-p', file, parser], { maxBuffer: 16 * 1024 * 1024 }).length
-      : 0;
-    const loaded = bundled.length + parserBytes;
-    if (loaded > HTTP_BUNDLE_LIMIT_BYTES) {
-      problems.push(
-        `${zip}: loads ${(loaded / 1024).toFixed(1)} KB, over the ${HTTP_BUNDLE_LIMIT_BYTES / 1024} KB of an HTTP function`,
-      );
-    }
+  const parserBytes = entries.includes(parser)
+    ? execFileSync('unzip', ['-p', file, parser], { maxBuffer: 16 * 1024 * 1024 }).length
+    : 0;
+  const loaded = bundled.length + parserBytes;
+  if (
+    name !== RENDERER_FUNCTION &&
+    !EVENT_FUNCTIONS.has(name) &&
+    loaded > HTTP_BUNDLE_LIMIT_BYTES
+  ) {
+    problems.push(
+      `${zip}: loads ${kb(loaded)}, over the ${HTTP_BUNDLE_LIMIT_BYTES / 1024} KB of an HTTP function`,
+    );
   }
   console.log(
-    `${logicalId.padEnd(40)} ${zip.padEnd(32)} ${(statSync(file).size / 1024).toFixed(1)} KB`,
+    `${logicalId.padEnd(40)} ${zip.padEnd(32)} ${kb(statSync(file).size).padStart(9)}, loads ${kb(loaded).padStart(9)}`,
   );
 }
 if (functions.length === 0) problems.push('the template declares no Lambda function');

@@ -8,7 +8,7 @@
  */
 
 import type { CallContext } from '../core/call-context.js';
-import { requiredSetting } from '../core/config.js';
+import { requiredSetting } from '../core/deployed-settings.js';
 import { ConfigurationError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';

@@ -29,6 +29,21 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
   return z.enum(values, `expected one of: ${values.join(', ')}`);
 }
 
+/**
+ * One or more of `values`, joined by `separator` (`trafast:tracomfort`), sent as given; `joiner`
+ * names the separator in the message (`:`, `commas`).
+ */
+export function someOf(values: readonly string[], separator: string, joiner = separator) {
+  return z
+    .string()
+    .check(
+      z.refine(
+        (value) => value.split(separator).every((item) => values.includes(item)),
+        `expected one or more of ${values.join(', ')}, joined by ${joiner}`,
+      ),
+    );
+}
+
 const LON_LAT = /^(-?[0-9]{1,3}(?:\.[0-9]+)?),(-?[0-9]{1,2}(?:\.[0-9]+)?)$/;
 
 function inRange(value: string): boolean {

@@ -11,7 +11,17 @@ import {
   reverseGeocodeFailure,
   statusNotOk,
 } from './failures.js';
-import { lonLat, oneOf, pairsOf, repeated, segment, strictInput, text, token } from './fields.js';
+import {
+  lonLat,
+  oneOf,
+  pairsOf,
+  repeated,
+  segment,
+  someOf,
+  strictInput,
+  text,
+  token,
+} from './fields.js';
 
 const MAX_ZOOM = 21;
 
@@ -95,23 +105,11 @@ const waypoints = z.string().check(
     return points.length <= MAX_WAYPOINTS && points.every((p) => lonLat().safeParse(p).success);
   }, `expected 1 to ${MAX_WAYPOINTS} "longitude,latitude" points joined by |`),
 );
-const directionOptions = z
-  .string()
-  .check(
-    z.refine(
-      (value) =>
-        value
-          .split(':')
-          .every((option) => (DIRECTION_OPTIONS as readonly string[]).includes(option)),
-      `expected one or more of ${DIRECTION_OPTIONS.join(', ')}, joined by :`,
-    ),
-  );
-
 const directionsQuerySchema = strictInput({
   start: lonLat(),
   goal: lonLat(),
   waypoints: z.optional(waypoints),
-  option: z.optional(directionOptions),
+  option: z.optional(someOf(DIRECTION_OPTIONS, ':')),
   cartype: z.optional(intText(1, 6)),
   fueltype: z.optional(oneOf(['gasoline', 'highgradegasoline', 'diesel', 'lpg'])),
   mileage: z.optional(
@@ -152,19 +150,7 @@ const reverseGeocodeQuerySchema = strictInput({
   sourcecrs: z.optional(
     z.string().check(z.regex(/^(epsg|nhn):[0-9]+$/i, 'expected a CRS such as epsg:4326')),
   ),
-  orders: z.optional(
-    z
-      .string()
-      .check(
-        z.refine(
-          (value) =>
-            value
-              .split(',')
-              .every((order) => (REVERSE_ORDERS as readonly string[]).includes(order)),
-          `expected one or more of ${REVERSE_ORDERS.join(', ')}, joined by commas`,
-        ),
-      ),
-  ),
+  orders: z.optional(someOf(REVERSE_ORDERS, ',', 'commas')),
   output: z.optional(oneOf(['json', 'xml'])),
   request: z.optional(oneOf(['coordsToaddr'])),
 });

@@ -3,6 +3,7 @@
  * an invalid value fails at cold start with a message that names the variable, never its value.
  */
 import path from 'node:path';
+import { isSecureUrl } from './deployed-settings.js';
 import {
   type AwsEnvironment,
   awsEnvironmentOf,
@@ -269,18 +270,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The hosts a plain http:// URL may name when deployed: local stand-ins and benchmarks. */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/**
- * Whether credentials may travel to this URL when deployed: https, or a loopback host (a local
- * stand-in of the platform, a benchmark's upstream).
- */
-export function isSecureUrl(url: URL | string): boolean {
-  const parsed = typeof url === 'string' ? new URL(url) : url;
-  return parsed.protocol === 'https:' || LOOPBACK_HOSTS.has(parsed.hostname);
-}
-
 /**
  * LOG_LEVEL alone, for functions that read no other setting (health, the catch-all route). An
  * invalid value falls back to info there: a log level must not take a route down.
@@ -305,24 +294,4 @@ export function loadPublicReference(env: NodeJS.ProcessEnv = process.env): boole
 /** The X-Ray trace of the current invocation: Lambda sets it anew for each one. */
 export function currentTraceId(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env._X_AMZN_TRACE_ID || undefined;
-}
-
-/**
- * A setting only some functions need (a base URL), checked when the function that needs it
- * starts: a deployed function fails its init with the variable's name.
- */
-export function requiredSetting<T>(value: T | undefined, name: string): T {
-  if (value === undefined) {
-    throw new ConfigError(`Invalid configuration: ${name}: required when deployed`);
-  }
-  return value;
-}
-
-/** A setting that is required when deployed (a part that must exist there) and optional locally. */
-export function deployedSetting<T>(
-  config: Pick<Config, 'deployed'>,
-  value: T | undefined,
-  name: string,
-): T | undefined {
-  return config.deployed ? requiredSetting(value, name) : value;
 }

@@ -101,6 +101,8 @@ interface ConditionalDelete extends WriteParts {
   readonly delete: true;
 }
 
+const RETURN_VALUES = { old: 'ALL_OLD', new: 'ALL_NEW' } as const;
+
 /**
  * Whether a write was applied, and the item it asked for: when applied, the item `returns` names
  * (an empty item when it names one but there was none; undefined when it names none); when not,
@@ -141,18 +143,16 @@ export async function conditionalWrite(
     ExpressionAttributeValues: write.values,
     ReturnValuesOnConditionCheckFailure: write.failedItem ? ('ALL_OLD' as const) : undefined,
   };
+  const returns = 'delete' in write ? undefined : write.returns && RETURN_VALUES[write.returns];
   try {
-    if ('delete' in write) {
-      await client.send(new sdk.DeleteItemCommand(input));
-      return { applied: true, item: undefined };
-    }
-    const returns = write.returns && (write.returns === 'old' ? 'ALL_OLD' : 'ALL_NEW');
     const answer = await client.send(
-      new sdk.UpdateItemCommand({
-        ...input,
-        UpdateExpression: write.update,
-        ReturnValues: returns,
-      }),
+      'delete' in write
+        ? new sdk.DeleteItemCommand(input)
+        : new sdk.UpdateItemCommand({
+            ...input,
+            UpdateExpression: write.update,
+            ReturnValues: returns,
+          }),
     );
     return { applied: true, item: returns ? (answer.Attributes ?? {}) : undefined };
   } catch (error) {

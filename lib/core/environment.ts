@@ -44,6 +44,23 @@ const bucketName = z
   .string()
   .check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'expected an S3 bucket name'));
 
+const tableName = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name'));
+
+const region = z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'expected a region'));
+
+const queueUrl = z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' });
+
+const wholeSeconds = z.pipe(
+  z.string().check(z.regex(/^[0-9]+$/, 'expected a whole number of seconds')),
+  z.transform(Number),
+);
+
+const nonEmpty = z.string().check(z.minLength(1));
+
+const trueOrFalse = z.enum(['true', 'false'], 'expected true or false');
+
 // The dispatcher keeps 64 connections per origin (upstream/dispatch.ts): more calls would queue.
 const concurrency = z.pipe(
   positiveInt,
@@ -56,7 +73,7 @@ export const logLevelSchema = z.enum(
 );
 
 /** Whether GET /docs and GET /openapi.json answer without a token (the stage's publicReference). */
-export const publicReferenceSchema = z.enum(['true', 'false'], 'expected true or false');
+export const publicReferenceSchema = trueOrFalse;
 
 export const environmentSchema = z.object({
   EMULATOR_PORT: z.optional(port),
@@ -67,27 +84,22 @@ export const environmentSchema = z.object({
     z.string().check(z.regex(/^[A-Za-z0-9]+$/, 'expected a single word of letters and digits')),
   ),
   SECRETS_SOURCE: z.optional(z.enum(['file', 'aws'], 'expected file or aws')),
-  SECRETS_FILE: z.optional(z.string().check(z.minLength(1))),
-  SECRET_ID: z.optional(z.string().check(z.minLength(1))),
+  SECRETS_FILE: z.optional(nonEmpty),
+  SECRET_ID: z.optional(nonEmpty),
   ...Object.fromEntries(
-    SECRET_CAPABILITIES.map((capability) => [
-      secretIdSetting(capability),
-      z.optional(z.string().check(z.minLength(1))),
-    ]),
+    SECRET_CAPABILITIES.map((capability) => [secretIdSetting(capability), z.optional(nonEmpty)]),
   ),
   JWT_ISSUER_URL: z.optional(
     z.url({ protocol: /^https?$/, error: 'expected the issuer URL of the JWT authorizer' }),
   ),
-  JWT_ALLOW_STAR_SCOPE: z.optional(z.enum(['true', 'false'], 'expected true or false')),
+  JWT_ALLOW_STAR_SCOPE: z.optional(trueOrFalse),
   SECRETS_EXTENSION_PORT: z.optional(port),
   SECRETS_READER: z.optional(
     z.enum(['signed', 'extension', 'sdk'], 'expected signed, extension or sdk'),
   ),
   // Set by Lambda (and read by the AWS SDK): the region, the role's credentials.
-  AWS_REGION: z.optional(z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'expected a region'))),
-  AWS_DEFAULT_REGION: z.optional(
-    z.string().check(z.regex(/^[a-z0-9-]{1,32}$/, 'expected a region')),
-  ),
+  AWS_REGION: z.optional(region),
+  AWS_DEFAULT_REGION: z.optional(region),
   AWS_ACCESS_KEY_ID: z.optional(z.string()),
   AWS_SECRET_ACCESS_KEY: z.optional(z.string()),
   AWS_ENDPOINT_URL: z.optional(httpUrl),
@@ -95,18 +107,8 @@ export const environmentSchema = z.object({
   AWS_ENDPOINT_URL_S3: z.optional(httpUrl),
   // Set by Lambda: the extension accepts a request that carries it.
   AWS_SESSION_TOKEN: z.optional(z.string()),
-  SECRETS_TTL_SECONDS: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^[0-9]+$/, 'expected a whole number of seconds')),
-      z.transform(Number),
-    ),
-  ),
-  CALLERS_MAX_STALE_SECONDS: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^[0-9]+$/, 'expected a whole number of seconds')),
-      z.transform(Number),
-    ),
-  ),
+  SECRETS_TTL_SECONDS: z.optional(wholeSeconds),
+  CALLERS_MAX_STALE_SECONDS: z.optional(wholeSeconds),
   UPSTREAM_TIMEOUT_MS: z.optional(positiveInt),
   WEBHOOK_MAX_BODY_BYTES: z.optional(
     z.pipe(
@@ -126,19 +128,13 @@ export const environmentSchema = z.object({
   ),
   BULK_PAGE_CONCURRENCY: z.optional(concurrency),
   BULK_CANCEL_CONCURRENCY: z.optional(concurrency),
-  WATCHER_STATE_TABLE: z.optional(
-    z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
-  ),
-  WATCHER_STATE_FILE: z.optional(z.string().check(z.minLength(1))),
+  WATCHER_STATE_TABLE: z.optional(tableName),
+  WATCHER_STATE_FILE: z.optional(nonEmpty),
   EVENT_BUS_NAME: z.optional(
     z.string().check(z.regex(/^[A-Za-z0-9/_.:-]{1,1600}$/, 'expected an event bus name or ARN')),
   ),
-  INVOCATION_QUEUE_URL: z.optional(
-    z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' }),
-  ),
-  INVOCATION_DEAD_LETTER_QUEUE_URL: z.optional(
-    z.url({ protocol: /^https?$/, error: 'expected the URL of an SQS queue' }),
-  ),
+  INVOCATION_QUEUE_URL: z.optional(queueUrl),
+  INVOCATION_DEAD_LETTER_QUEUE_URL: z.optional(queueUrl),
   DELIVERY_BODY_BUCKET: z.optional(bucketName),
   DELIVERY_MEMORY_DAYS: z.optional(positiveInt),
   INVOCATION_MAX_RECEIVES: z.optional(positiveInt),
@@ -146,12 +142,8 @@ export const environmentSchema = z.object({
   INVOCATION_RETRY_SECONDS: z.optional(positiveInt),
   LOG_LEVEL: z.optional(logLevelSchema),
   PUBLIC_REFERENCE: z.optional(publicReferenceSchema),
-  DELIVERY_LEDGER_TABLE: z.optional(
-    z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
-  ),
-  USAGE_TABLE: z.optional(
-    z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'expected a DynamoDB table name')),
-  ),
+  DELIVERY_LEDGER_TABLE: z.optional(tableName),
+  USAGE_TABLE: z.optional(tableName),
   USAGE_STORE_FAILURE: z.optional(z.enum(['open', 'closed'], 'expected open or closed')),
   HAND_OFF_BUCKET: z.optional(bucketName),
   HAND_OFF_MAX_MB: z.optional(

@@ -4,11 +4,12 @@
  * One per container, built with its runtime; each answer is one object, `<function>/<uuid>`,
  * under the prefix of the function that stored it (its role may write there and nowhere else).
  *
- * The upload (multipart-upload.ts: S3's calls, the ceiling, the URL's signature) is loaded on the
- * first hand-off only; its requests go through the container's undici dispatcher, each within
- * the time the call has left, signed with the function's own credentials.
+ * The upload (multipart-upload.ts, over s3-multipart.ts: the ceiling, S3's calls, the URL's
+ * signature) is loaded on the first hand-off only; its requests go through the container's
+ * undici dispatcher, each within the time the call has left, signed with the function's own
+ * credentials.
  */
-import { deployedSetting } from '../core/config.js';
+import { deployedSetting } from '../core/deployed-settings.js';
 import { UpstreamResponseTooLargeError, UpstreamTimeoutError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';

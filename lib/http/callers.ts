@@ -18,7 +18,8 @@ import type { HeaderMap } from '../core/headers.js';
 import { perRuntime } from '../core/per-runtime.js';
 import { ALL_SCOPES } from '../core/scopes.js';
 import type { Runtime } from '../runtime.js';
-import { type PlatformSecret, tokenDigestOf } from '../secrets/schema.js';
+import { tokenDigestOf } from '../secrets/callers-schema.js';
+import type { PlatformSecret } from '../secrets/schema.js';
 import type { FetchedSecret } from '../secrets/store.js';
 import { type Plans, plansOf } from '../usage/plan.js';
 

@@ -2,10 +2,13 @@
  * The reference's routes (GET /docs, GET /openapi.json) as a stage serves them: public, the
  * default, or for known callers when the stage turns its public reference off
  * (PUBLIC_REFERENCE=false, from the stage parameter publicReference). serverless.yml deploys the
- * handler of the stage's choice; each checks at its init that the stage says the same.
+ * handler of the stage's choice; each checks at its init that the stage says the same. And
+ * GET /openapi.json's answer, the document as built at package time (openapi-document.ts).
  */
 import { loadPublicReference } from '../core/config.js';
 import { ConfigError } from '../core/errors.js';
+import { openApiDocumentText } from './openapi-document.js';
+import type { HttpResponse } from './responses.js';
 import { accessOf, type Route } from './routes/route.js';
 
 /** The route as a public reference serves it; refused at init where the stage says otherwise. */
@@ -21,4 +24,13 @@ export function publicReferenceRoute<B, Q, P>(route: Route<B, Q, P>): Route<B, Q
 /** The route as a reference for known callers serves it. */
 export function callerReferenceRoute<B, Q, P>(route: Route<B, Q, P>): Route<B, Q, P> {
   return { ...route, access: accessOf(route, false) };
+}
+
+/** GET /openapi.json's answer: the document of every route, the same text on every call. */
+export function openApiDocument(): HttpResponse {
+  return {
+    statusCode: 200,
+    headers: { 'content-type': 'application/json' },
+    body: openApiDocumentText(),
+  };
 }

@@ -50,7 +50,7 @@ function headersOf(event: APIGatewayProxyEventV2): HeaderMap {
 
 export class RequestState {
   /** The event as API Gateway sent it: read by the stack's checks, never by a handler. */
-  readonly event: APIGatewayProxyEventV2;
+  readonly apiGatewayEvent: APIGatewayProxyEventV2;
   readonly lambda: Context;
   /** The caller's method, upper case. */
   readonly method: string;
@@ -88,7 +88,7 @@ export class RequestState {
   #targets: Record<string, string | readonly string[] | undefined> | undefined;
 
   constructor(event: APIGatewayProxyEventV2, lambda: Context, functionLog: Logger) {
-    this.event = event;
+    this.apiGatewayEvent = event;
     this.lambda = lambda;
     this.method = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
     this.headers = headersOf(event);
@@ -163,7 +163,7 @@ export class RouteRequest<B, Q, P> {
 
   /** The path as the caller sent it (the catch-all route reads it). */
   get rawPath(): string {
-    return this.#state.event.rawPath ?? '/';
+    return this.#state.apiGatewayEvent.rawPath ?? '/';
   }
 
   get headers(): HeaderMap {

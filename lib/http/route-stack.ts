@@ -17,9 +17,9 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Logger } from '../core/log.js';
+import { answerInTime } from './answer-in-time.js';
 import type { IdentifyCaller } from './callers.js';
 import type { HandOffOf } from './hand-off.js';
-import { answerInTime } from './middleware/answer-in-time.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { bodyLimit } from './middleware/body-limit.js';
@@ -66,7 +66,7 @@ export function routeStack<B, Q, P>(
 ): BoundRoute {
   const input = route.input;
   const stack = middy<RequestState, HttpResponse, Error, Context>({
-    // Off: answerInTime guards the whole invocation (middleware/answer-in-time.ts).
+    // Off: answerInTime guards the whole invocation (answer-in-time.ts).
     timeoutEarlyInMillis: 0,
   })
     .use(requestLog(route.id))

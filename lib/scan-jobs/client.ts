@@ -7,7 +7,7 @@
 
 import type { CallContext } from '../core/call-context.js';
 import type { BulkSettings } from '../core/config.js';
-import { requiredSetting } from '../core/config.js';
+import { requiredSetting } from '../core/deployed-settings.js';
 import { ConfigurationError, UnexpectedError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';

@@ -1,7 +1,7 @@
 /**
  * AWS Signature Version 4, for the few AWS requests the package sends without the SDK: the one
  * GetSecretValue call of the default deploy (get-secret-value.ts), and the hand-off of answers
- * too large for a Lambda response (lib/hand-off/multipart-upload.ts: S3's multipart calls, and
+ * too large for a Lambda response (lib/hand-off/s3-multipart.ts: S3's multipart calls, and
  * the presigned GET URL the caller is sent to). Every header given is signed, with `host`,
  * `x-amz-date` and, for temporary credentials, `x-amz-security-token`. The steps are AWS's own,
  * and a test holds the result to AWS's published example and to the signatures the `aws4`

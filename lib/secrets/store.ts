@@ -10,7 +10,7 @@
  * operator can mend it (the document does not validate, the secret does not exist or may not be
  * read): telling the caller to try again later would mislead.
  */
-import { isSecureUrl } from '../core/config.js';
+import { isSecureUrl } from '../core/deployed-settings.js';
 import {
   ConfigurationError,
   CredentialsUnavailableError,

@@ -16,8 +16,16 @@ import { perRuntime } from '../core/per-runtime.js';
 import { identifyAnswer } from './answer-origin.js';
 import { Deadline, dispatchOnce } from './dispatch.js';
 import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
-import { RetryBudget, type RetryCause } from './retry-budget.js';
-import { type AttemptOutcome, mayRetry, type TransportFailure } from './retry-policy.js';
+import { RetryBudget } from './retry-budget.js';
+import {
+  type AttemptOutcome,
+  type Backoff,
+  backoffMs,
+  DEFAULT_BACKOFF,
+  mayRetry,
+  retryCauseOf,
+  type TransportFailure,
+} from './retry-policy.js';
 import { callOutcomeOf, retryAfterMs, transportErrorOf } from './transport-errors.js';
 import type { Dispatcher } from './undici.js';
 import type { UpstreamTarget } from './urls.js';
@@ -68,13 +76,6 @@ export interface UpstreamAnswer {
   readonly attempts: number;
 }
 
-/** How many attempts a call may make, and how long it waits between them (full jitter). */
-interface Backoff {
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-}
-
 interface UpstreamClientOptions {
   readonly dispatcher: Dispatcher;
   readonly timeoutMs: number;
@@ -106,7 +107,6 @@ export const MAX_ERROR_BODY_BYTES = MAX_DECODED_ERROR_BYTES;
 const DEFAULT_RESERVE_MS = 250;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-const DEFAULT_BACKOFF: Backoff = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
 
 type Attempt =
   | { readonly response: UpstreamAnswer; readonly outcome: AttemptOutcome }
@@ -170,12 +170,12 @@ export class UpstreamClient {
         this.reportAttempt(request.onAttempt, result);
         const delay =
           attempt < this.backoffSettings.maxAttempts && mayRetry(result.outcome, idempotent)
-            ? this.backoff(attempt, result)
+            ? backoffMs(this.backoffSettings, attempt, this.random(), waitAskedIn(result))
             : undefined;
         const cost =
           delay === undefined || this.now() + delay >= deadlineAt
             ? undefined
-            : this.retryBudget.acquire(causeOf(result.outcome));
+            : this.retryBudget.acquire(retryCauseOf(result.outcome));
         if (delay !== undefined && cost === undefined && this.now() + delay < deadlineAt) {
           call.metrics.count('UpstreamRetriesRefused', { Service: request.service ?? 'unknown' });
         }
@@ -198,8 +198,7 @@ export class UpstreamClient {
   private reportAttempt(observer: AttemptObserver | undefined, result: Attempt): void {
     if (!observer) return;
     try {
-      const wait = 'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
-      observer(result.outcome, wait);
+      observer(result.outcome, waitAskedIn(result));
     } catch {
       // Ignored on purpose: observing is advice, the call's own outcome stands.
     }
@@ -260,23 +259,11 @@ export class UpstreamClient {
       return failed(raised, failure);
     }
   }
-
-  /** Full jitter, raised to the upstream's Retry-After when it sends one. */
-  private backoff(attempt: number, result: Attempt): number {
-    const ceiling = Math.min(
-      this.backoffSettings.maxDelayMs,
-      this.backoffSettings.baseDelayMs * 2 ** (attempt - 1),
-    );
-    const jittered = this.random() * ceiling;
-    const retryAfter =
-      'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
-    return Math.max(jittered, retryAfter);
-  }
 }
 
-/** A retry after a timeout costs more (the platform was slow, not only unlucky). */
-function causeOf(outcome: AttemptOutcome): RetryCause {
-  return outcome.kind === 'transport' && outcome.failure === 'deadline' ? 'timeout' : 'error';
+/** How long the upstream asked to wait before the next attempt (Retry-After), in ms. */
+function waitAskedIn(result: Attempt): number {
+  return 'response' in result ? retryAfterMs(result.response.headers['retry-after']) : 0;
 }
 
 function failed(error: Error, failure: TransportFailure): Attempt {

@@ -1,12 +1,15 @@
 /**
  * When an upstream call may be sent again: one table, as data, for every caller of the
- * upstream client (signed scan job calls, the catalogue, actions and triggers).
+ * upstream client (signed scan job calls, the catalogue, actions and triggers); and how long it
+ * waits before it is (`backoffMs`), and what the retry costs of the container's budget.
  *
  * The rule behind every row: a request that is not idempotent is repeated only when the
  * upstream cannot have seen it (the connection was refused, or the platform's gateway itself
  * throttled it before calling the endpoint). Rows are read top to bottom; the first that
  * matches decides.
  */
+
+import type { RetryCause } from './retry-budget.js';
 
 /** How a failed attempt ended without an answer. */
 export type TransportFailure =
@@ -118,4 +121,32 @@ export function isThrottled(outcome: AttemptOutcome): boolean {
     THROTTLED.includes(outcome.errorCode ?? '') &&
     outcome.origin !== 'endpoint'
   );
+}
+
+/** How many attempts a call may make, and how long it waits between them (full jitter). */
+export interface Backoff {
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
+
+/**
+ * The wait after attempt `attempt`: full jitter (`random`, 0 to 1) under a ceiling that doubles
+ * with each attempt, raised to the upstream's Retry-After when it sends one.
+ */
+export function backoffMs(
+  settings: Backoff,
+  attempt: number,
+  random: number,
+  retryAfterMs: number,
+): number {
+  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (attempt - 1));
+  return Math.max(random * ceiling, retryAfterMs);
+}
+
+/** A retry after a timeout costs more (the platform was slow, not only unlucky). */
+export function retryCauseOf(outcome: AttemptOutcome): RetryCause {
+  return outcome.kind === 'transport' && outcome.failure === 'deadline' ? 'timeout' : 'error';
 }

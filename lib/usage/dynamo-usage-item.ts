@@ -25,11 +25,10 @@
  * and the store writes again in the right forms.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { ConditionalUpdate, Item } from '../core/dynamo-db.js';
 import type { Demand, UsageState } from './limits.js';
 import { COUNTERS, type Counter, type Counts, NO_COUNTS } from './plan.js';
 import type { GiveBack } from './store.js';
-
-export type Item = Record<string, AttributeValue>;
 
 /** A record is kept a month past its month's end (last month's usage stays readable). */
 const KEEP_AFTER_MONTH_MS = 31 * 86_400_000;
@@ -103,6 +102,12 @@ export class UpdateBuilder {
 
   get condition(): string | undefined {
     return this.#conditions.length > 0 ? this.#conditions.join(' AND ') : undefined;
+  }
+
+  /** This write, of the item `key`, as the store sends it (conditionalWrite). */
+  of(key: string, returns?: Pick<ConditionalUpdate, 'returns' | 'failedItem'>): ConditionalUpdate {
+    const { update, condition, names, values } = this;
+    return { key: keyOf(key), update, condition, names, values, ...returns };
   }
 }
 

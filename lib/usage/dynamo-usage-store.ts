@@ -1,6 +1,7 @@
 /**
  * Usage in a DynamoDB table of the stack: exact across every function and container, in one
- * conditional write per record taken from (dynamo-usage-item.ts has the item and the writes).
+ * conditional write per record taken from (dynamo-usage-item.ts has the item and the writes,
+ * which the stores' one conditional write sends: core/dynamo-db.ts, conditionalWrite).
  *
  * The store picks each write's forms from the item as this container last saw it (sightings.ts,
  * refreshed by every write's ALL_NEW). A guess that no longer holds (another container filled
@@ -15,11 +16,16 @@
  * container that lost a token to another holds off a little longer (sightings.ts, `lost`).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type DynamoDbBounds, lazyDynamoDb } from '../core/dynamo-db.js';
+import {
+  conditionalWrite,
+  type DynamoDbBounds,
+  type DynamoDbTable,
+  dynamoDbTable,
+  readItem,
+} from '../core/dynamo-db.js';
 import {
   admissionWrite,
   giveBackWrite,
-  type Item,
   keyOf,
   stateOfItem,
   type UpdateBuilder,
@@ -56,18 +62,6 @@ export const ADMISSION_BOUNDS: DynamoDbBounds = {
 /** Writes of one take before the store gives up (each one saw the item change). */
 const MAX_WRITES = 8;
 
-/** The parts of an UpdateItem's input that a write builds. */
-export function writeInput(tableName: string, key: string, write: UpdateBuilder) {
-  return {
-    TableName: tableName,
-    Key: keyOf(key),
-    UpdateExpression: write.update,
-    ConditionExpression: write.condition,
-    ExpressionAttributeNames: write.names,
-    ExpressionAttributeValues: write.values,
-  };
-}
-
 /** A bucket held off after a lost token (sightings.ts). */
 const heldOff = (retryAfterMs: number): Refusal => ({
   kind: 'rate',
@@ -75,28 +69,22 @@ const heldOff = (retryAfterMs: number): Refusal => ({
   retryAfterMs,
 });
 
-/** Whether an error is a refused condition (the only error a conditional write expects). */
-export const refusedCondition = (error: unknown) =>
-  (error as Error).name === 'ConditionalCheckFailedException';
-
 /** The usage store in a DynamoDB table (partition key `usageKey`, TTL on `expiresAt`). */
 export const dynamoDbUsageStore = (options: DynamoDbUsageStoreOptions): UsageStore =>
   new DynamoDbUsageStore(options);
 
 class DynamoDbUsageStore implements UsageStore {
-  readonly #tableName: string;
+  readonly #table: DynamoDbTable;
   readonly #refusalCacheMs: number;
   readonly #random: () => number;
-  readonly #connect: ReturnType<typeof lazyDynamoDb>;
   readonly #sightings = new Sightings();
   /** The first write of a key this container has not seen, while it runs. */
   readonly #learning = new Map<string, Promise<unknown>>();
 
   constructor(options: DynamoDbUsageStoreOptions) {
-    this.#tableName = options.tableName;
+    this.#table = dynamoDbTable(options.tableName, options.client, ADMISSION_BOUNDS);
     this.#refusalCacheMs = options.refusalCacheMs ?? 1000;
     this.#random = options.random ?? Math.random;
-    this.#connect = lazyDynamoDb(options.client, ADMISSION_BOUNDS);
   }
 
   // A container that has not seen the item yet learns it from its first write; its other
@@ -136,33 +124,7 @@ class DynamoDbUsageStore implements UsageStore {
   }
 
   async read(key: string): Promise<UsageState | undefined> {
-    return stateOfItem(await this.#item(key));
-  }
-
-  /** The item as it is (a consistent read). */
-  async #item(key: string): Promise<Item | undefined> {
-    const { sdk, client } = await this.#connect();
-    const input = { TableName: this.#tableName, Key: keyOf(key), ConsistentRead: true };
-    return (await client.send(new sdk.GetItemCommand(input))).Item;
-  }
-
-  /** A conditional UpdateItem: the new item, or (`ok` false) the item that failed it. */
-  async #update(key: string, write: UpdateBuilder) {
-    const { sdk, client } = await this.#connect();
-    try {
-      const answer = await client.send(
-        new sdk.UpdateItemCommand({
-          ...writeInput(this.#tableName, key, write),
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return { ok: true, item: answer.Attributes };
-    } catch (error) {
-      if (!refusedCondition(error)) throw error;
-      // dynalite does not return the item: read it (DynamoDB always does).
-      return { ok: false, item: (error as { Item?: Item }).Item ?? (await this.#item(key)) };
-    }
+    return stateOfItem(await readItem(this.#table, keyOf(key)));
   }
 
   /** What the item this container saw last answers without a call, if anything. */
@@ -193,10 +155,15 @@ class DynamoDbUsageStore implements UsageStore {
     let known = last?.state;
     for (let written = 0; written < MAX_WRITES; written++) {
       const running = likelyRunning(written === 0 ? last : undefined, demand);
-      const result = await this.#update(key, admissionWrite(known, demand, running));
+      // The item written, or the one that failed the condition.
+      const write = admissionWrite(known, demand, running).of(key, {
+        returns: 'new',
+        failedItem: true,
+      });
+      const result = await conditionalWrite(this.#table, write);
       const state = stateOfItem(result.item);
       this.#sightings.remember(key, state, demand.nowMs);
-      if (result.ok && state) return { taken: true, state };
+      if (result.applied && state) return { taken: true, state };
       const verdict = judge(state, demand);
       if (!verdict.ok) {
         const { refusal } = verdict;
@@ -214,15 +181,6 @@ class DynamoDbUsageStore implements UsageStore {
 
   /** A write whose refused condition means only "not this form": whether it was applied. */
   async #tryWrite(key: string, write: UpdateBuilder | undefined): Promise<boolean> {
-    const { sdk, client } = await this.#connect();
-    try {
-      if (write) {
-        await client.send(new sdk.UpdateItemCommand(writeInput(this.#tableName, key, write)));
-      }
-      return true;
-    } catch (error) {
-      if (refusedCondition(error)) return false;
-      throw error;
-    }
+    return !write || (await conditionalWrite(this.#table, write.of(key))).applied;
   }
 }

@@ -8,7 +8,8 @@
  *   bulk-meter.ts  `new BulkMeter(gate, ...)`: bulk work, one unit for every call it sends
  *   lease.ts       `leasesOf(runtime).acquire(...)`: one long-running request of a caller at a time
  *   report.ts      `usageReport(gate, ...)`: GET /usage
- *   `gate.record`  a request no plan holds (a webhook delivery), in the account's usage
+ *   record.ts      `accountRecorder(gate).record(units)`: a request no plan holds (a webhook
+ *                  delivery), in the account's usage
  *
  * When the store cannot answer, each container holds every planned subject to its rate, and
  * a caller to its leases, from memory (`gate.outage`, lease.ts), under either policy; a plan's
@@ -16,10 +17,8 @@
  * 503 / `500` (`closed`). Either way a warning and the metric UsageStoreFailures.
  */
 import { describeError, type Logger } from '../core/log.js';
-import { SHARDS, shardKey } from './shards.js';
 import { memoryUsageStore, type UsageStore } from './store.js';
-import { ACCOUNT_KEY, type Instant } from './taking.js';
-import { countsOf, type Units } from './units.js';
+import type { Instant } from './taking.js';
 import { windowsOf } from './windows.js';
 
 /** The request's metrics recorder, as the inbound side hands it over. */
@@ -103,23 +102,5 @@ export class UsageGate {
   /** Resolves once every give-back started so far has ended (tests, benchmarks). */
   async settled(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
-  }
-
-  /**
-   * Counts a request no plan holds in the account's usage (a webhook delivery that reached its
-   * action: its sender is not a caller), on one of the account's shards as its requests are:
-   * never refused, whether or not the secret has an account plan (the consumer may not read the
-   * callers' secret, where it is kept), so that GET /usage shows it whenever it reads the plan.
-   */
-  async record(units: Units, log?: Logger): Promise<void> {
-    const key = shardKey(ACCOUNT_KEY, Math.floor(this.random() * SHARDS));
-    const rules = { rate: undefined, day: {}, month: {} };
-    try {
-      await this.store.take(key, { ...this.instant(), counts: countsOf(units), rules });
-    } catch (error) {
-      (log ?? this.log).warn('usage not recorded: store unreachable', {
-        ...describeError(error),
-      });
-    }
   }
 }

@@ -7,14 +7,14 @@
  * carries it, and only its role may delete from the table (scripts/sls/iam.cjs).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { deployedSetting } from '../core/config.js';
-import { lazyDynamoDb } from '../core/dynamo-db.js';
+import { deployedSetting } from '../core/deployed-settings.js';
+import { conditionalWrite, dynamoDbTable } from '../core/dynamo-db.js';
 import { ThrottleLimitedError } from '../core/errors.js';
 import { describeError, type Logger } from '../core/log.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
 import { keyOf, leaseWrite } from './dynamo-usage-item.js';
-import { ADMISSION_BOUNDS, refusedCondition, writeInput } from './dynamo-usage-store.js';
+import { ADMISSION_BOUNDS } from './dynamo-usage-store.js';
 import type { MetricRecorder, UsageGate } from './gate.js';
 import { usageGateOf } from './setup.js';
 
@@ -48,37 +48,22 @@ export function dynamoDbLeaseStore(options: {
   readonly tableName: string;
   readonly client?: DynamoDBClient;
 }): LeaseStore {
-  const { tableName } = options;
-  const connect = lazyDynamoDb(options.client, ADMISSION_BOUNDS);
+  const table = dynamoDbTable(options.tableName, options.client, ADMISSION_BOUNDS);
   return {
     async acquire(key, token, untilMs, nowMs) {
-      const { sdk, client } = await connect();
-      const write = leaseWrite(token, untilMs, nowMs);
-      try {
-        await client.send(new sdk.UpdateItemCommand(writeInput(tableName, key, write)));
-      } catch (error) {
-        if (!refusedCondition(error)) throw error;
-        const { Item } = await client.send(
-          new sdk.GetItemCommand({ TableName: tableName, Key: keyOf(key), ConsistentRead: true }),
-        );
-        return Number(Item?.leaseUntil?.N ?? untilMs);
-      }
+      // Refused: the item that refused it says until when the other holder's lease runs.
+      const write = leaseWrite(token, untilMs, nowMs).of(key, { failedItem: true });
+      const taken = await conditionalWrite(table, write);
+      if (!taken.applied) return Number(taken.item?.leaseUntil?.N ?? untilMs);
     },
     async release(key, token) {
-      const { sdk, client } = await connect();
-      try {
-        await client.send(
-          new sdk.DeleteItemCommand({
-            TableName: tableName,
-            Key: keyOf(key),
-            ConditionExpression: 'leaseToken = :token',
-            ExpressionAttributeValues: { ':token': { S: token } },
-          }),
-        );
-      } catch (error) {
-        // Taken over after it lapsed: the lease is another holder's now.
-        if (!refusedCondition(error)) throw error;
-      }
+      // Not applied: taken over after it lapsed, the lease is another holder's now.
+      await conditionalWrite(table, {
+        key: keyOf(key),
+        delete: true,
+        condition: 'leaseToken = :token',
+        values: { ':token': { S: token } },
+      });
     },
   };
 }

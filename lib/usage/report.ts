@@ -2,7 +2,7 @@
  * A caller's plan and usage, and the account's, as GET /usage answers them: read from the usage
  * gate's store, never written. Apart from the gate so that only the usage function carries it.
  */
-import type { PlanEntry } from '../secrets/schema.js';
+import type { PlanEntry } from '../secrets/callers-schema.js';
 import type { UsageGate } from './gate.js';
 import { countsIn, type UsageState } from './limits.js';
 import { type Counts, NO_COUNTS, type Plans, type Rules, rulesOf } from './plan.js';

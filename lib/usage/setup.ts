@@ -3,7 +3,7 @@
  * `npm start`, which keeps it in its local dynalite), else this process's memory (unit tests,
  * `serverless invoke local`). Deployed, the table is required of the functions that admit.
  */
-import { deployedSetting } from '../core/config.js';
+import { deployedSetting } from '../core/deployed-settings.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
 import { dynamoDbUsageStore } from './dynamo-usage-store.js';

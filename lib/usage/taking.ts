@@ -8,7 +8,7 @@
 import type { PlanHolder } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { describeError } from '../core/log.js';
-import type { PlanEntry } from '../secrets/schema.js';
+import type { PlanEntry } from '../secrets/callers-schema.js';
 import { type Demand, type Refusal, type UsageState, unitsThatFit } from './limits.js';
 import { type Counts, type Plans, type Rules, rulesOf } from './plan.js';
 import { type Layout, layoutOf, splitCounts } from './shards.js';

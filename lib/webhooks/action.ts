@@ -7,7 +7,7 @@ import type { CallContext } from '../core/call-context.js';
 import { NotFoundError, UpstreamError } from '../core/errors.js';
 import type { ExecutionClient } from '../execution/client.js';
 import type { SecretStore } from '../secrets/store.js';
-import type { UsageGate } from '../usage/gate.js';
+import type { AccountRecorder } from '../usage/record.js';
 import { ONE_REQUEST } from '../usage/units.js';
 import type { BodyStore } from './body-store.js';
 import type { ParsedInvocation } from './invocation.js';
@@ -28,7 +28,7 @@ export interface ActionDeps {
    * Where a delivery that reached its action is counted in the account's usage (never held by
    * a plan: its sender is not a caller); absent, it is not counted.
    */
-  readonly usage?: Pick<UsageGate, 'record'>;
+  readonly usage?: AccountRecorder;
 }
 
 /**

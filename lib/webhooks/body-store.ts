@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { deployedSetting } from '../core/config.js';
+import { deployedSetting } from '../core/deployed-settings.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';
 

@@ -12,7 +12,7 @@
  *   code runs the message right after the receiver has answered.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { requiredSetting } from '../core/config.js';
+import { requiredSetting } from '../core/deployed-settings.js';
 import { UnexpectedError } from '../core/errors.js';
 import { perRuntime } from '../core/per-runtime.js';
 import type { Runtime } from '../runtime.js';

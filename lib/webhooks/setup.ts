@@ -9,15 +9,16 @@
  * in-process queue and the in-memory ledger are for local runs only: in Lambda nothing runs
  * after the response, and memory does not outlive a container.
  */
-import { deployedSetting } from '../core/config.js';
+import { deployedSetting } from '../core/deployed-settings.js';
 import { perRuntime } from '../core/per-runtime.js';
 import { executionClientOf } from '../execution/client.js';
 import type { Runtime } from '../runtime.js';
+import { accountRecorder } from '../usage/record.js';
 import { usageGateOf } from '../usage/setup.js';
 import { bodyStoreOf } from './body-store.js';
 import { type ConsumerDeps, processMessage } from './consumer.js';
-import { InProcessInvocationQueue } from './in-process-queue.js';
 import { dynamoDbDeliveryLedger } from './dynamo-ledger.js';
+import { InProcessInvocationQueue } from './in-process-queue.js';
 import { type DeliveryLedger, memoryDeliveryLedger } from './ledger.js';
 import { logSettlement, type Settlement, sqsSettlement } from './settlement.js';
 
@@ -66,7 +67,7 @@ export const consumerDepsOf = perRuntime((runtime: Runtime): ConsumerDeps => {
     maxAttempts: runtime.config.invocationMaxAttempts,
     retrySeconds: runtime.config.invocationRetrySeconds,
     maxReceives: runtime.config.invocationMaxReceives,
-    usage: usageGateOf(runtime),
+    usage: accountRecorder(usageGateOf(runtime)),
   };
 });
 

@@ -17,10 +17,10 @@ import {
   type SecretCapability,
   secretIdSetting,
 } from '../../lib/core/secret-capabilities.js';
+import { tokenDigestOf } from '../../lib/secrets/callers-schema.js';
 import {
   CAPABILITY_FIELDS,
   type PlatformSecret,
-  tokenDigestOf,
   webhookKeyOf,
   webhookSecretsOf,
 } from '../../lib/secrets/schema.js';

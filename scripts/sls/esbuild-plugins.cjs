@@ -349,9 +349,88 @@ const diagnosticsChannelsOnly = {
   },
 };
 
+/**
+ * undici's errors module defines every error class of the package (25: the retry handler's,
+ * the proxies', WebSocket's, ...), about 7.5 KB of every HTTP bundle. It is cut to the classes
+ * that the undici modules a function bundles name, with the classes they extend: the bundles
+ * reach undici through its Agent alone (lib/upstream/undici.ts), so those modules are the ones a
+ * build of the Agent with these plugins takes in, read from its metafile once. A class left out
+ * is one no bundled code can construct or test for. The build fails if the module no longer
+ * reads as one block per class and an export of each.
+ */
+const UNDICI_ERRORS = /[\\/]undici[\\/]lib[\\/]core[\\/]errors\.js$/;
+/** The one module of undici the package imports (lib/upstream/undici.ts). */
+const UNDICI_ENTRY = 'undici/lib/dispatcher/agent.js';
+const ERROR_CLASS =
+  /^(?:const k\w+ = Symbol\.for\('[\w.]+'\)\n)?class (\w+) extends (\w+) \{\n[\s\S]*?^\}\n\n?/gm;
+
+let wordsBundled;
+
+/** Every word of the undici modules an Agent's bundle takes in (the errors module aside). */
+function undiciWordsBundled(build, plugins) {
+  wordsBundled ??= build.esbuild
+    .build({
+      entryPoints: [require.resolve(UNDICI_ENTRY)],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      plugins,
+    })
+    .then(({ metafile }) => {
+      const words = new Set();
+      for (const input of Object.keys(metafile.inputs)) {
+        const file = path.resolve(input);
+        if (UNDICI_ERRORS.test(file) || !fs.existsSync(file)) continue;
+        for (const [word] of fs.readFileSync(file, 'utf8').matchAll(/\b\w+\b/g)) words.add(word);
+      }
+      return words;
+    });
+  return wordsBundled;
+}
+
+/** undici's errors module with only the classes named in `used`, and those they extend. */
+function undiciErrorsOf(source, used) {
+  const classes = new Map();
+  for (const block of source.matchAll(ERROR_CLASS)) {
+    classes.set(block[1], { text: block[0], base: block[2] });
+  }
+  const exported = /^module\.exports = \{\n((?: {2}\w+,?\n)+)\}\n?$/m.exec(source);
+  const names = exported?.[1].split(/[\s,]+/).filter(Boolean) ?? [];
+  if (names.length === 0 || names.some((name) => !classes.has(name))) {
+    throw new Error(
+      "undici's errors module changed: it no longer reads as a class and an export each",
+    );
+  }
+  const kept = new Set();
+  const keep = (name) => {
+    if (kept.has(name) || !classes.has(name)) return;
+    kept.add(name);
+    keep(classes.get(name).base);
+  };
+  for (const name of names) if (used.has(name)) keep(name);
+  let cut = source.replace(exported[0], `module.exports = { ${[...kept].join(', ')} }\n`);
+  for (const [name, { text }] of classes) if (!kept.has(name)) cut = cut.replace(text, '');
+  return cut;
+}
+
+const undiciErrorsUsed = {
+  name: 'undici-errors-used',
+  setup(build) {
+    build.onLoad({ filter: UNDICI_ERRORS }, async (args) => {
+      const others = module.exports.filter((plugin) => plugin !== undiciErrorsUsed);
+      const used = await undiciWordsBundled(build, others);
+      return { contents: undiciErrorsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
+    });
+  },
+};
+
 module.exports = [
   leaveOutUnreachableUndici,
   diagnosticsChannelsOnly,
+  undiciErrorsUsed,
   openApiDocumentBuiltAhead,
   docsAssetsBuiltIn,
   httpParserBeside,

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { QuotaExceededError, RateLimitedError, type ServiceError } from '../../lib/core/errors.js';
 import { createLogger } from '../../lib/core/log.js';
-import type { PlanEntry } from '../../lib/secrets/schema.js';
+import type { PlanEntry } from '../../lib/secrets/callers-schema.js';
 import { type Admission, type Admitted, admit as admitWith } from '../../lib/usage/admission.js';
 import { UsageGate } from '../../lib/usage/gate.js';
 import { usageReport } from '../../lib/usage/report.js';

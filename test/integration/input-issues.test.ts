@@ -7,7 +7,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { type InputPlace, knownKeysAt, parseInput } from '../../lib/core/input-issues.js';
+import { type InputPlace, parseInput } from '../../lib/core/input-issues.js';
+import { knownKeysAt } from '../../lib/core/known-keys.js';
 import { routes } from '../../lib/http/routes/index.js';
 import type { Route } from '../../lib/http/routes/route.js';
 

@@ -10,7 +10,7 @@ import type { HttpMiddleware } from './middleware.js';
 export function authenticate(identify: IdentifyCaller, routeKey: string): HttpMiddleware {
   return {
     before: async ({ event: state }) => {
-      const caller = await identify(state.event, state.headers);
+      const caller = await identify(state.apiGatewayEvent, state.headers);
       state.caller = caller;
       state.log = state.log.child({ caller: caller.id });
       state.metrics.count('CallerRequests', { Caller: caller.id, Route: routeKey });

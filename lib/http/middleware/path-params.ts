@@ -10,7 +10,7 @@ import { validInput } from './validation.js';
 export function pathParams(schema: Schema<unknown>): HttpMiddleware {
   return {
     before: ({ event: state }) => {
-      state.path = validInput('path', schema, state.event.pathParameters ?? {});
+      state.path = validInput('path', schema, state.apiGatewayEvent.pathParameters ?? {});
     },
   };
 }

@@ -13,7 +13,7 @@ export function requestLog(functionName: string): HttpMiddleware {
     const status = response?.statusCode;
     const fields = {
       method: state.method,
-      route: state.event.routeKey,
+      route: state.apiGatewayEvent.routeKey,
       status,
       durationMs: Math.round(performance.now() - state.startedAt),
       ...state.targetFields(),

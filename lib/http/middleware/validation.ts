@@ -42,7 +42,7 @@ export function validation(schemas: InputSchemas): HttpMiddleware {
     before: ({ event: state }) => {
       const issues: InputIssue[] = [];
       const query = schemas.query
-        ? checked('query', schemas.query, queryOf(state.event.rawQueryString), issues)
+        ? checked('query', schemas.query, queryOf(state.apiGatewayEvent.rawQueryString), issues)
         : {};
       const body = schemas.body
         ? checked('body', schemas.body, state.body.json(), issues)

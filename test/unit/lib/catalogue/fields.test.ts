@@ -8,6 +8,7 @@ import {
   pairsOf,
   repeated,
   segment,
+  someOf,
   strictInput,
   text,
   token,
@@ -53,6 +54,20 @@ describe('oneOf', () => {
   it('lists the values it takes', () => {
     accepts(oneOf(['ko', 'en']), 'en');
     expect(refusal(oneOf(['ko', 'en']), 'fr')).toEqual(['expected one of: ko, en']);
+  });
+});
+
+describe('someOf', () => {
+  it('takes one or more of its values joined by its separator, and says which and how', () => {
+    const options = someOf(['trafast', 'tracomfort'], ':');
+    accepts(options, 'trafast');
+    accepts(options, 'trafast:tracomfort');
+    expect(refusal(options, 'trafast:fastest')).toEqual([
+      'expected one or more of trafast, tracomfort, joined by :',
+    ]);
+    expect(refusal(someOf(['addr', 'roadaddr'], ',', 'commas'), 'addr:roadaddr')).toEqual([
+      'expected one or more of addr, roadaddr, joined by commas',
+    ]);
   });
 });
 

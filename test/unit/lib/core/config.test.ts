@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, requiredSetting } from '../../../../lib/core/config.js';
+import { loadConfig } from '../../../../lib/core/config.js';
+import { requiredSetting } from '../../../../lib/core/deployed-settings.js';
 import { ConfigError } from '../../../../lib/core/errors.js';
 
 describe('loadConfig', () => {

@@ -1,12 +1,13 @@
 /**
- * The one error taxonomy (lib/core/errors.ts): what a caller sees of each failure (status,
- * errorCode, message, details, headers, as docs/errors.md tables them), what the request line
- * logs of it (its reason, never a value), and the failures that never reach a caller as such.
+ * The one error taxonomy (lib/core/errors.ts), every family through it: what a caller sees of
+ * each failure (status, errorCode, message, as docs/errors.md tables them), the name and the
+ * reason the request line logs of it (never a value), and Retry-After wherever one is sent. What
+ * each family says beyond that is in its own test (request-errors, plan-errors, upstream-errors,
+ * internal-errors, service-error).
  */
 import { describe, expect, it } from 'vitest';
 import {
   CallerAuthError,
-  type CallerAuthReason,
   CallerScopeError,
   CallersUnavailableError,
   ConfigError,
@@ -24,7 +25,6 @@ import {
   ServiceError,
   ThrottleLimitedError,
   TooManyMatchesError,
-  toServiceError,
   UnexpectedError,
   UpstreamError,
   UpstreamResponseTooLargeError,
@@ -118,12 +118,6 @@ describe('the errors a caller sees', () => {
     expect(seen(error)).toEqual([status, code, message]);
   });
 
-  it("passes an upstream error's own status, code and message on", () => {
-    const error = new UpstreamError({ status: 403, code: '403', message: 'Forbidden' });
-    expect(seen(error)).toEqual([403, '403', 'Forbidden']);
-    expect(error.headers).toEqual({});
-  });
-
   it('names each error by its own name in a log line, whatever a bundler renames its class', () => {
     const named: [Error, string][] = [
       [new ServiceError({ status: 400, code: '100', message: 'm' }), 'ServiceError'],
@@ -157,16 +151,6 @@ describe('the errors a caller sees', () => {
     ];
     expect(named.map(([error]) => error.name)).toEqual(named.map(([, name]) => name));
   });
-
-  it('keeps the cause it was given, and has none when given none', () => {
-    const cause = new Error('connect ECONNREFUSED');
-    expect(new UpstreamUnreachableError(cause).cause).toBe(cause);
-    expect(new UnexpectedError(cause).cause).toBe(cause);
-    expect(new UpstreamTimeoutError()).not.toHaveProperty('cause');
-    expect(new ServiceError({ status: 500, code: '900', message: 'm' })).not.toHaveProperty(
-      'cause',
-    );
-  });
 });
 
 describe("each error's reason, for the request's log line", () => {
@@ -192,16 +176,6 @@ describe("each error's reason, for the request's log line", () => {
     expect(error.reason).toBe(reason);
   });
 
-  it("keeps the reason an upstream error was given (the scan job hints')", () => {
-    const given = new UpstreamError({
-      status: 400,
-      code: '901',
-      message: 'x',
-      reason: 'upstream-901 cancel',
-    });
-    expect(given.reason).toBe('upstream-901 cancel');
-  });
-
   it('is there for every error a caller sees (docs/errors.md: every 4xx and 5xx says why)', () => {
     for (const [, error] of CALLER_ERRORS) {
       expect(error.reason, error.name).toMatch(/\S/);
@@ -225,167 +199,5 @@ describe('Retry-After', () => {
     expect(make(2).headers['Retry-After']).toBe('2');
     expect(make(2.01).headers['Retry-After']).toBe('3');
     expect(make(-5).headers['Retry-After']).toBe('1');
-  });
-
-  it('is 1 when the usage counters are down', () => {
-    expect(new UsageStoreUnavailableError().headers).toEqual({ 'Retry-After': '1' });
-  });
-
-  it("comes with a plan's RateLimit fields, and is the refusal's own whatever they say", () => {
-    const fields = {
-      'RateLimit-Policy': '"caller-rate";q=5;w=1',
-      RateLimit: '"caller-rate";r=0;t=1',
-      'Retry-After': '99',
-    };
-    expect(new RateLimitedError('caller', 0.5, fields).headers).toEqual({
-      ...fields,
-      'Retry-After': '1',
-    });
-    expect(new QuotaExceededError('account', 'monthQuotaRequest', 3600, fields).headers).toEqual({
-      ...fields,
-      'Retry-After': '3600',
-    });
-  });
-});
-
-describe('details that teach, and reasons that log no value', () => {
-  it.each([
-    ['missing-token', 'No Authorization header: send "Authorization: Bearer <token>".'],
-    [
-      'not-bearer',
-      'The Authorization header is not a bearer token: send "Authorization: Bearer <token>".',
-    ],
-    ['unknown-or-expired-token', 'The bearer token is unknown or has expired.'],
-  ] as [CallerAuthReason, string][])('a %s token is told so', (reason, details) => {
-    const error = new CallerAuthError(reason);
-    expect([error.details, error.reason, error.authReason]).toEqual([details, reason, reason]);
-  });
-
-  it('tells an unknown token and an expired one alike (no answer says which tokens exist)', () => {
-    expect(new CallerAuthError().details).toBe('The bearer token is unknown or has expired.');
-  });
-
-  it('names the scope a caller lacks', () => {
-    const error = new CallerScopeError('jobs:cancel-reserved');
-    expect(error.details).toBe('This caller lacks the scope "jobs:cancel-reserved".');
-    expect(error.reason).toBe('missing-scope jobs:cancel-reserved');
-  });
-
-  it('logs the paths of bad input, each once, and an unknown member as (unknown)', () => {
-    const error = new InputError([
-      { path: 'query.page', issue: 'expected a positive integer, got "x"' },
-      { path: 'query.page', issue: 'another issue of the same member' },
-      { path: 'body.limit', issue: 'expected a positive integer' },
-      { path: 'body.apiKeySecretValue', issue: 'unknown member; expected one of limit, page' },
-    ]);
-    expect(error.reason).toBe('invalid input: query.page body.limit body.(unknown)');
-    expect(error.reason).not.toContain('apiKeySecretValue');
-    expect(error.details).toHaveLength(4);
-  });
-
-  it('answers 405 with the methods allowed, in Allow and in details', () => {
-    const error = new MethodNotAllowedError(['GET', 'POST']);
-    expect(error.headers).toEqual({ Allow: 'GET, POST' });
-    expect(error.details).toBe('Allowed: GET, POST');
-  });
-
-  it('states the body limit as people write it, and in bytes', () => {
-    expect(new PayloadTooLargeError(6 * 1024 * 1024).details).toBe(
-      'The request body is over the limit of 6 MB (6291456 bytes).',
-    );
-    expect(new PayloadTooLargeError(1_048_576).details).toContain('1 MB (1048576 bytes)');
-  });
-
-  it('gives the count a cancel-reserved found over its expectAtMost, and says nothing was cancelled', () => {
-    const error = new TooManyMatchesError(1200, 1000);
-    expect(error.found).toBe(1200);
-    expect(error.details).toEqual([
-      {
-        path: 'expectAtMost',
-        issue: 'the search found 1200 reserved jobs, more than 1000; nothing was cancelled',
-      },
-    ]);
-  });
-
-  it('names the plan and the limit a refusal came from, never a caller', () => {
-    const quota = new QuotaExceededError('account', 'monthQuotaCharacters.translate', 60);
-    expect([quota.plan, quota.limit]).toEqual(['account', 'monthQuotaCharacters.translate']);
-    expect(quota.details).toBe(
-      "Over the account plan's monthQuotaCharacters.translate; it resets with the window (Retry-After).",
-    );
-    expect(new RateLimitedError('caller', 1).details).toBe(
-      "Over the caller plan's rateRps; retry after the Retry-After seconds.",
-    );
-  });
-
-  it('tells a caller the configuration is wrong and retrying will not help, naming nothing of it', () => {
-    const error = new ConfigurationError(new SecretError('signing.accessKey: Required'));
-    expect(error.details).toMatch(/configuration is invalid.*retrying will not help/s);
-    expect(JSON.stringify(error.details)).not.toContain('accessKey');
-  });
-
-  it('says whether an unreachable upstream may have had the request: yes unless told no', () => {
-    expect(new UpstreamUnreachableError().maybeSent).toBe(true);
-    expect(new UpstreamUnreachableError(new Error('ECONNREFUSED'), false).maybeSent).toBe(false);
-  });
-});
-
-describe('a body limit, as people write it', () => {
-  it.each([
-    [6 * 1024 * 1024, '6 MB'],
-    [10 * 1024 * 1024, '10 MB'],
-    [16 * 1024, '16 KB'],
-    [1536 * 1024, '1536 KB'],
-    [1000, '1000 bytes'],
-  ])('writes %i as %s', (bytes, text) => {
-    expect(new PayloadTooLargeError(bytes).details).toBe(
-      `The request body is over the limit of ${text} (${bytes} bytes).`,
-    );
-  });
-});
-
-describe('toServiceError', () => {
-  it('answers a service error as it is', () => {
-    const error = new NotFoundError();
-    expect(toServiceError(error)).toBe(error);
-  });
-
-  it("answers a setting found missing as the configuration's fault: 500/900 that says so", () => {
-    const missing = new ConfigError('Invalid configuration: SCAN_BASE_URL: required when deployed');
-    const error = toServiceError(missing);
-    expect(error).toBeInstanceOf(ConfigurationError);
-    expect(error.cause).toBe(missing);
-  });
-
-  it('answers anything else as unexpected, keeping what was thrown as its cause', () => {
-    for (const thrown of [new TypeError('x is undefined'), 'a string', undefined, { code: 1 }]) {
-      const error = toServiceError(thrown);
-      expect(error).toBeInstanceOf(UnexpectedError);
-      expect(seen(error)).toEqual([500, '900', 'Unexpected Error']);
-    }
-    const typeError = new TypeError('x');
-    expect(toServiceError(typeError).cause).toBe(typeError);
-  });
-});
-
-describe('the failures that never reach a caller as such', () => {
-  it("says whether a secret's failure needs an operator: no, unless told", () => {
-    const cause = new Error('timeout');
-    const passing = new SecretError('Could not read the secret', { cause });
-    expect([passing.misconfigured, passing.cause]).toEqual([false, cause]);
-    expect(new SecretError('invalid', { misconfigured: true }).misconfigured).toBe(true);
-  });
-
-  it("keeps Secrets Manager's exception name, and nothing of the secret", () => {
-    const error = new SecretReadError(
-      'Secrets Manager refused the read',
-      'ResourceNotFoundException',
-    );
-    expect(error.type).toBe('ResourceNotFoundException');
-  });
-
-  it('reports a watcher run that did not finish with its name and message, and no stack frame', () => {
-    const error = new WatchRunError('2 of 3 chunks were not announced');
-    expect(error.stack).toBe('WatchRunError: 2 of 3 chunks were not announced');
   });
 });

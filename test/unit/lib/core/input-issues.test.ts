@@ -2,12 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  describeValue,
-  inputIssuesOf,
-  knownKeysAt,
-  parseInput,
-} from '../../../../lib/core/input-issues.js';
+import { describeValue, inputIssuesOf, parseInput } from '../../../../lib/core/input-issues.js';
 
 const issuesOf = (where: 'path' | 'query' | 'body', schema: z.ZodMiniType, input: unknown) => {
   const parsed = parseInput(where, schema, input);
@@ -116,16 +111,6 @@ describe('inputIssuesOf', () => {
     const name = 'n'.repeat(100);
     const [issue] = issuesOf('body', body, { searchType: 'url', [name]: 1 });
     expect(issue?.path).toBe(`body.${'n'.repeat(40)}…`);
-  });
-
-  it('reads the members an object knows under defaults, optionals and pipes', () => {
-    const piped = z.pipe(
-      z.optional(body),
-      z.transform((v) => v),
-    );
-    expect(knownKeysAt(piped, ['nested'])).toEqual(['a', 'b']);
-    expect(knownKeysAt(z.array(body), [0])).toContain('searchType');
-    expect(knownKeysAt(z.string(), [])).toBeUndefined();
   });
 
   it('works from a zod error without the schema or the input, less precisely', () => {

@@ -1,24 +1,16 @@
 /**
- * The upload of one answer (lib/hand-off/multipart-upload.ts), the module a hand-off loads: the
- * multipart calls against a loopback S3 that checks each signature and part
- * (scripts/local/s3-stand-in.ts), the exchange held while two parts are in flight, S3's own
- * failures tried again and its refusals reported through the service's errors, an abort that
- * leaves nothing, and a presigned URL that fetches one object until it expires.
+ * The upload of one answer (lib/hand-off/multipart-upload.ts), the module a hand-off loads,
+ * against a loopback S3 that checks each signature and part (scripts/local/s3-stand-in.ts): the
+ * answer stored in order with its digest and a URL that fetches it, the exchange held while two
+ * parts are in flight, the service's errors past the ceiling, and an abort that leaves nothing.
  */
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type HandOffSettings,
-  objectUrl,
-  openUpload,
-  presignedGetUrl,
-  type S3Answer,
-  type S3Request,
-  startUpload,
-} from '../../../../lib/hand-off/multipart-upload.js';
+import { type HandOffSettings, openUpload } from '../../../../lib/hand-off/multipart-upload.js';
+import type { S3Request } from '../../../../lib/hand-off/s3-multipart.js';
 import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.js';
-import { startScriptedServer } from '../../../helpers/scripted-server.js';
+import { s3Sender } from '../../../helpers/s3-sender.js';
 
 const MB = 1024 * 1024;
 const BUCKET = 'upload-test';
@@ -39,23 +31,7 @@ afterAll(async () => {
 beforeEach(() => s3.reset());
 
 /** S3 requests over undici, each recorded; `delayMs` holds each answer back that long. */
-function sender(sent: S3Request[] = [], delayMs = 0) {
-  return async (s3Request: S3Request): Promise<S3Answer> => {
-    sent.push(s3Request);
-    const answer = await request(s3Request.url, {
-      dispatcher,
-      method: s3Request.method,
-      headers: s3Request.headers,
-      body:
-        s3Request.body === undefined
-          ? undefined
-          : Buffer.concat([s3Request.body].flat().map((b) => Buffer.from(b))),
-    });
-    const body = Buffer.from(await answer.body.arrayBuffer());
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    return { status: answer.statusCode, headers: answer.headers as Record<string, string>, body };
-  };
-}
+const sender = (sent: S3Request[] = [], delayMs = 0) => s3Sender(dispatcher, sent, delayMs);
 
 function settings(overrides: Partial<HandOffSettings> = {}): HandOffSettings {
   return {
@@ -154,88 +130,5 @@ describe('openUpload', () => {
       }),
     ).toThrow(`too large ${2 * MB}`);
     expect(sent).toEqual([]);
-  });
-});
-
-describe('startUpload against S3 failing', () => {
-  it("tries again after S3's own failure (503), and reports a refusal with S3's code", async () => {
-    const scripted = await startScriptedServer((req, res) => {
-      if (req.url.includes('uploads')) {
-        res
-          .writeHead(200)
-          .end(
-            '<InitiateMultipartUploadResult><UploadId>u1</UploadId></InitiateMultipartUploadResult>',
-          );
-      } else if (
-        req.method === 'PUT' &&
-        scripted.received.filter((r) => r.method === 'PUT').length === 1
-      ) {
-        res.writeHead(503).end('<Error><Code>SlowDown</Code></Error>');
-      } else if (req.method === 'PUT') {
-        res.writeHead(200, { etag: '"e"' }).end();
-      } else {
-        // CompleteMultipartUpload may answer 200 with an error document.
-        res.writeHead(200).end('<Error><Code>InternalErrorNot</Code><Message>no</Message></Error>');
-      }
-    });
-    const upload = startUpload({
-      ...settings(),
-      key: 'k',
-      endpoint: scripted.url,
-      send: sender(),
-      contentType: 'image/png',
-      deadlineAt: Date.now() + 30_000,
-    });
-    upload.write(Buffer.alloc(10));
-
-    const failure = await upload.end().catch((error: unknown) => error);
-
-    expect(scripted.received.filter((r) => r.method === 'PUT')).toHaveLength(2);
-    expect(failure).toMatchObject({
-      name: 'S3RequestError',
-      operation: 'CompleteMultipartUpload',
-      status: 200,
-      code: 'InternalErrorNot',
-    });
-    await scripted.close();
-  });
-});
-
-describe('presignedGetUrl', () => {
-  it('fetches its one object until it expires, and nothing without its query', async () => {
-    const upload = startUpload({
-      ...settings(),
-      key: 'fn/object',
-      send: sender(),
-      contentType: 'image/png',
-      deadlineAt: Date.now() + 30_000,
-    });
-    upload.write(Buffer.from('png bytes'));
-    await upload.end();
-    const location = { ...settings(), key: 'fn/object' };
-
-    const fresh = presignedGetUrl(location, 900);
-    expect((await request(fresh, { dispatcher })).statusCode).toBe(200);
-
-    const stale = presignedGetUrl(location, 900, new Date(Date.now() - 16 * 60_000));
-    const expired = await request(stale, { dispatcher });
-    expect(expired.statusCode).toBe(403);
-    expect(await expired.body.text()).toContain('Request has expired');
-
-    const bare = await request(objectUrl(location), { dispatcher });
-    expect(bare.statusCode).toBe(403);
-    await bare.body.dump();
-
-    // The URL of one object reads no other: the key is signed.
-    const other = fresh.replace('/fn/object?', '/fn/other?');
-    const refused = await request(other, { dispatcher });
-    expect(refused.statusCode).toBe(403);
-    expect(await refused.body.text()).toContain('SignatureDoesNotMatch');
-  });
-
-  it('addresses AWS virtual-hosted, and a given endpoint path-style', () => {
-    const aws = { ...settings(), endpoint: undefined, key: 'a/b' };
-    expect(objectUrl(aws).href).toBe(`https://${BUCKET}.s3.eu-west-1.amazonaws.com/a/b`);
-    expect(objectUrl({ ...settings(), key: 'a/b' }).href).toBe(`${s3.endpoint}/${BUCKET}/a/b`);
   });
 });

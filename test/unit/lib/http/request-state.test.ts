@@ -144,7 +144,7 @@ describe('RouteRequest', () => {
 
   it("takes '/' for an event without a path", () => {
     const { state } = stateOf();
-    delete (state.event as { rawPath?: string }).rawPath;
+    delete (state.apiGatewayEvent as { rawPath?: string }).rawPath;
     expect(new RouteRequest(state).rawPath).toBe('/');
   });
 });

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { identifyAnswer } from '../../../../lib/upstream/answer-origin.js';
 import {
   type AttemptOutcome,
+  backoffMs,
   isThrottled,
   mayRetry,
   RETRY_RULES,
+  retryCauseOf,
   ruleFor,
   type TransportFailure,
 } from '../../../../lib/upstream/retry-policy.js';
@@ -136,5 +138,26 @@ describe('isThrottled', () => {
         }
     for (const failure of TRANSPORT)
       expect(isThrottled({ kind: 'transport', failure })).toBe(false);
+  });
+});
+
+describe('the wait before a retry', () => {
+  const settings = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
+
+  it('is full jitter under a ceiling that doubles with each attempt, up to its most', () => {
+    expect([1, 2, 3].map((attempt) => backoffMs(settings, attempt, 1, 0))).toEqual([100, 200, 400]);
+    expect(backoffMs(settings, 10, 1, 0)).toBe(2000);
+    expect(backoffMs(settings, 3, 0.5, 0)).toBe(200);
+    expect(backoffMs(settings, 3, 0, 0)).toBe(0);
+  });
+
+  it("is never shorter than the upstream's Retry-After", () => {
+    expect(backoffMs(settings, 1, 1, 5000)).toBe(5000);
+  });
+
+  it('costs more of the retry budget after a timeout than after another failure', () => {
+    expect(retryCauseOf({ kind: 'transport', failure: 'deadline' })).toBe('timeout');
+    expect(retryCauseOf({ kind: 'transport', failure: 'not-sent' })).toBe('error');
+    expect(retryCauseOf({ kind: 'answer', status: 503, origin: 'gateway' })).toBe('error');
   });
 });

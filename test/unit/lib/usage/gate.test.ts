@@ -1,14 +1,12 @@
 /**
  * The usage gate's own parts: its clock and windows, a failing store said once with its metric,
- * give-backs kept until they end, and counting a request no plan holds in the account's usage.
+ * give-backs kept until they end.
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
 import { UsageGate } from '../../../../lib/usage/gate.js';
-import { usageReport } from '../../../../lib/usage/report.js';
 import { memoryUsageStore } from '../../../../lib/usage/store.js';
-import { ONE_REQUEST } from '../../../../lib/usage/units.js';
-import { recorder, spiedStore } from '../../../helpers/usage-spies.js';
+import { recorder } from '../../../helpers/usage-spies.js';
 import { T0 } from '../../../helpers/usage-store-rules.js';
 
 const lines: string[] = [];
@@ -47,28 +45,5 @@ describe('the usage gate', () => {
     });
     await gate.settled();
     expect(ended).toBe(true);
-  });
-
-  it('counts an unheld request in the account, on its shards, never refusing it', async () => {
-    const { store, calls } = spiedStore();
-    const random = (() => {
-      let next = 0;
-      return () => (next++ % 8) / 8;
-    })();
-    const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0, random });
-    const accountPlan = { dayQuotaRequest: 1 };
-    await gate.record(ONE_REQUEST);
-    await gate.record(ONE_REQUEST);
-    expect(calls).toEqual(['take account#0', 'take account#1']);
-    const usage = await usageReport(gate, 'any', { plan: undefined, accountPlan });
-    expect(usage.account?.day).toMatchObject({ requests: 2, remaining: { requests: 0 } });
-  });
-
-  it('records nothing, with a warning, when the store fails', async () => {
-    const { store } = spiedStore(() => true);
-    const gate = new UsageGate({ store, onStoreFailure: 'open', log, now: () => T0 });
-    lines.length = 0;
-    await gate.record(ONE_REQUEST);
-    expect(lines.join('\n')).toContain('usage not recorded');
   });
 });

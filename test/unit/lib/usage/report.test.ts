@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
 import { admit } from '../../../../lib/usage/admission.js';
 import { UsageGate } from '../../../../lib/usage/gate.js';
+import { accountRecorder } from '../../../../lib/usage/record.js';
 import { usageReport } from '../../../../lib/usage/report.js';
 import { memoryUsageStore, type UsageStore } from '../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../lib/usage/units.js';
@@ -68,7 +69,10 @@ describe('usageReport', () => {
   it("adds the account's plan and usage when the secret has one, whoever asks", async () => {
     const gate = gateOver();
     const accountPlan = { dayQuotaCharacters: { translate: 1000 } };
-    await gate.record({ ...ONE_REQUEST, characters: { api: 'translate', count: 40 } });
+    await accountRecorder(gate).record({
+      ...ONE_REQUEST,
+      characters: { api: 'translate', count: 40 },
+    });
     const report = await usageReport(gate, 'free', { plan: undefined, accountPlan });
     expect(report.account?.day).toMatchObject({
       requests: 1,

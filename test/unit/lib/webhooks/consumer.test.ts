@@ -15,6 +15,7 @@ import { UpstreamClient } from '../../../../lib/upstream/client.js';
 import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
 import type { Dispatcher } from '../../../../lib/upstream/undici.js';
 import { UsageGate } from '../../../../lib/usage/gate.js';
+import { accountRecorder } from '../../../../lib/usage/record.js';
 import { usageReport } from '../../../../lib/usage/report.js';
 import { memoryUsageStore } from '../../../../lib/usage/store.js';
 import { s3BodyStore } from '../../../../lib/webhooks/body-store.js';
@@ -418,7 +419,7 @@ describe('the consumer (handleMessage)', () => {
           accountPlan: { dayQuotaRequest: 100 },
         })
       ).account?.day.requests;
-    const counted = { ...deps, usage };
+    const counted = { ...deps, usage: accountRecorder(usage) };
     await handleMessage(hello('m-1', 'msg_ran'), counted, call);
     expect(await accountRequests()).toBe(1);
     // The gateway answered: the platform counted it too.

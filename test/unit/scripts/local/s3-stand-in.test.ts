@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { presignedGetUrl } from '../../../../lib/hand-off/multipart-upload.js';
+import { presignedGetUrl } from '../../../../lib/hand-off/s3-multipart.js';
 import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.js';
 
 const MB = 1024 * 1024;

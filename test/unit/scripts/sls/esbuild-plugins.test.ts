@@ -1,7 +1,8 @@
 /**
  * The bundles' esbuild plugins (scripts/sls/esbuild-plugins.cjs), on real esbuild builds: the
  * HTTP parser written beside a bundle is byte for byte undici's, the parser's constants cut to
- * the tables undici's client reads, its diagnostics cut to its channels, a left-out part of
+ * the tables undici's client reads, its diagnostics cut to its channels, its errors to the classes
+ * its bundled modules name, a left-out part of
  * undici says why when reached (and the agent left answers as before), and middy loads Node's web streams only if a handler streams.
  */
 import { execFileSync } from 'node:child_process';
@@ -81,6 +82,43 @@ describe('the bundles’ esbuild plugins', () => {
     const text = readFileSync(outfile, 'utf8');
     expect(text).not.toContain('debuglog');
     expect(text).toContain('undici:request:create');
+  });
+
+  it("keep of undici's error classes those its bundled modules name, each as undici builds it", async () => {
+    type ErrorClass = new (message?: string) => Error & { code: string };
+    const original = require('undici/lib/core/errors.js') as Record<string, ErrorClass>;
+    const { exports } = await bundle(
+      "module.exports = require('undici/lib/core/errors.js');",
+      'node_modules/undici/lib/dispatcher',
+    );
+    const kept = exports as Record<string, ErrorClass>;
+    // What the client, the pool and the agent throw, and the classes they extend.
+    for (const name of [
+      'HTTPParserError',
+      'SocketError',
+      'ConnectTimeoutError',
+      'BodyTimeoutError',
+    ]) {
+      expect(kept[name], name).toBeTypeOf('function');
+    }
+    expect(kept.RequestAbortedError && kept.AbortError && kept.UndiciError).toBeTruthy();
+    // The retry handler's, the proxies', WebSocket's: no bundled module reaches them.
+    for (const name of ['RequestRetryError', 'ResponseError', 'SecureProxyConnectionError']) {
+      expect(kept[name], name).toBeUndefined();
+    }
+    expect(Object.keys(kept).length).toBeLessThan(Object.keys(original).length);
+    for (const [name, Kept] of Object.entries(kept)) {
+      if (name === 'HTTPParserError') continue; // takes (message, code, data)
+      const error = new Kept();
+      const theirs = new original[name]!();
+      expect([error.name, error.code, error.message]).toEqual([
+        theirs.name,
+        theirs.code,
+        theirs.message,
+      ]);
+      // undici tests its errors by a symbol, so that copies of it agree.
+      expect(error instanceof original[name]!, name).toBe(true);
+    }
   });
 
   it('write undici’s HTTP parser beside the bundle, and hand undici the same bytes', async () => {

@@ -21,7 +21,7 @@ import { jsonBody } from '../../../../../lib/http/middleware/json-body.js';
 import { validation } from '../../../../../lib/http/middleware/validation.js';
 import type { RequestInput, RequestState } from '../../../../../lib/http/request-state.js';
 import { json } from '../../../../../lib/http/responses.js';
-import type { PlanEntry } from '../../../../../lib/secrets/schema.js';
+import type { PlanEntry } from '../../../../../lib/secrets/callers-schema.js';
 import { UsageGate } from '../../../../../lib/usage/gate.js';
 import type { Plans } from '../../../../../lib/usage/plan.js';
 import { usageReport } from '../../../../../lib/usage/report.js';

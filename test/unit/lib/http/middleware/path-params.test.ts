@@ -39,7 +39,7 @@ describe('pathParams', () => {
 
   it('validates an event without path parameters as none', async () => {
     const { state } = stateOf();
-    delete (state.event as { pathParameters?: unknown }).pathParameters;
+    delete (state.apiGatewayEvent as { pathParameters?: unknown }).pathParameters;
     await expect(ownStack([pathParams(schema)])(state)).rejects.toMatchObject({
       details: [{ path: 'path.name', issue: expect.any(String) }],
     });

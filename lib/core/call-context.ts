@@ -20,11 +20,17 @@ export interface CallContext {
   /** The invocation's logger, with its request id (and caller, for an HTTP request). */
   readonly log: Logger;
   /**
-   * Told once a call is about to go out, before its first attempt is sent: from then on it may
-   * reach the platform (the usage plans count it). Throws to stop the call unsent (the request
-   * was answered already).
+   * Told once a call is about to start, before its first attempt: throws to stop it unsent (the
+   * request was answered already).
    */
   readonly beforeSend?: () => void;
+  /**
+   * Told as an attempt's request is written on its connection: from then on it may reach the
+   * platform (the usage plans count it). Until then (a connection still being set up when the
+   * deadline comes) nothing was sent. Throws to stop it unwritten (the request was answered
+   * already).
+   */
+  readonly onSend?: () => void;
   /**
    * Where a success answer too large for the function's response goes, on a route that passes
    * its answer through (lib/http/hand-off.ts): stored as it arrives, and the caller sent there.

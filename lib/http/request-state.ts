@@ -77,7 +77,7 @@ export class RequestState {
   readonly responseHeaders: Record<string, string> = {};
   /** Gives the request's units back to its plans (its call never reached the platform). */
   giveBack: (() => Promise<void>) | undefined;
-  /** Whether an upstream call of the request went out (from then on it counts). */
+  /** Whether a call of the request was written on its connection (from then on it counts). */
   sent = false;
   /** Whether the request was answered before its work ended (the guard's 504): it sends nothing more. */
   abandoned = false;
@@ -113,14 +113,20 @@ export class RequestState {
       metrics: this.metrics,
       log: this.log,
       beforeSend: () => this.beforeSend(),
+      onSend: () => this.onSend(),
     };
     return typeof lambda.getRemainingTimeInMillis === 'function'
       ? { ...base, remainingMs: () => lambda.getRemainingTimeInMillis() }
       : base;
   }
 
-  /** A call of the request is about to go out; refused once the request was answered. */
+  /** A call of the request is about to start; refused once the request was answered. */
   private beforeSend(): void {
+    if (this.abandoned) throw new UpstreamTimeoutError();
+  }
+
+  /** A call's request is being written: from now on it counts (refused once answered). */
+  private onSend(): void {
     if (this.abandoned) throw new UpstreamTimeoutError();
     this.sent = true;
   }

@@ -214,8 +214,8 @@ export async function bulkAttempt<T>(
   let sent = false;
   const context: CallContext = {
     ...plan.call,
-    beforeSend: () => {
-      plan.call.beforeSend?.();
+    onSend: () => {
+      plan.call.onSend?.();
       sent = true;
     },
   };

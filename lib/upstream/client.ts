@@ -240,6 +240,7 @@ export class UpstreamClient {
           onAnswer: () => {
             answered = true;
           },
+          onSend: call.onSend,
           handOff: call.handOff,
         },
       );

@@ -27,6 +27,11 @@ export interface DispatchOnceOptions {
   /** Called when the answer's status and headers arrive. */
   readonly onAnswer?: () => void;
   /**
+   * Called as the request is about to be written on its connection (undici writes it at once
+   * after); throws to stop it unwritten.
+   */
+  readonly onSend?: () => void;
+  /**
    * Where a success answer too large to return goes (a route that passes its answer through):
    * it takes the body over from the exchange, and gives it back whole or stored. A HEAD answer
    * has no body, and is never handed off.
@@ -83,7 +88,12 @@ export function dispatchOnce(
     dispatcher.dispatch(request, {
       onRequestStart: (started) => {
         controller = started;
-        if (settled) started.abort(new UpstreamTimeoutError());
+        if (settled) return started.abort(new UpstreamTimeoutError());
+        try {
+          options.onSend?.();
+        } catch (error) {
+          stop(error as Error);
+        }
       },
       onResponseStart: (started, statusCode, answerHeaders) => {
         if (settled || statusCode < 200) return;

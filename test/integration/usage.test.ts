@@ -453,6 +453,13 @@ describe('the plan counts what reached the platform', () => {
     const { handler: list } = (await import('../../functions/jobs/list.js')) as {
       handler: (event: unknown, context: unknown) => Promise<Result>;
     };
+    // One request first, with time to spare, so that the burst meets a loaded module and an
+    // open connection (it counts like the others: one unit, one call).
+    const warm = await list(
+      httpEvent('jobs-list.json', { query: 'page=1&limit=10', headers: as('reader') }),
+      lambdaContext(5000),
+    );
+    expect(warm.statusCode).toBe(200);
     // The platform answers some at once and others late, and each request has its own time
     // left, as on a busy machine: some so little that the deadline comes during the admission
     // or before the send (the upstream client starts no call with less than 250 ms), some
@@ -462,8 +469,7 @@ describe('the plan counts what reached the platform', () => {
       emulator.faults.add({ kind: 'latency', ms, match: { pathPrefix: '/api/v1/jobs' }, times: 1 });
     }
     // How late the event loop itself runs meanwhile: an answer cannot come before its timer
-    // does. (A call that goes out always has 150 ms more than the client keeps back, so that the
-    // emulator, in this process, has seen it arrive before a deadline cuts it short.)
+    // does.
     let loopLate = 0;
     let expected = Date.now() + 10;
     const watch = setInterval(() => {
@@ -490,10 +496,12 @@ describe('the plan counts what reached the platform', () => {
     } finally {
       clearInterval(watch);
     }
-    const reached = emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs?')).length;
     const spent = await spentToday('reader');
-    expect(spent).toBe(reached);
     expect(spent).toBeLessThanOrEqual(20);
+    // A call counts once its request is written on its connection; the emulator, busy in this
+    // same process, may read a request whose caller gave up on it only after every answer is in.
+    const reached = () => emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs?')).length;
+    await vi.waitFor(() => expect(reached()).toBe(spent), { timeout: 10_000, interval: 50 });
   });
 });
 

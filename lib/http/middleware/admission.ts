@@ -12,7 +12,7 @@
  * refused it first: an unknown action, a method the target does not take, a secret it could
  * not read; its deadline came first; the guard answered 504 first, answer-in-time.ts) gives its
  * units back, as does one whose call could not have reached the platform (refused, DNS). The
- * call context marks a call going out (`RequestState.call`, before its first attempt is sent).
+ * call context marks a call going out (`RequestState.call`, as its request is written).
  */
 import { UpstreamUnreachableError } from '../../core/errors.js';
 import { admit } from '../../usage/admission.js';

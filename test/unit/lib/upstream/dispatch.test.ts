@@ -69,6 +69,26 @@ describe('dispatchOnce', () => {
     expect(told).toBe(1);
   });
 
+  it('tells as the request is written, and writes nothing when told no', async () => {
+    server.script = (_req, res) => res.end('x');
+    const before = server.received.length;
+    let written = 0;
+    await dispatchOnce(dispatcher, get('/told'), { maxBodyBytes: 10, onSend: () => written++ });
+    expect(written).toBe(1);
+    expect(server.received.length).toBe(before + 1);
+    const refused = new Error('answered already');
+    await expect(
+      dispatchOnce(dispatcher, get('/refused'), {
+        maxBodyBytes: 10,
+        onSend: () => {
+          throw refused;
+        },
+      }),
+    ).rejects.toBe(refused);
+    // A request the server never received: give it the time to arrive if it had been written.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.received.map((r) => r.url)).not.toContain('/refused');
+  });
   it('refuses a declared Content-Length over the limit, without waiting for the body', async () => {
     server.script = (_req, res) => {
       res.writeHead(200, { 'content-length': '2048' });

@@ -92,7 +92,7 @@ function setup() {
 
 const plan = (entry: PlanEntry): Plans => ({ plan: entry, accountPlan: undefined });
 /** What the upstream client does before it sends a request's call: marks it gone out. */
-const sendsUpstream = (state: RequestState) => state.call().beforeSend?.();
+const sendsUpstream = (state: RequestState) => state.call().onSend?.();
 /** A handler whose call went out, then failed with this error; or failed before it went out. */
 const failing =
   (error: ServiceError, sent = true) =>

@@ -59,8 +59,10 @@ export interface OfflineProcess {
    * first or never answers; the message then carries the captured output.
    */
   ready: Promise<void>;
-  /** Captured stdout and stderr (empty when not capturing). */
+  /** Captured stdout and stderr (empty when not capturing): the last 256 KB of it. */
   output(): string;
+  /** How many characters were captured since the start, those output() no longer holds too. */
+  written(): number;
   /** Settles when the child exits, with its exit code (or the signal name). */
   exited: Promise<number | string>;
   /** Stops the whole process group (idempotent). */
@@ -99,9 +101,12 @@ export async function launchOffline(options: LaunchOptions): Promise<OfflineProc
   );
 
   let output = '';
+  let written = 0;
   let passThrough = false;
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-OUTPUT_LIMIT);
+    const text = chunk.toString('utf8');
+    written += text.length;
+    output = (output + text).slice(-OUTPUT_LIMIT);
   };
   child.stdout?.on('data', (chunk: Buffer) => {
     if (passThrough) process.stdout.write(chunk);
@@ -163,7 +168,7 @@ export async function launchOffline(options: LaunchOptions): Promise<OfflineProc
     throw new Error(`${outcome}${details}`);
   })();
   ready.catch(() => {}); // the caller awaits it; this only prevents an unhandled rejection
-  return { baseUrl, ready, output: () => output, exited, stop };
+  return { baseUrl, ready, output: () => output, written: () => written, exited, stop };
 }
 
 /** true once url answers 200, or the reason it never did. */

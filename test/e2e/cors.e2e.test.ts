@@ -1,55 +1,13 @@
 /**
  * CORS as a stage configures it, through the local stack (serverless offline with
- * scripts/sls/offline-cors.cjs applying provider.httpApi.cors as API Gateway does): by default
- * no answer carries a CORS header and a preflight is an OPTIONS request like any other; with
+ * scripts/sls/offline-cors.cjs applying provider.httpApi.cors as API Gateway does): with
  * corsAllowedOrigins, a preflight from an allowed origin is answered 204 with what it may send,
- * answers to it carry Access-Control-Allow-Origin, and another origin gets none of it.
+ * answers to it carry Access-Control-Allow-Origin, and another origin gets none of it. (By
+ * default, none: local-stack/cors.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO_TOKEN } from '../helpers/platform.js';
+import { APP, corsHeadersOf, get, OTHER, preflight } from './cors-requests.js';
 import { offlineStackForSuite } from './offline.js';
-
-const APP = 'https://app.example.com';
-const OTHER = 'https://evil.example.net';
-
-const corsHeadersOf = (response: Response) =>
-  Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-')));
-
-const preflight = (base: string, origin: string) =>
-  fetch(`${base}/jobs`, {
-    method: 'OPTIONS',
-    headers: {
-      origin,
-      'access-control-request-method': 'GET',
-      'access-control-request-headers': 'authorization',
-    },
-  });
-
-const get = (base: string, origin: string, token = DEMO_TOKEN) =>
-  fetch(`${base}/jobs`, { headers: { origin, authorization: `Bearer ${token}` } });
-
-describe('CORS by default: none', () => {
-  const { offline } = offlineStackForSuite();
-
-  it('answers a preflight as any OPTIONS request (405 with Allow), with no CORS header', async () => {
-    const response = await preflight(offline.baseUrl, APP);
-    expect(response.status, offline.output()).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
-    expect(((await response.json()) as { error: { errorCode: string } }).error.errorCode).toBe(
-      '100',
-    );
-    expect(corsHeadersOf(response)).toEqual({});
-  });
-
-  it('adds no CORS header to an answer, whatever the origin', async () => {
-    for (const origin of [APP, OTHER]) {
-      const response = await get(offline.baseUrl, origin);
-      expect(response.status).toBe(200);
-      await response.arrayBuffer();
-      expect(corsHeadersOf(response)).toEqual({});
-    }
-  });
-});
 
 describe('CORS with corsAllowedOrigins', () => {
   const { offline } = offlineStackForSuite({ params: [`corsAllowedOrigins=${APP}`] });

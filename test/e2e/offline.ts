@@ -2,10 +2,13 @@
  * Runs every HTTP function under `serverless offline` for an e2e suite, in front of the
  * embedded emulator, for one describe block:
  *
- *   const { emulator, offline } = offlineStackForSuite();
+ *   const { emulator, offline } = sharedStackForSuite();
  *   ... fetch(`${offline.baseUrl}/health`) ... emulator.requests ...
  *
- * or on its own with startOffline(env) and offline.stop().
+ * sharedStackForSuite() is the one stack of the suites that take the default configuration
+ * (test/e2e/local-stack.e2e.test.ts runs them one after another): booted once, for the first
+ * of them. offlineStackForSuite() boots a stack of the block's own (a stage's parameters), and
+ * startOffline(env) one on its own, stopped with offline.stop().
  *
  * Each call gets its own free port (the Lambda invoke port is OS-assigned by serverless.yml) and
  * its own esbuild folder, so suites, and a running `npm start`, don't collide. The variables
@@ -17,8 +20,8 @@
  * document (test/helpers/openapi-answers.ts): a mismatch fails the fetch, and so the test.
  */
 import { afterAll, beforeAll } from 'vitest';
-import type { Emulator } from '../../emulator/index.js';
-import { launchOffline } from '../../scripts/local/offline.js';
+import { demoSecretFor, type Emulator } from '../../emulator/index.js';
+import { launchOffline, type OfflineProcess } from '../../scripts/local/offline.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
 import { type S3StandIn, startLocalHandOff } from '../../scripts/local/s3-stand-in.js';
@@ -51,6 +54,11 @@ export interface RunningOffline {
   baseUrl: string;
   /** serverless offline's stdout and stderr so far (for failure messages). */
   output(): string;
+  /**
+   * The same serverless offline, whose output() begins here: what a suite of the shared stack
+   * sees of it (the lines of its own requests, not those of the suites before it).
+   */
+  fromHere(): RunningOffline;
   /** The hand-off bucket's stand-in the functions store large answers in. */
   readonly handOff: S3StandIn;
   /** Stops serverless offline and everything it started; safe to call twice. */
@@ -67,6 +75,13 @@ export interface OfflineStack {
   readonly offline: RunningOffline;
 }
 
+interface StackOptions {
+  /** The secret the functions read, made from the running emulator; the demo secret if unset. */
+  readonly secret?: (emulator: Emulator) => unknown;
+  /** Stage parameters (`name=value`, serverless's `--param`). */
+  readonly params?: readonly string[];
+}
+
 /**
  * The stack of the describe block this is called in: the emulator, then serverless offline
  * pointed at it (scan jobs and the catalogue) with a secret file, the bundled demo secret
@@ -74,14 +89,63 @@ export interface OfflineStack {
  * before the block's own, stopped after the block's tests; both fields stand in for the
  * running objects from then on.
  */
-export function offlineStackForSuite(
-  options: { secret?: (emulator: Emulator) => unknown; params?: readonly string[] } = {},
-): OfflineStack {
-  let emulator: Emulator | undefined;
-  let offline: RunningOffline | undefined;
+export function offlineStackForSuite(options: StackOptions = {}): OfflineStack {
+  let stack: RunningStack | undefined;
   beforeAll(async () => {
-    emulator = await startTestEmulator();
-    offline = await startOffline(
+    stack = await startStack(options);
+  }, BOOT_TIMEOUT_MS);
+  afterAll(async () => {
+    await stack?.stop();
+    stack = undefined;
+  }, 30_000);
+  return standInsFor(() => stack);
+}
+
+/**
+ * The shared stack's settings: the demo secret with this emulator's URLs, so that its actions
+ * and webhooks run on it; the stage's default parameters.
+ */
+const SHARED: StackOptions = { secret: (emulator) => demoSecretFor(emulator.url) };
+let shared: Promise<RunningStack> | undefined;
+
+/**
+ * The shared stack, for the describe block this is called in: booted by the first block that
+ * asks (in its beforeAll), kept for every block after it until stopSharedStack(). Each block
+ * starts on an emulator as fresh as a new one (reset: scan jobs, activations, CAPTCHA keys,
+ * answer sizes, faults, the request log) and sees serverless offline's output from its own start.
+ * What the functions keep from one block to the next is what a warm container keeps: the
+ * secret, the usage counted in the stack's dynalite (a block reads it before and after), the
+ * webhook deliveries claimed (each block's are its own ids).
+ */
+export function sharedStackForSuite(): OfflineStack {
+  let stack: RunningStack | undefined;
+  beforeAll(async () => {
+    shared ??= startStack(SHARED);
+    const running = await shared;
+    running.emulator.reset();
+    stack = { ...running, offline: running.offline.fromHere() };
+  }, BOOT_TIMEOUT_MS);
+  afterAll(() => {
+    stack = undefined;
+  });
+  return standInsFor(() => stack);
+}
+
+/** Stops the shared stack (after the last block that uses it); safe when none was started. */
+export async function stopSharedStack(): Promise<void> {
+  const running = await shared?.catch(() => undefined);
+  shared = undefined;
+  await running?.stop();
+}
+
+interface RunningStack extends OfflineStack {
+  stop(): Promise<void>;
+}
+
+async function startStack(options: StackOptions): Promise<RunningStack> {
+  const emulator = await startTestEmulator();
+  try {
+    const offline = await startOffline(
       {
         SCAN_BASE_URL: emulator.url,
         OPENAPI_BASE_URL: emulator.url,
@@ -92,16 +156,21 @@ export function offlineStackForSuite(
       },
       { params: options.params },
     );
-  }, BOOT_TIMEOUT_MS);
-  afterAll(async () => {
-    await offline?.stop();
-    await emulator?.close();
-    offline = undefined;
-    emulator = undefined;
-  }, 30_000);
+    const stop = async () => {
+      await offline.stop();
+      await emulator.close();
+    };
+    return { emulator, offline, stop };
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
+}
+
+function standInsFor(current: () => OfflineStack | undefined): OfflineStack {
   return {
-    emulator: standIn('the e2e emulator', () => emulator),
-    offline: standIn('serverless offline', () => offline),
+    emulator: standIn('the e2e emulator', () => current()?.emulator),
+    offline: standIn('serverless offline', () => current()?.offline),
   };
 }
 
@@ -136,7 +205,7 @@ export async function startOffline(
         await ledger.close();
         await handOff.standIn.close();
       };
-      return { baseUrl: offline.baseUrl, output: offline.output, handOff: handOff.standIn, stop };
+      return runningFrom(offline, 0, { handOff: handOff.standIn, stop });
     } catch (error) {
       lastError = error;
       if (!(error instanceof Error) || !/EADDRINUSE|already in use/.test(error.message)) break;
@@ -145,6 +214,23 @@ export async function startOffline(
   await ledger.close();
   await handOff.standIn.close();
   throw lastError;
+}
+
+/** serverless offline as a suite sees it: its output from `mark` (characters written) on. */
+function runningFrom(
+  offline: OfflineProcess,
+  mark: number,
+  parts: Pick<RunningOffline, 'handOff' | 'stop'>,
+): RunningOffline {
+  return {
+    baseUrl: offline.baseUrl,
+    ...parts,
+    output: () => {
+      const text = offline.output();
+      return text.slice(Math.max(0, text.length - (offline.written() - mark)));
+    },
+    fromHere: () => runningFrom(offline, offline.written(), parts),
+  };
 }
 
 const checkedBases = new Set<string>();

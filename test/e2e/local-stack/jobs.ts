@@ -5,17 +5,14 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { demoSecret } from '../helpers/platform.js';
-import { offlineStackForSuite } from './offline.js';
+import { demoSecret } from '../../helpers/platform.js';
+import { sharedStackForSuite } from '../offline.js';
 
 const TOKEN = { authorization: 'Bearer demo-caller-token-for-local-use-only' };
 
 describe('scan job routes through serverless offline', () => {
   // The demo secret, its actions on this emulator's port (answers of any size run one).
-  const { emulator, offline } = offlineStackForSuite({
-    secret: (running) => demoSecretFor(running.url),
-  });
+  const { emulator, offline } = sharedStackForSuite();
   const url = (path: string) => `${offline.baseUrl}${path}`;
 
   async function expectEnvelope(response: Response, status: number, code: string) {

@@ -1,13 +1,13 @@
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedAnswerCount } from '../helpers/openapi-answers.js';
-import { DEMO_TOKEN } from '../helpers/platform.js';
-import { generateTypedClient } from '../helpers/typed-client.js';
-import { offlineStackForSuite } from './offline.js';
+import { checkedAnswerCount } from '../../helpers/openapi-answers.js';
+import { DEMO_TOKEN } from '../../helpers/platform.js';
+import { generateTypedClient } from '../../helpers/typed-client.js';
+import { sharedStackForSuite } from '../offline.js';
 
 describe('serverless offline smoke', () => {
-  const { offline } = offlineStackForSuite();
+  const { offline } = sharedStackForSuite();
 
   it('answers GET /health with 200, an answer checked against the OpenAPI document', async () => {
     const before = checkedAnswerCount();

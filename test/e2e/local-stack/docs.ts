@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { secretFile } from '../helpers/platform.js';
-import { offlineStackForSuite } from './offline.js';
+import { demoSecretFor } from '../../../emulator/index.js';
+import { secretFile } from '../../helpers/platform.js';
+import { sharedStackForSuite } from '../offline.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const run = promisify(exec);
 /** A block is a local run's when it sets B from PORT. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, as the docs print it
@@ -39,9 +39,7 @@ describe('the shell lines of the docs', async () => {
     }
   }
   let secret: string;
-  const { emulator, offline } = offlineStackForSuite({
-    secret: (running) => demoSecretFor(running.url),
-  });
+  const { emulator, offline } = sharedStackForSuite();
   let work: string;
 
   beforeAll(async () => {

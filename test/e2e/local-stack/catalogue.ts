@@ -3,13 +3,13 @@
  * (base64 through the API Gateway emulation and decoded again), and raw audio goes up intact.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoSecret } from '../helpers/platform.js';
-import { offlineStackForSuite } from './offline.js';
+import { demoSecret } from '../../helpers/platform.js';
+import { sharedStackForSuite } from '../offline.js';
 
 const TOKEN = { authorization: 'Bearer demo-caller-token-for-local-use-only' };
 
 describe('catalogue routes through serverless offline', () => {
-  const { emulator, offline } = offlineStackForSuite();
+  const { emulator, offline } = sharedStackForSuite();
   let credentials: Record<string, string>;
   const url = (path: string) => `${offline.baseUrl}${path}`;
 

@@ -6,14 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { offlineStackForSuite } from './offline.js';
+import { demoSecretFor } from '../../../emulator/index.js';
+import { sharedStackForSuite } from '../offline.js';
 
 describe('webhook deliveries through serverless offline', () => {
   // The demo secret with this emulator's URLs, so that the webhook's action runs on it.
-  const { emulator, offline } = offlineStackForSuite({
-    secret: (running) => demoSecretFor(running.url),
-  });
+  const { emulator, offline } = sharedStackForSuite();
   const webhookSecret = () =>
     (demoSecretFor(emulator.url) as { webhooks: Record<string, { secret: string }> }).webhooks.demo!
       .secret;

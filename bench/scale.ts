@@ -28,7 +28,7 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build, type Plugin } from 'esbuild';
 import { type Emulator, startEmulator, syntheticScanJobs } from '../emulator/index.js';
 import { startDynalite } from '../scripts/local-ledger.js';
-import tables from '../scripts/sls/tables.cjs';
+import tables from '../sls/resolvers/tables.cjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -93,7 +93,7 @@ interface Bundles {
 /** The two functions' bundles, built with serverless.yml's esbuild options. */
 async function buildBundles(): Promise<Bundles> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-scale-'));
-  const plugins = createRequire(import.meta.url)('../scripts/sls/esbuild-plugins.cjs') as Plugin[];
+  const plugins = createRequire(import.meta.url)('../sls/plugins/esbuild-plugins.cjs') as Plugin[];
   const bundle = async (entry: string, name: string) => {
     const outfile = path.join(dir, `${name}.cjs`);
     await build({

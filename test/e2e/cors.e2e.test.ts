@@ -1,6 +1,6 @@
 /**
  * CORS as a stage configures it, through the local stack (serverless offline with
- * scripts/sls/offline-cors.cjs applying provider.httpApi.cors as API Gateway does): by default
+ * sls/plugins/offline-cors.cjs applying provider.httpApi.cors as API Gateway does): by default
  * no answer carries a CORS header and a preflight is an OPTIONS request like any other; with
  * corsAllowedOrigins, a preflight from an allowed origin is answered 204 with what it may send,
  * answers to it carry Access-Control-Allow-Origin, and another origin gets none of it.

@@ -19,8 +19,8 @@ import { MODULES, VALID } from '../helpers/route-requests.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
-const iam = require('../../scripts/sls/iam.cjs') as { FUNCTIONS: Record<string, unknown> };
-const secrets = require('../../scripts/sls/secrets.cjs') as {
+const iam = require('../../sls/resolvers/iam.cjs') as { FUNCTIONS: Record<string, unknown> };
+const secrets = require('../../sls/resolvers/secrets.cjs') as {
   CAPABILITIES: string[];
   settingOf: (capability: string) => string;
 };
@@ -56,7 +56,7 @@ describe('recipe: add a route', () => {
       const block = slsBlock(route.function);
       expect(block, `sls/functions/*.yml: a function ${route.function}`).toBeDefined();
       expect(block).toContain(`httpApiEvents.${route.function}}`);
-      expect(Object.keys(iam.FUNCTIONS), 'scripts/sls/iam.cjs FUNCTIONS').toContain(route.function);
+      expect(Object.keys(iam.FUNCTIONS), 'sls/resolvers/iam.cjs FUNCTIONS').toContain(route.function);
       const ofFunction = routes.filter((other) => other.function === route.function);
       expect(
         ofFunction.some((other) => sampleRouteKeys.has(routeKeyOf(other))),

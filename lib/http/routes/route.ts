@@ -1,7 +1,7 @@
 /**
  * The shape of one route of the registry: everything the service declares about it, as data.
  * The handler is bound to its entry (`callerRoute(jobRoutes.listJobs, ...)`), the serverless
- * `httpApi` events are read from the registry (scripts/sls/routes.cjs), and the OpenAPI document
+ * `httpApi` events are read from the registry (sls/resolvers/routes.cjs), and the OpenAPI document
  * is built from it (lib/http/openapi.ts), so that a route is declared once.
  */
 import type * as z from 'zod/mini';
@@ -144,7 +144,7 @@ const docs = new WeakMap<AnyRoute, RouteDocs>();
 /**
  * Attaches a route's documentation. Route modules call it in a statement labelled ROUTE_DOCS,
  * which the functions' bundles leave out (esbuild's dropLabels, serverless.yml): the document is
- * built when the package is (scripts/sls/esbuild-plugins.cjs), and no function carries its text.
+ * built when the package is (sls/plugins/esbuild-plugins.cjs), and no function carries its text.
  */
 export function document(route: AnyRoute, routeDocs: RouteDocs): void {
   docs.set(route, routeDocs);

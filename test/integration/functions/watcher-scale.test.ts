@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { type Emulator, syntheticScanJobs } from '../../../emulator/index.js';
 import type { WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
-import tables from '../../../scripts/sls/tables.cjs';
+import tables from '../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS } from '../../helpers/aws.js';
 import { startTestEmulator } from '../../helpers/emulator.js';
 import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';

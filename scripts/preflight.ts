@@ -166,7 +166,7 @@ async function reservationsOf(resolved: ResolvedStage): Promise<Reservation[]> {
     resolved.functions,
     resolved.custom.reservedConcurrency ?? {},
   );
-  const params = await reservationParams();
+  const params = reservationParams();
   return Object.entries(reserved).map(([fn, count]) => ({
     fn,
     deployedName: deployedNameOf(resolved, fn),

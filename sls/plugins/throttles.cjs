@@ -11,24 +11,27 @@
 // Set on the stage as RouteSettings, once the routes are in the template; the stage depends on
 // each of them, since API Gateway refuses settings for a route it does not have yet.
 
-const path = require('node:path');
-const tsx = require('tsx/cjs/api');
+const { table, registry } = require('../resolvers/functions.cjs');
 const { templateStep } = require('./template-step.cjs');
 
 const STAGE = 'AWS::ApiGatewayV2::Stage';
 const ROUTE = 'AWS::ApiGatewayV2::Route';
 
-/** The route keys anyone may call, by the budget they share: `webhook` or `public`. */
+/**
+ * The route keys anyone may call, by the budget they share: `webhook` (the routes of a function
+ * whose entry in the function table, lib/functions.ts, says so) or `public`.
+ */
 function publicRouteKeys() {
-  const { routes } = tsx.require(
-    path.join(__dirname, '../../lib/http/routes/index.ts'),
-    __filename,
+  const webhook = new Set(
+    Object.values(table.FUNCTIONS)
+      .filter((fn) => fn.throttle === 'webhook')
+      .map((fn) => fn.name),
   );
   const keys = { webhook: [], public: ['$default'] };
-  for (const route of routes) {
+  for (const route of registry.routes) {
     if (route.access !== 'public' && !route.reference) continue;
     const key = `${route.method} ${route.path}`;
-    (route.function === 'receiveWebhook' ? keys.webhook : keys.public).push(key);
+    (webhook.has(route.function) ? keys.webhook : keys.public).push(key);
   }
   return keys;
 }

@@ -1,58 +1,38 @@
 'use strict';
 // IAM, as variable resolvers for serverless.yml: `${file(./sls/resolvers/iam.cjs):roles}`. Every
 // function has a role of its own, so that it may write only its own log group and read only the
-// secrets of what it uses; what else a role may do is in FUNCTIONS below. Decided when the
+// secrets of what it uses; what else a role may do is its entry's `may` in the function table
+// (lib/functions.ts), each a policy of PERMISSIONS below. Decided when the
 // command runs, from the settings (the secrets' layout, a JWT issuer, a KMS key, an event bus),
 // so that the template holds concrete values (no condition that cfn-lint cannot follow).
 const { setting, ARN } = require('./deploy-env.cjs');
+const { table, roleOf } = require('./functions.cjs');
 const { layoutOf } = require('./secrets.cjs');
 
 /**
- * What each function reads of the secret (by capability: sls/resolvers/secrets.cjs) and which of
- * the permissions below it has besides its own logs. `callers` is dropped when the stage sets a
- * JWT issuer (API Gateway's authorizer checks callers then), and, for the reference's functions
- * (`reference`), while the stage's reference is public (params: publicReference).
+ * Every function of the table (lib/functions.ts): what it reads of the secret (by capability:
+ * sls/resolvers/secrets.cjs) and which of the permissions below it has besides its own logs.
+ * `callers` is dropped when the stage sets a JWT issuer (API Gateway's authorizer checks callers
+ * then), and, for the reference's functions, while the stage's reference is public (params:
+ * publicReference).
  */
-const FUNCTIONS = {
-  health: {},
-  fallback: {},
-  listJobs: { reads: ['signing', 'callers'], may: ['keepUsage'] },
-  searchJobs: { reads: ['signing', 'callers'], may: ['keepUsage'] },
-  cancelReservedJobs: { reads: ['signing', 'callers'], may: ['keepUsage', 'holdLeases'] },
-  cancelJob: { reads: ['signing', 'callers'], may: ['keepUsage'] },
-  stopJob: { reads: ['signing', 'callers'], may: ['keepUsage'] },
-  getJobReport: { reads: ['signing', 'callers'], may: ['keepUsage'] },
-  invokeAction: { reads: ['execution', 'callers'], may: ['keepUsage'] },
-  fireTrigger: { reads: ['execution', 'callers'], may: ['keepUsage'] },
-  catalogueLanguage: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
-  catalogueMaps: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
-  catalogueCaptcha: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
-  catalogueUtility: { reads: ['catalogue', 'callers'], may: ['keepUsage'] },
-  openapi: { reads: ['callers'], reference: true },
-  docs: { reads: ['callers'], reference: true },
-  usage: { reads: ['callers'], may: ['readUsage'] },
-  receiveWebhook: { reads: ['webhooks'], may: ['sendInvocations'] },
-  consumeInvocations: {
-    reads: ['execution'],
-    may: ['consumeInvocations', 'claimDeliveries', 'countAccountUsage'],
-  },
-  watchScanJobs: { reads: ['signing'], may: ['keepWatcherState'] },
-};
+const FUNCTIONS = table.FUNCTIONS;
 
 /**
  * The functions whose routes hand off answers too large for a Lambda response (`handsOff` in
- * the route registry; a test holds the two lists together): each may write, abort and read
- * objects under its own prefix of the hand-off bucket, `<function>/`, and nowhere else, and the
- * bucket's policy refuses every other principal (sls/resources/hand-off.yml).
+ * the route registry): each may write, abort and read objects under its own prefix of the
+ * hand-off bucket, `<function>/`, and nowhere else, and the bucket's policy refuses every other
+ * principal (sls/resources/hand-off.yml).
  */
-const HAND_OFF_FUNCTIONS = [
-  'getJobReport',
-  'invokeAction',
-  'fireTrigger',
-  'catalogueLanguage',
-  'catalogueMaps',
-  'catalogueCaptcha',
-];
+const HAND_OFF_FUNCTIONS = Object.values(FUNCTIONS)
+  .filter((fn) => fn.handsOff)
+  .map((fn) => fn.name);
+
+/** The functions that may do one thing of PERMISSIONS (or of the optional policies below). */
+const functionsThatMay = (permission) =>
+  Object.values(FUNCTIONS)
+    .filter((fn) => fn.may.includes(permission))
+    .map((fn) => fn.name);
 
 /**
  * A hand-off function's own prefix of the bucket: PutObject (which covers the multipart calls),
@@ -169,8 +149,11 @@ const PERMISSIONS = {
   ],
 };
 
-/** A function's role: `listJobs` -> `ListJobsRole`. */
-const roleOf = (fn) => `${fn.charAt(0).toUpperCase()}${fn.slice(1)}Role`;
+/**
+ * Permissions that are a policy of their own, which exists only with its setting
+ * (optionalResources): events:PutEvents on the stage's bus, when EVENT_BUS_NAME names one.
+ */
+const OPTIONAL_POLICIES = { publishScanJobChanges: 'EVENT_BUS_NAME' };
 
 /** Secrets Manager appends `-` and six characters to a secret's name to make its ARN. */
 const SECRET_SUFFIX = /-[A-Za-z0-9]{6}$/;
@@ -196,10 +179,10 @@ async function readsOf(resolveVariable) {
   const jwt = Boolean(setting('JWT_ISSUER_URL'));
   const publicReference = await isPublicReference(resolveVariable);
   const reads = {};
-  for (const [fn, access] of Object.entries(FUNCTIONS)) {
-    const noCallers = jwt || (access.reference && publicReference);
-    const capabilities = (access.reads ?? []).filter((c) => !(noCallers && c === 'callers'));
-    reads[fn] = { capabilities, secretIds: [...new Set(capabilities.map((c) => ids[c]))] };
+  for (const fn of Object.values(FUNCTIONS)) {
+    const noCallers = jwt || (fn.reference && publicReference);
+    const capabilities = fn.reads.filter((c) => !(noCallers && c === 'callers'));
+    reads[fn.name] = { capabilities, secretIds: [...new Set(capabilities.map((c) => ids[c]))] };
   }
   return reads;
 }
@@ -231,7 +214,7 @@ const roles = async ({ resolveVariable }) => {
   const stage = await resolveVariable('sls:stage');
   const reads = await readsOf(resolveVariable);
   const resources = {};
-  for (const [fn, access] of Object.entries(FUNCTIONS)) {
+  for (const { name: fn, may, handsOff } of Object.values(FUNCTIONS)) {
     const policies = [
       {
         PolicyName: 'write-own-logs',
@@ -270,13 +253,14 @@ const roles = async ({ resolveVariable }) => {
         },
       });
     }
-    for (const name of access.may ?? []) {
+    for (const name of may.filter((permission) => !(permission in OPTIONAL_POLICIES))) {
+      if (!PERMISSIONS[name]) throw new Error(`${fn} may ${name}, which no policy says`);
       policies.push({
         PolicyName: name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
         PolicyDocument: { Version: '2012-10-17', Statement: PERMISSIONS[name] },
       });
     }
-    if (HAND_OFF_FUNCTIONS.includes(fn)) policies.push(handOffPolicy(fn));
+    if (handsOff) policies.push(handOffPolicy(fn));
     resources[roleOf(fn)] = {
       Type: 'AWS::IAM::Role',
       Properties: { AssumeRolePolicyDocument: LAMBDA_TRUST, Policies: policies },
@@ -292,11 +276,13 @@ const roles = async ({ resolveVariable }) => {
  */
 const invocationSenders = async ({ resolveVariable }) => {
   const redrive = String((await resolveVariable('param:redrivePrincipalArn')) ?? '').trim();
-  return [getAtt(roleOf('receiveWebhook')), ...(redrive ? [redrive] : [])];
+  const receivers = functionsThatMay('sendInvocations').map((fn) => getAtt(roleOf(fn)));
+  return [...receivers, ...(redrive ? [redrive] : [])];
 };
 
 /** Who may send to the dead-letter queue: the consumer's role, which parks invocations there. */
-const deadLetterSenders = async () => [getAtt(roleOf('consumeInvocations'))];
+const deadLetterSenders = async () =>
+  functionsThatMay('consumeInvocations').map((fn) => getAtt(roleOf(fn)));
 
 /** Who may write or read the hand-off bucket's objects: the roles of the functions that hand off. */
 const handOffRoles = async () => HAND_OFF_FUNCTIONS.map((fn) => getAtt(roleOf(fn)));
@@ -344,7 +330,7 @@ const optionalResources = async ({ resolveVariable }) => {
       Type: 'AWS::IAM::Policy',
       Properties: {
         PolicyName: 'publish-scan-job-changes',
-        Roles: [{ Ref: roleOf('watchScanJobs') }],
+        Roles: functionsThatMay('publishScanJobChanges').map((fn) => ({ Ref: roleOf(fn) })),
         PolicyDocument: {
           Version: '2012-10-17',
           Statement: [

@@ -1,6 +1,7 @@
 'use strict';
 // serverless.yml reads each HTTP function's `httpApi` events from the route registry
-// (lib/http/routes/), so that a route is declared once: `${file(./sls/resolvers/routes.cjs):httpApiEvents.listJobs}`.
+// (lib/http/routes/), so that a route is declared once: sls/resolvers/functions.cjs gives each
+// function the events of its routes.
 const path = require('node:path');
 const tsx = require('tsx/cjs/api');
 const { setting } = require('./deploy-env.cjs');

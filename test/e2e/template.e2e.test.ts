@@ -15,6 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scopesGranting } from '../../lib/core/scopes.js';
+import { FUNCTIONS, type Permission } from '../../lib/functions.js';
 import { routes } from '../../lib/http/routes/index.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
@@ -36,82 +37,75 @@ type Policy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } }
 
 const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 const SECRET = 'secretsmanager:GetSecretValue';
-/** A function that admits requests under the usage plans keeps usage in the usage table. */
-const USAGE = ['dynamodb:GetItem', 'dynamodb:UpdateItem'];
-const ADMITS = [SECRET, ...USAGE];
-/** A function whose answers may be handed off writes, aborts and reads under its own prefix. */
-const HANDS_OFF = [...ADMITS, 's3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'];
-/** What each function's own role may do besides its logs (and X-Ray). */
-const FUNCTION_ACTIONS: Record<string, string[]> = {
-  health: [],
-  fallback: [],
-  // The reference (GET /openapi.json, GET /docs) is public by default: it reads no secret.
-  openapi: [],
-  docs: [],
-  // GET /usage reads the callers (plans) and the usage table, and writes nothing.
-  usage: [SECRET, 'dynamodb:GetItem'],
-  listJobs: ADMITS,
-  searchJobs: ADMITS,
-  // ... and takes and gives up its caller's lease (the one delete of the usage table).
-  cancelReservedJobs: [...ADMITS, 'dynamodb:DeleteItem'],
-  cancelJob: ADMITS,
-  stopJob: ADMITS,
-  getJobReport: HANDS_OFF,
-  invokeAction: HANDS_OFF,
-  fireTrigger: HANDS_OFF,
-  catalogueLanguage: HANDS_OFF,
-  catalogueMaps: HANDS_OFF,
-  catalogueCaptcha: HANDS_OFF,
-  catalogueUtility: ADMITS,
-  receiveWebhook: [SECRET, 'sqs:SendMessage', 's3:PutObject'],
+/**
+ * What each permission of the function table (lib/functions.ts, `may`) lets a role do, as the
+ * template must grant it: a function may do exactly what its entry says, and nothing else.
+ */
+const PERMISSION_ACTIONS: Record<Permission, string[]> = {
+  // A function that admits requests under the usage plans keeps usage in the usage table.
+  keepUsage: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  // ... and cancel-reserved takes and gives up its caller's lease (the one delete of the table).
+  holdLeases: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  // GET /usage reads the usage table, and writes nothing.
+  readUsage: ['dynamodb:GetItem'],
+  sendInvocations: ['sqs:SendMessage', 's3:PutObject'],
   consumeInvocations: [
-    SECRET,
     'sqs:ChangeMessageVisibility',
     'sqs:DeleteMessage',
     'sqs:GetQueueAttributes',
     'sqs:ReceiveMessage',
     'sqs:SendMessage',
-    'dynamodb:GetItem',
-    'dynamodb:UpdateItem',
     's3:GetObject',
   ],
-  watchScanJobs: [
-    SECRET,
+  claimDeliveries: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  countAccountUsage: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  keepWatcherState: [
     'dynamodb:BatchWriteItem',
     'dynamodb:DeleteItem',
     'dynamodb:PutItem',
     'dynamodb:Scan',
     'dynamodb:UpdateItem',
   ],
+  // A policy of its own, only where the stage names an event bus (prod here, not dev).
+  publishScanJobChanges: [],
 };
+/** A function whose answers may be handed off writes, aborts and reads under its own prefix. */
+const HANDS_OFF = ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'];
+const TABLE = Object.values(FUNCTIONS);
 /**
- * Which secrets each function may read when prod splits them by capability: a catalogue function
- * never the signing keys or a webhook's secret; only the receiver the webhooks. With a JWT
- * issuer (prod here), no function reads the callers.
+ * The parts of the secret each function reads when prod splits them by capability: a catalogue
+ * function never the signing keys or a webhook's secret; only the receiver the webhooks. With a
+ * JWT issuer (prod here), no function reads the callers.
  */
-const PROD_READS: Record<string, string[]> = {
-  health: [],
-  fallback: [],
-  openapi: [],
-  docs: [],
-  usage: [],
-  listJobs: ['signing'],
-  searchJobs: ['signing'],
-  cancelReservedJobs: ['signing'],
-  cancelJob: ['signing'],
-  stopJob: ['signing'],
-  getJobReport: ['signing'],
-  watchScanJobs: ['signing'],
-  catalogueLanguage: ['catalogue'],
-  catalogueMaps: ['catalogue'],
-  catalogueCaptcha: ['catalogue'],
-  catalogueUtility: ['catalogue'],
-  invokeAction: ['execution'],
-  fireTrigger: ['execution'],
-  consumeInvocations: ['execution'],
-  receiveWebhook: ['webhooks'],
-};
+const PROD_READS: Record<string, string[]> = Object.fromEntries(
+  TABLE.map((fn) => [fn.name, fn.reads.filter((part) => part !== 'callers').sort()]),
+);
+/**
+ * ... and in dev, where callers carry tokens: every function behind a caller token reads the
+ * callers too. The reference (GET /openapi.json, GET /docs) is public by default: it reads none.
+ */
+const DEV_READS: Record<string, string[]> = Object.fromEntries(
+  TABLE.map((fn) => [
+    fn.name,
+    fn.reads.filter((part) => !fn.reference || part !== 'callers').sort(),
+  ]),
+);
+/** What each function's own role may do besides its logs (and X-Ray), in dev. */
+const FUNCTION_ACTIONS: Record<string, string[]> = Object.fromEntries(
+  TABLE.map((fn) => [
+    fn.name,
+    [
+      ...new Set([
+        ...(DEV_READS[fn.name]!.length > 0 ? [SECRET] : []),
+        ...fn.may.flatMap((permission) => PERMISSION_ACTIONS[permission]),
+        ...(fn.handsOff ? HANDS_OFF : []),
+      ]),
+    ],
+  ]),
+);
 const XRAY = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
+/** `listJobs` -> `ListJobs`: a function's name in its logical ids. */
+const capitalized = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 /** Example settings, as CI packages with them. */
 const URLS = {
   SCAN_BASE_URL: 'https://wsc.apigw.example.com',
@@ -298,12 +292,19 @@ describe('serverless package and its CloudFormation template', () => {
     }
   });
 
+  it('packages exactly the functions of the function table (lib/functions.ts)', () => {
+    for (const of of [resources, prod.resources]) {
+      const packaged = functions(of).map(([logicalId]) => functionName(logicalId));
+      expect(packaged.sort()).toEqual(TABLE.map((fn) => capitalized(fn.name)).sort());
+    }
+  });
+
   it.each(Object.keys(PROD_READS))('lets %s do exactly what it needs', (fn) => {
     const logicalId = `${fn.charAt(0).toUpperCase()}${fn.slice(1)}LambdaFunction`;
     const statements = statementsOf(resources, roleOf(resources, logicalId));
     const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
     expect([...new Set(actions)].sort()).toEqual(
-      [...LOGS, ...XRAY, ...(FUNCTION_ACTIONS[fn] ?? [SECRET])].sort(),
+      [...LOGS, ...XRAY, ...FUNCTION_ACTIONS[fn]!].sort(),
     );
     for (const statement of statements) {
       expect(statement.Effect).toBe('Allow');
@@ -351,20 +352,9 @@ describe('serverless package and its CloudFormation template', () => {
   };
 
   it('splits the secret in every stage by default: dev, with caller tokens, reads the callers besides', () => {
-    for (const [fn, expected] of Object.entries(PROD_READS)) {
+    for (const [fn, expected] of Object.entries(DEV_READS)) {
       // Without a JWT issuer, every function behind a caller token reads the callers too.
-      const withCallers = [
-        'health',
-        'fallback',
-        'watchScanJobs',
-        'consumeInvocations',
-        'receiveWebhook',
-        'openapi',
-        'docs',
-      ].includes(fn)
-        ? expected
-        : [...expected, 'callers'].sort();
-      expect(secretsReadBy(resources, fn), fn).toEqual(withCallers);
+      expect(secretsReadBy(resources, fn), fn).toEqual(expected);
     }
     // The public receiver reads its webhooks, never the signing keys or the callers' tokens.
     expect(secretsReadBy(resources, 'receiveWebhook')).toEqual(['webhooks']);
@@ -698,14 +688,8 @@ describe('serverless package and its CloudFormation template', () => {
       Effect: 'Deny',
       Condition: { Bool: { 'aws:SecureTransport': false } },
     });
-    const handingOff = [
-      'GetJobReport',
-      'InvokeAction',
-      'FireTrigger',
-      'CatalogueLanguage',
-      'CatalogueMaps',
-      'CatalogueCaptcha',
-    ];
+    // The functions whose routes hand off (`handsOff`), in the table's order.
+    const handingOff = TABLE.filter((fn) => fn.handsOff).map((fn) => capitalized(fn.name));
     expect(statements[1]).toMatchObject({
       Effect: 'Deny',
       Action: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],

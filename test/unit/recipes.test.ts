@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../lib/catalogue/table.js';
 import { FIXED_SCOPES } from '../../lib/core/scopes.js';
 import { SECRET_CAPABILITIES, secretIdSetting } from '../../lib/core/secret-capabilities.js';
+import { FUNCTIONS } from '../../lib/functions.js';
 import { routes } from '../../lib/http/routes/index.js';
 import { routeKeyOf } from '../../lib/http/routes/route.js';
 import { CAPABILITY_FIELDS } from '../../lib/secrets/schema.js';
@@ -19,7 +20,6 @@ import { MODULES, VALID } from '../helpers/route-requests.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
-const iam = require('../../sls/resolvers/iam.cjs') as { FUNCTIONS: Record<string, unknown> };
 const secrets = require('../../sls/resolvers/secrets.cjs') as {
   CAPABILITIES: string[];
   settingOf: (capability: string) => string;
@@ -27,15 +27,6 @@ const secrets = require('../../sls/resolvers/secrets.cjs') as {
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const filesIn = (dir: string) => readdirSync(path.join(ROOT, dir));
 
-const slsFunctions = filesIn('sls/functions')
-  .filter((file) => file.endsWith('.yml'))
-  .map((file) => read(`sls/functions/${file}`))
-  .join('\n');
-/** A function's block of sls/functions/*.yml: from its name to the next top-level key. */
-function slsBlock(fn: string): string | undefined {
-  const match = new RegExp(`^${fn}:\\n((?:[ #].*\\n|\\n)*)`, 'm').exec(`${slsFunctions}\n`);
-  return match?.[1];
-}
 const sampleRouteKeys = new Set(
   filesIn('events')
     .filter((file) => file.endsWith('.json'))
@@ -53,10 +44,7 @@ describe('recipe: add a route', () => {
   it.each(routes.map((route) => [routeKeyOf(route), route] as const))(
     "%s has its function, role, its function's sample event, fuzz request and documentation",
     (key, route) => {
-      const block = slsBlock(route.function);
-      expect(block, `sls/functions/*.yml: a function ${route.function}`).toBeDefined();
-      expect(block).toContain(`httpApiEvents.${route.function}}`);
-      expect(Object.keys(iam.FUNCTIONS), 'sls/resolvers/iam.cjs FUNCTIONS').toContain(route.function);
+      expect(Object.keys(FUNCTIONS), 'lib/functions.ts').toContain(route.function);
       const ofFunction = routes.filter((other) => other.function === route.function);
       expect(
         ofFunction.some((other) => sampleRouteKeys.has(routeKeyOf(other))),
@@ -113,7 +101,9 @@ describe('recipe: add a middleware', () => {
     .map((file) => file.replace(/\.ts$/, ''));
 
   it.each(middlewares)('%s is used by the stack and named in the layout', (name) => {
-    expect(stack, 'lib/http/route-stack.ts or caller-route.ts').toContain(`./middleware/${name}.js`);
+    expect(stack, 'lib/http/route-stack.ts or caller-route.ts').toContain(
+      `./middleware/${name}.js`,
+    );
     expect(architecture, 'docs/architecture.md').toContain(name);
   });
 });

@@ -9,7 +9,7 @@ import type { CatalogueApi } from '../core/scopes.js';
 import type { UpstreamAnswer } from '../upstream/client.js';
 import type { Pairs } from '../upstream/urls.js';
 
-/** The Lambda function that serves a group of routes (sls/functions/catalogue.yml). */
+/** The Lambda function that serves a group of routes (lib/functions.ts). */
 type CatalogueFunctionName =
   | 'catalogueLanguage'
   | 'catalogueMaps'

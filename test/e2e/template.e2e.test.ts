@@ -15,11 +15,20 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scopesGranting } from '../../lib/core/scopes.js';
-import { FUNCTIONS, type Permission } from '../../lib/functions.js';
 import { routes } from '../../lib/http/routes/index.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
 import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.js';
+import {
+  capitalized,
+  DEV_READS,
+  FUNCTION_ACTIONS,
+  LOGS,
+  PROD_READS,
+  SECRET,
+  TABLE,
+  XRAY,
+} from '../helpers/function-expectations.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -35,77 +44,6 @@ interface Statement {
 }
 type Policy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } };
 
-const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
-const SECRET = 'secretsmanager:GetSecretValue';
-/**
- * What each permission of the function table (lib/functions.ts, `may`) lets a role do, as the
- * template must grant it: a function may do exactly what its entry says, and nothing else.
- */
-const PERMISSION_ACTIONS: Record<Permission, string[]> = {
-  // A function that admits requests under the usage plans keeps usage in the usage table.
-  keepUsage: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-  // ... and cancel-reserved takes and gives up its caller's lease (the one delete of the table).
-  holdLeases: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-  // GET /usage reads the usage table, and writes nothing.
-  readUsage: ['dynamodb:GetItem'],
-  sendInvocations: ['sqs:SendMessage', 's3:PutObject'],
-  consumeInvocations: [
-    'sqs:ChangeMessageVisibility',
-    'sqs:DeleteMessage',
-    'sqs:GetQueueAttributes',
-    'sqs:ReceiveMessage',
-    'sqs:SendMessage',
-    's3:GetObject',
-  ],
-  claimDeliveries: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-  countAccountUsage: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-  keepWatcherState: [
-    'dynamodb:BatchWriteItem',
-    'dynamodb:DeleteItem',
-    'dynamodb:PutItem',
-    'dynamodb:Scan',
-    'dynamodb:UpdateItem',
-  ],
-  // A policy of its own, only where the stage names an event bus (prod here, not dev).
-  publishScanJobChanges: [],
-};
-/** A function whose answers may be handed off writes, aborts and reads under its own prefix. */
-const HANDS_OFF = ['s3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'];
-const TABLE = Object.values(FUNCTIONS);
-/**
- * The parts of the secret each function reads when prod splits them by capability: a catalogue
- * function never the signing keys or a webhook's secret; only the receiver the webhooks. With a
- * JWT issuer (prod here), no function reads the callers.
- */
-const PROD_READS: Record<string, string[]> = Object.fromEntries(
-  TABLE.map((fn) => [fn.name, fn.reads.filter((part) => part !== 'callers').sort()]),
-);
-/**
- * ... and in dev, where callers carry tokens: every function behind a caller token reads the
- * callers too. The reference (GET /openapi.json, GET /docs) is public by default: it reads none.
- */
-const DEV_READS: Record<string, string[]> = Object.fromEntries(
-  TABLE.map((fn) => [
-    fn.name,
-    fn.reads.filter((part) => !fn.reference || part !== 'callers').sort(),
-  ]),
-);
-/** What each function's own role may do besides its logs (and X-Ray), in dev. */
-const FUNCTION_ACTIONS: Record<string, string[]> = Object.fromEntries(
-  TABLE.map((fn) => [
-    fn.name,
-    [
-      ...new Set([
-        ...(DEV_READS[fn.name]!.length > 0 ? [SECRET] : []),
-        ...fn.may.flatMap((permission) => PERMISSION_ACTIONS[permission]),
-        ...(fn.handsOff ? HANDS_OFF : []),
-      ]),
-    ],
-  ]),
-);
-const XRAY = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
-/** `listJobs` -> `ListJobs`: a function's name in its logical ids. */
-const capitalized = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 /** Example settings, as CI packages with them. */
 const URLS = {
   SCAN_BASE_URL: 'https://wsc.apigw.example.com',

@@ -123,6 +123,30 @@ describe('the function table', () => {
   });
 });
 
+describe('the sample events of events/', () => {
+  /** The function a sample event starts: its route's, the catch-all's, its queue's or schedule's. */
+  const startedBy = (event: Record<string, unknown>): string | undefined =>
+    table.find((fn) => {
+      const { trigger } = fn;
+      if ('queue' in trigger) return Array.isArray(event.Records);
+      if ('schedule' in trigger) return event.source === 'aws.events';
+      if ('catchAll' in trigger) return event.routeKey === '$default';
+      return fn.routes.some((route) => routeKeyOf(route) === event.routeKey);
+    })?.name;
+  const samples = readdirSync(path.join(ROOT, 'events'))
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => {
+      const event = JSON.parse(readFileSync(path.join(ROOT, 'events', file), 'utf8'));
+      return [file, startedBy(event)] as const;
+    });
+
+  it('start a function each, and every function has one', () => {
+    expect(samples.filter(([, fn]) => fn === undefined).map(([file]) => file)).toEqual([]);
+    const started = new Set(samples.map(([, fn]) => fn));
+    expect(table.map((fn) => fn.name).filter((name) => !started.has(name))).toEqual([]);
+  });
+});
+
 describe('the bundles', () => {
   it('carry none of the table: no module of lib/ or functions/ imports it', () => {
     const table = path.join(ROOT, 'lib/functions.ts');

@@ -2,6 +2,15 @@
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../../lib/http/routes/index.js';
+import {
+  capitalized,
+  DEV_READS,
+  FUNCTION_ACTIONS,
+  LOGS,
+  SECRET,
+  TABLE,
+  XRAY,
+} from '../../../helpers/function-expectations.js';
 
 type Resolver = (input: {
   resolveVariable: (name: string) => Promise<unknown>;
@@ -133,7 +142,7 @@ describe('who reads which secret', () => {
     const logs = JSON.stringify(Resources.ListJobsRole!.Properties.Policies[0]);
     expect(logs).toContain('log-group:/aws/lambda/platform-gateway-dev-listJobs:*');
     expect(logs).not.toContain('-dev-*');
-    expect(Object.keys(Resources)).toHaveLength(20);
+    expect(Object.keys(Resources)).toHaveLength(TABLE.length);
   });
 
   it('lets the functions that admit keep usage in the usage table, on its usage items only, and no other', async () => {
@@ -234,5 +243,41 @@ describe('the functions that hand off answers too large to return', () => {
     const names = (role: string) => resources[role]?.Properties.Policies.map((p) => p.PolicyName);
     expect(names('ListJobsRole')).not.toContain('hand-off-answers');
     expect(await iam.handOffRoles()).toContainEqual({ 'Fn::GetAtt': ['GetJobReportRole', 'Arn'] });
+  });
+});
+
+describe("each function's role, as its entry in the function table says", () => {
+  type Role = {
+    Properties: {
+      Policies: {
+        PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] };
+      }[];
+    };
+  };
+
+  it('may do exactly what its function needs, and read exactly its secrets (the template test holds the stack to the same)', async () => {
+    delete process.env.SECRET_ID;
+    delete process.env.JWT_ISSUER_URL;
+    const { Resources } = (await iam.roles({
+      resolveVariable: variablesOf('split'),
+    })) as { Resources: Record<string, Role> };
+    expect(Object.keys(Resources).sort()).toEqual(
+      TABLE.map((fn) => `${capitalized(fn.name)}Role`).sort(),
+    );
+    for (const fn of TABLE) {
+      const statements = Resources[`${capitalized(fn.name)}Role`]!.Properties.Policies.flatMap(
+        (policy) => policy.PolicyDocument.Statement,
+      );
+      const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+      expect([...new Set(actions)].sort(), fn.name).toEqual(
+        [...LOGS, ...XRAY, ...FUNCTION_ACTIONS[fn.name]!].sort(),
+      );
+      const secrets = statements
+        .filter((s) => s.Action === SECRET)
+        .flatMap((s) => s.Resource as unknown[])
+        .map((resource) => JSON.stringify(resource).match(/secret:[^"]*?\/([a-z]+)-\?{6}/)?.[1])
+        .sort();
+      expect(secrets, fn.name).toEqual(DEV_READS[fn.name]);
+    }
   });
 });

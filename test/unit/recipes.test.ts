@@ -275,7 +275,6 @@ const ADD_A_CATALOGUE_API: Record<string, Edit> = {
     `  defineEntry<undefined, ShortUrlQuery>({
     id: 'expandShortUrl',
     api: 'shorturl',
-    function: 'catalogueUtility',
     method: 'GET',
     path: '/shorturl/expand',
     summary: 'The URL a short URL stands for',

@@ -18,8 +18,7 @@
 // dimensions they are written with: test/unit/sls/plugins/dashboard.test.ts and the template test
 // hold it to that. After `serverless deploy` and in `serverless info`, its name and URL are
 // printed (docs/deploy.md, "Watching a stage").
-const path = require('node:path');
-const tsx = require('tsx/cjs/api');
+const { table, registry } = require('../resolvers/functions.cjs');
 const { CONFIGURATION_CAUSES } = require('./alarms.cjs');
 
 /** The namespace of the code's own metrics (lib/core/metrics.ts). */
@@ -36,7 +35,7 @@ const ALARMS_PER_WIDGET = 100;
 /** A group of routes with more than this many is shown one function at a time. */
 const ROUTES_PER_GROUP = 8;
 
-/** `ListJobsLambdaFunction` -> `listJobs`: the name serverless.yml gives the function. */
+/** `<Name>LambdaFunction` -> `<name>`: the name serverless.yml gives the function. */
 function functionLabel(logicalId) {
   const name = logicalId.replace(/LambdaFunction$/, '');
   return name.charAt(0).toLowerCase() + name.slice(1);
@@ -451,7 +450,11 @@ function dashboardOf({ resources, routes, name, title }) {
       GRAPH,
     );
   }
-  const watcher = functions.find((id) => id === 'WatchScanJobsLambdaFunction');
+  // The function the schedule starts (the function table, lib/functions.ts).
+  const scheduled = Object.values(table.FUNCTIONS)
+    .filter((fn) => 'schedule' in fn.trigger)
+    .map((fn) => `${fn.name.charAt(0).toUpperCase()}${fn.name.slice(1)}LambdaFunction`);
+  const watcher = functions.find((id) => scheduled.includes(id));
   if (watcher) {
     layout.add(
       graph('The watcher (every 5 minutes)', [
@@ -512,10 +515,7 @@ class StageDashboard {
   addDashboard() {
     const template = this.serverless.service.provider.compiledCloudFormationTemplate;
     const { name, url } = this.where();
-    const { routes } = tsx.require(
-      path.join(__dirname, '../../lib/http/routes/index.ts'),
-      __filename,
-    );
+    const { routes } = registry;
     template.Resources.StageDashboard = {
       Type: 'AWS::CloudWatch::Dashboard',
       Properties: dashboardOf({

@@ -15,7 +15,7 @@ const { httpApiEvents } = require('./routes.cjs');
 const table = tsx.require(path.join(__dirname, '../../lib/functions.ts'), __filename);
 const registry = tsx.require(path.join(__dirname, '../../lib/http/routes/index.ts'), __filename);
 
-/** A function's role, of its own (sls/resolvers/iam.cjs): `listJobs` -> `ListJobsRole`. */
+/** A function's role, of its own (sls/resolvers/iam.cjs): `<name>` -> `<Name>Role`. */
 const roleOf = (fn) => `${fn.charAt(0).toUpperCase()}${fn.slice(1)}Role`;
 
 /** `functions/jobs/list.ts` -> `functions/jobs/list.handler`: serverless's handler. */

@@ -4,7 +4,7 @@
 // by what reads it (lib/core/config.ts names the same capabilities):
 //   signing    iam, apiKey          the scan job functions and the watcher
 //   catalogue  openapi              the catalogue functions
-//   execution  actions, triggers    invokeAction, fireTrigger and the queue's consumer
+//   execution  actions, triggers    the action and trigger functions and the queue's consumer
 //   webhooks   webhooks             the webhook receiver only
 //   callers    callers, callerTokens, accountPlan  every function behind a caller token (none
 //              with a JWT issuer)

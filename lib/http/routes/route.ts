@@ -1,6 +1,6 @@
 /**
  * The shape of one route of the registry: everything the service declares about it, as data.
- * The handler is bound to its entry (`callerRoute(jobRoutes.listJobs, ...)`), the serverless
+ * The handler is bound to its entry (`callerRoute(jobRoutes.<key>, ...)`), the serverless
  * `httpApi` events are read from the registry (sls/resolvers/routes.cjs), and the OpenAPI document
  * is built from it (lib/http/openapi.ts), so that a route is declared once.
  */

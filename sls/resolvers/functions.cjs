@@ -9,7 +9,7 @@
 // resolved by the framework as a file's are.
 const path = require('node:path');
 const tsx = require('tsx/cjs/api');
-const { httpApiEvents } = require('./routes.cjs');
+const { httpApiEvents, publicReferenceOf } = require('./routes.cjs');
 
 /** The function table and the route registry, loaded once for every resolver that reads them. */
 const table = tsx.require(path.join(__dirname, '../../lib/functions.ts'), __filename);
@@ -55,26 +55,11 @@ function eventsOf(fn, routeEvents) {
   ];
 }
 
-/**
- * Whether the stage's reference is public: true unless its publicReference says false. A stage
- * parameter cannot be read before the framework has resolved the params: its error is let through,
- * so that the framework resolves `functions` again once it can (a value read too early would
- * be the default's).
- */
-async function isPublicReference(resolveVariable) {
-  const value = await resolveVariable('param:publicReference');
-  return (
-    String(value ?? true)
-      .trim()
-      .toLowerCase() !== 'false'
-  );
-}
-
 /** serverless.yml's `functions`, by name, in the table's order. */
 const functions = async ({ resolveVariable }) => {
   const stage = {
     local: String(await resolveVariable('self:custom.isLocal')) === 'true',
-    publicReference: await isPublicReference(resolveVariable),
+    publicReference: await publicReferenceOf(resolveVariable),
   };
   const routeEvents = await httpApiEvents({ resolveVariable });
   const blocks = {};

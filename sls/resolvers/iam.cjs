@@ -7,6 +7,7 @@
 // so that the template holds concrete values (no condition that cfn-lint cannot follow).
 const { setting, ARN } = require('./deploy-env.cjs');
 const { table, roleOf } = require('./functions.cjs');
+const { publicReferenceOf } = require('./routes.cjs');
 const { layoutOf } = require('./secrets.cjs');
 
 /**
@@ -177,7 +178,7 @@ const secretResource = (secretId) => {
 async function readsOf(resolveVariable) {
   const { ids } = await layoutOf(resolveVariable);
   const jwt = Boolean(setting('JWT_ISSUER_URL'));
-  const publicReference = await isPublicReference(resolveVariable);
+  const publicReference = await publicReferenceOf(resolveVariable);
   const reads = {};
   for (const fn of Object.values(FUNCTIONS)) {
     const noCallers = jwt || (fn.reference && publicReference);
@@ -187,15 +188,6 @@ async function readsOf(resolveVariable) {
   return reads;
 }
 
-/** The stage's publicReference parameter: true unless it says false. */
-async function isPublicReference(resolveVariable) {
-  const value = await resolveVariable('param:publicReference').catch(() => true);
-  return (
-    String(value ?? true)
-      .trim()
-      .toLowerCase() !== 'false'
-  );
-}
 
 const LAMBDA_TRUST = {
   Version: '2012-10-17',

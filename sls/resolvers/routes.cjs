@@ -25,6 +25,8 @@ module.exports.httpApiEvents = async ({ resolveVariable }) =>
     publicReference: await publicReferenceOf(resolveVariable),
   });
 
+module.exports.publicReferenceOf = publicReferenceOf;
+
 /** The events a stage with a JWT issuer deploys, by function name. */
 module.exports.jwtRouteEvents = (publicReference = true) =>
   registry.httpApiEvents({ jwt: true, allowStarScope: allowStarScope(), publicReference });
@@ -37,10 +39,15 @@ function allowStarScope() {
   return setting('JWT_ALLOW_STAR_SCOPE') === 'true';
 }
 
-/** The stage's publicReference parameter: true unless it says false. */
+/**
+ * The stage's publicReference parameter: true unless it says false. A stage parameter cannot be
+ * read before the framework has resolved the params (`MISSING_VARIABLE_DEPENDENCY`): that error
+ * is let through, so that the framework resolves the property again once it can, rather than
+ * take the default for the stage's choice.
+ */
 async function publicReferenceOf(resolveVariable) {
   if (!resolveVariable) return true;
-  const value = await resolveVariable('param:publicReference').catch(() => true);
+  const value = await resolveVariable('param:publicReference');
   return (
     String(value ?? true)
       .trim()

@@ -112,6 +112,22 @@ describe("serverless.yml's functions", () => {
     expect(open.docs?.environment).toEqual({ PUBLIC_REFERENCE: '${param:publicReference}' });
   });
 
+  it('puts the reference behind the JWT authorizer where the stage has an issuer and no public reference', async () => {
+    const saved = process.env.JWT_ISSUER_URL;
+    process.env.JWT_ISSUER_URL = 'https://issuer.example.com/pool-1';
+    try {
+      const authorizerOf = (blocks: Record<string, Block>) =>
+        (blocks.openapi?.events[0] as { httpApi: { authorizer?: unknown } }).httpApi.authorizer;
+      expect(authorizerOf(await blocksOf({ publicReference: 'false' }))).toEqual({
+        name: 'callerJwt',
+      });
+      expect(authorizerOf(await blocksOf())).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.JWT_ISSUER_URL;
+      else process.env.JWT_ISSUER_URL = saved;
+    }
+  });
+
   it('starts no secrets extension in a function that reads no secret', async () => {
     const blocks = await blocksOf();
     const without = Object.entries(blocks)

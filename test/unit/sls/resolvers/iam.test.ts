@@ -128,6 +128,17 @@ describe('who reads which secret', () => {
     }
   });
 
+  it('lets the framework resolve the roles again when the stage’s parameters cannot be read yet', async () => {
+    const early = Object.assign(new Error('Cannot resolve variable'), {
+      code: 'MISSING_VARIABLE_DEPENDENCY',
+    });
+    const tooEarly = async (name: string) => {
+      if (name === 'param:publicReference') throw early;
+      return variablesOf('split')(name);
+    };
+    await expect(iam.readsOf(tooEarly)).rejects.toBe(early);
+  });
+
   it('reads no callers where API Gateway checks JWT callers', async () => {
     process.env.JWT_ISSUER_URL = 'https://issuer.example.com';
     const reads = await iam.readsOf(variablesOf('split'));

@@ -117,7 +117,7 @@ describe("serverless.yml's functions", () => {
     process.env.JWT_ISSUER_URL = 'https://issuer.example.com/pool-1';
     try {
       const authorizerOf = (blocks: Record<string, Block>) =>
-        (blocks.openapi?.events[0] as { httpApi: { authorizer?: unknown } }).httpApi.authorizer;
+        (blocks.openapi!.events[0] as { httpApi: { authorizer?: unknown } }).httpApi.authorizer;
       expect(authorizerOf(await blocksOf({ publicReference: 'false' }))).toEqual({
         name: 'callerJwt',
       });

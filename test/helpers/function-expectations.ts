@@ -5,7 +5,8 @@
  * IAM resolver's test the roles it makes. Every function of the table is in each table below, so
  * that none goes unchecked.
  */
-import { FUNCTIONS, type Permission } from '../../lib/functions.js';
+import type { Permission } from '../../lib/function-entry.js';
+import { FUNCTIONS } from '../../lib/functions.js';
 
 export const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 export const SECRET = 'secretsmanager:GetSecretValue';

@@ -3,7 +3,8 @@
  * the caller tests send them with callers of every scope.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { FUNCTIONS, localHandlerOf } from '../../lib/functions.js';
+import { localHandlerOf } from '../../lib/function-entry.js';
+import { FUNCTIONS } from '../../lib/functions.js';
 import type { Route } from '../../lib/http/routes/route.js';
 import { sampleEvent } from './lambda.js';
 

@@ -8,11 +8,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SECRET_CAPABILITIES } from '../../../lib/core/secret-capabilities.js';
 import {
-  FUNCTIONS,
   handlerModulesOf,
   type LambdaFunction,
   localHandlerOf,
-} from '../../../lib/functions.js';
+} from '../../../lib/function-entry.js';
+import { FUNCTIONS } from '../../../lib/functions.js';
 import { fallbackRoute } from '../../../lib/http/routes/fallback.js';
 import { routes } from '../../../lib/http/routes/index.js';
 import { routeKeyOf } from '../../../lib/http/routes/route.js';
@@ -148,21 +148,27 @@ describe('the sample events of events/', () => {
 });
 
 describe('the bundles', () => {
-  it('carry none of the table: no module of lib/ or functions/ imports it', () => {
-    const table = path.join(ROOT, 'lib/functions.ts');
+  /** The modules of lib/ and functions/ that import a module of lib/. */
+  const importersOf = (target: string) => {
+    const wanted = path.join(ROOT, target);
     const importers: string[] = [];
     for (const folder of ['lib', 'functions']) {
       for (const file of readdirSync(path.join(ROOT, folder), { recursive: true }) as string[]) {
         const module = path.join(ROOT, folder, file);
-        if (!file.endsWith('.ts') || module === table) continue;
+        if (!file.endsWith('.ts') || module === wanted) continue;
         for (const [, specifier] of readFileSync(module, 'utf8').matchAll(
           /(?:from|import\()\s*'(\.[^']+)'/g,
         )) {
-          const target = path.resolve(path.dirname(module), specifier!).replace(/\.js$/, '.ts');
-          if (target === table) importers.push(path.relative(ROOT, module));
+          const resolved = path.resolve(path.dirname(module), specifier!).replace(/\.js$/, '.ts');
+          if (resolved === wanted) importers.push(path.relative(ROOT, module));
         }
       }
     }
-    expect(importers).toEqual([]);
+    return importers;
+  };
+
+  it('carry none of the table: no module of lib/ or functions/ imports it, nor its entries but it', () => {
+    expect(importersOf('lib/functions.ts')).toEqual([]);
+    expect(importersOf('lib/function-entry.ts')).toEqual(['lib/functions.ts']);
   });
 });

@@ -17,6 +17,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { demoSecretFor, startEmulator } from '../emulator/index.js';
+import { FUNCTIONS } from '../lib/functions.js';
+import { serviceRoutes } from '../lib/http/routes/service.js';
 import { sampleEvent } from '../test/helpers/lambda.js';
 import { firstAnswerOnce, startSecretsStandIn } from './first-answer.js';
 import { median } from './harness.js';
@@ -25,12 +27,16 @@ import { deployedEnvironment, loadedBytes, unpackedEntry } from './packaged.js';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECRET_ID = 'platform-gateway/dev/platform';
 /** The HTTP functions (their bundles are held to the size target); the rest run on events. */
-const EVENT_FUNCTIONS = new Set(['consumeInvocations', 'watchScanJobs']);
+const EVENT_FUNCTIONS = new Set(
+  Object.values(FUNCTIONS)
+    .filter((fn) => fn.routes.length === 0)
+    .map((fn) => fn.name),
+);
 /**
  * The reference page carries its renderer (Swagger UI, about 1.7 MB) in its own bundle, apart:
  * it is held to no size, and every other HTTP function to 250 KB (scripts/check-package.ts).
  */
-const APART = new Set(['docs']);
+const APART = new Set([serviceRoutes.docs.function]);
 
 /** The floor's two variants, bundled as the functions are (minified CommonJS for node24). */
 async function buildFloors(dir: string): Promise<{ fetch: string; undici: string }> {

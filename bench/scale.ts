@@ -27,16 +27,19 @@ import { promisify } from 'node:util';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build, type Plugin } from 'esbuild';
 import { type Emulator, startEmulator, syntheticScanJobs } from '../emulator/index.js';
+import { FUNCTIONS } from '../lib/functions.js';
+import { jobRoutes } from '../lib/http/routes/jobs.js';
+import { WATCHER_FUNCTION } from '../lib/watcher/watcher.js';
 import { startDynalite } from '../scripts/local-ledger.js';
-import tables from '../scripts/sls/tables.cjs';
+import tables from '../sls/resolvers/tables.cjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 const SIZES = [100, 1000, 10_000];
 const LATENCIES = [5, 50];
-/** The functions' timeouts (sls/functions/core.yml, sls/functions/watcher.yml). */
-const CANCEL_RESERVED_TIMEOUT_MS = 25_000;
-const WATCHER_TIMEOUT_MS = 60_000;
+/** The functions' timeouts (the function table, lib/functions.ts). */
+const CANCEL_RESERVED_TIMEOUT_MS = FUNCTIONS[jobRoutes.cancelReservedJobs.function]!.timeout * 1000;
+const WATCHER_TIMEOUT_MS = FUNCTIONS[WATCHER_FUNCTION]!.timeout * 1000;
 const SEARCH = { searchType: 'url', searchKeyword: 'load.example.com' };
 const FAKE_AWS = {
   AWS_REGION: 'us-east-1',
@@ -93,7 +96,7 @@ interface Bundles {
 /** The two functions' bundles, built with serverless.yml's esbuild options. */
 async function buildBundles(): Promise<Bundles> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-scale-'));
-  const plugins = createRequire(import.meta.url)('../scripts/sls/esbuild-plugins.cjs') as Plugin[];
+  const plugins = createRequire(import.meta.url)('../sls/plugins/esbuild-plugins.cjs') as Plugin[];
   const bundle = async (entry: string, name: string) => {
     const outfile = path.join(dir, `${name}.cjs`);
     await build({

@@ -30,7 +30,7 @@ import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.js';
 import { UsageGate } from '../lib/usage/gate.js';
 import type { Plans } from '../lib/usage/plan.js';
 import { ONE_REQUEST } from '../lib/usage/units.js';
-import tables from '../scripts/sls/tables.cjs';
+import tables from '../sls/resolvers/tables.cjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CREDENTIALS = { accessKeyId: 'AKIDLOOPBACKBENCH', secretAccessKey: 'loopback-bench' };

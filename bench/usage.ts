@@ -30,7 +30,7 @@ import { type Admission, admit as admitWith } from '../lib/usage/admission.js';
 import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.js';
 import { UsageGate } from '../lib/usage/gate.js';
 import { ONE_REQUEST } from '../lib/usage/units.js';
-import tables from '../scripts/sls/tables.cjs';
+import tables from '../sls/resolvers/tables.cjs';
 import { benchUsageScale } from './usage-scale.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -2,7 +2,7 @@
  * After `serverless package`: every function declared in the generated CloudFormation template
  * must have its own artifact in .serverless/, holding one bundle, its source map, and undici's
  * HTTP parser beside it when the bundle reads it (`<bundle>.llhttp.wasm`,
- * scripts/sls/esbuild-plugins.cjs), and the hand-off's upload when it can hand off
+ * sls/plugins/esbuild-plugins.cjs), and the hand-off's upload when it can hand off
  * (`<bundle>.hand-off.cjs`, loaded on the first answer too large to return), nothing else. The
  * reference page's renderer (Swagger UI) is in the docs function's bundle and in no other, and
  * every other HTTP function loads at most 250 KB (its bundle and the parser beside it; the
@@ -13,14 +13,20 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { FUNCTIONS } from '../lib/functions.js';
+import { serviceRoutes } from '../lib/http/routes/service.js';
 
 const out = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../.serverless'));
 /** What an HTTP function may load: its bundle and the HTTP parser beside it. */
 const HTTP_BUNDLE_LIMIT_BYTES = 250 * 1024;
-/** Functions that no HTTP route calls: held to no size here. */
-const EVENT_FUNCTIONS = new Set(['consumeInvocations', 'watchScanJobs']);
-/** The one function that carries the reference page's renderer. */
-const RENDERER_FUNCTION = 'docs';
+/** Functions that no HTTP route calls (the function table's): held to no size here. */
+const EVENT_FUNCTIONS = new Set(
+  Object.values(FUNCTIONS)
+    .filter((fn) => fn.routes.length === 0)
+    .map((fn) => fn.name),
+);
+/** The one function that carries the reference page's renderer: GET /docs's. */
+const RENDERER_FUNCTION = serviceRoutes.docs.function;
 /**
  * How the renderer's script is carried: gzipped, in base64, over 300 KB of it (the OpenAPI
  * document, carried the same way, is about 10 KB).

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import tables from './sls/tables.cjs';
+import tables from '../sls/resolvers/tables.cjs';
 
 export const LOCAL_LEDGER_TABLE = 'platform-gateway-local-deliveries';
 export const LOCAL_USAGE_TABLE = 'platform-gateway-local-usage';

@@ -4,7 +4,7 @@
  * the flags `serverless deploy` takes.
  *
  * Offline: serverless.yml resolved for the stage by the framework itself (`serverless print`),
- * the settings a package or deploy refuses (scripts/sls/settings.cjs, the same check), the
+ * the settings a package or deploy refuses (sls/plugins/settings.cjs, the same check), the
  * region of every ARN among the parameters, the reserved concurrency switch, and, with
  * `--secrets <dir>`, the stage's secret documents as `npm run split-secret` writes them
  * (scripts/deploy/secret-documents.ts). With AWS credentials (unless `--offline`), read-only:
@@ -44,11 +44,11 @@ import {
 } from './deploy/stage.js';
 
 const require = createRequire(import.meta.url);
-const settings = require('./sls/settings.cjs') as {
+const settings = require('../sls/plugins/settings.cjs') as {
   problems: (input: Record<string, unknown>) => string[];
   regionOfArn: (text: unknown) => string | undefined;
 };
-const { reservedByFunction } = require('./sls/reserved-concurrency.cjs') as {
+const { reservedByFunction } = require('../sls/plugins/reserved-concurrency.cjs') as {
   reservedByFunction: (
     functions: ResolvedStage['functions'],
     settings: { reserve?: unknown },
@@ -166,7 +166,7 @@ async function reservationsOf(resolved: ResolvedStage): Promise<Reservation[]> {
     resolved.functions,
     resolved.custom.reservedConcurrency ?? {},
   );
-  const params = await reservationParams();
+  const params = reservationParams();
   return Object.entries(reserved).map(([fn, count]) => ({
     fn,
     deployedName: deployedNameOf(resolved, fn),

@@ -51,6 +51,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { demoCredentials, type Emulator, startEmulator } from '../emulator/index.js';
+import { FUNCTIONS } from '../lib/functions.js';
 import { routes as registry } from '../lib/http/routes/index.js';
 import { VALID } from '../test/helpers/route-requests.js';
 import { callerAccount } from './deploy/account.js';
@@ -693,6 +694,11 @@ async function main(): Promise<number> {
         .map((each) => each.PhysicalResourceId ?? ''),
     );
     out(`functions: ${functions.size}`);
+    const tabled = Object.keys(FUNCTIONS).length;
+    expect(
+      functions.size === tabled,
+      `${functions.size} functions deployed, ${tabled} in the function table (lib/functions.ts)`,
+    );
 
     out();
     out('── the deployed functions, run from the code the stand-in holds');

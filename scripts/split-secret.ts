@@ -4,7 +4,7 @@
  * (every stage, by default), from one document: `signing.json`, `catalogue.json`,
  * `execution.json`, `webhooks.json`, `callers.json`, each with its capability's fields only
  * (lib/secrets/schema.ts CAPABILITY_FIELDS), and prints the secret each goes to
- * (scripts/sls/secrets.cjs names them) with the command that puts it there: `create-secret`
+ * (sls/resolvers/secrets.cjs names them) with the command that puts it there: `create-secret`
  * for a secret that does not exist yet, `put-secret-value` for one that does (asked of Secrets
  * Manager, read-only, when there are AWS credentials and not --offline).
  *
@@ -32,7 +32,7 @@ import {
 } from './deploy/secret-documents.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const secrets = createRequire(import.meta.url)('./sls/secrets.cjs') as {
+const secrets = createRequire(import.meta.url)('../sls/resolvers/secrets.cjs') as {
   layoutOf: (
     resolveVariable: (name: string) => Promise<unknown>,
   ) => Promise<{ ids: Record<SecretCapability, string> }>;

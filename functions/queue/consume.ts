@@ -12,6 +12,7 @@ import { callContextOf } from '../../lib/core/call-context.js';
 import { logWithMetrics } from '../../lib/core/log.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { consumeBatch } from '../../lib/webhooks/batch.js';
+import { CONSUMER_FUNCTION } from '../../lib/webhooks/consumer.js';
 import { consumerDepsOf } from '../../lib/webhooks/setup.js';
 
 const deps = consumerDepsOf(getRuntime());
@@ -23,6 +24,6 @@ export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>({
   const call = callContextOf(context, deps.log.child({ requestId: context.awsRequestId }));
   const result = await consumeBatch(event, deps, call);
   const fields = { messages: event.Records.length, failed: result.batchItemFailures.length };
-  logWithMetrics(call.log, 'info', 'batch', fields, call.metrics.take('consumeInvocations'));
+  logWithMetrics(call.log, 'info', 'batch', fields, call.metrics.take(CONSUMER_FUNCTION));
   return result;
 });

@@ -12,20 +12,20 @@ import { WatchRunError } from '../../lib/core/errors.js';
 import { describeError, logWithMetrics } from '../../lib/core/log.js';
 import { getRuntime } from '../../lib/runtime.js';
 import { scanJobWatcherOf } from '../../lib/watcher/setup.js';
-import type { WatchSummary } from '../../lib/watcher/watcher.js';
+import { WATCHER_FUNCTION, type WatchSummary } from '../../lib/watcher/watcher.js';
 
 // Built at cold start, so that a bad configuration fails the function's init.
 const runtime = getRuntime();
 const watcher = scanJobWatcherOf(runtime);
 
-const metricsOf = (call: CallContext) => call.metrics.take('watchScanJobs');
+const metricsOf = (call: CallContext) => call.metrics.take(WATCHER_FUNCTION);
 
 export const handler = middy<ScheduledEvent, WatchSummary, Error, Context>({
   // Upstream calls are already bounded by the remaining time (lib/upstream/client.ts).
   timeoutEarlyInMillis: 0,
 }).handler(async (event, context) => {
   const log = runtime.log.child({
-    function: 'watchScanJobs',
+    function: WATCHER_FUNCTION,
     requestId: context.awsRequestId,
     scheduledAt: event.time,
   });

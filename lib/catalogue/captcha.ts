@@ -1,13 +1,12 @@
 /**
- * CAPTCHA APIs (function `catalogueCaptcha`): issue a key, fetch its image or audio, compare
+ * CAPTCHA APIs (one function, `catalogueGroup` below): issue a key, fetch its image or audio, compare
  * the user's answer.
  *
  * The audio key comes from `/scaptcha/v1/nkey`; the platform's public docs show
  * `/scaptcha/v1/skey` for the same call (docs/catalogue.md says when to change it).
  */
 import type * as z from 'zod/mini';
-import type { CatalogueEntry } from './entry.js';
-import { defineEntry } from './entry.js';
+import { type CatalogueEntry, catalogueGroup, defineEntry } from './entry.js';
 import { strictInput, text, token } from './fields.js';
 
 const AUDIO_CAPTCHA_KEY_PATH = '/scaptcha/v1/nkey';
@@ -50,7 +49,6 @@ function entriesOfKind(kind: CaptchaKind): CatalogueEntry[] {
     defineEntry<undefined, Record<string, never>>({
       id: `${kind.name}CaptchaKey`,
       api: 'captcha',
-      function: 'catalogueCaptcha',
       method: 'GET',
       path: `/captcha/${kind.name}/key`,
       summary: `${label} CAPTCHA: issue a key`,
@@ -65,7 +63,6 @@ function entriesOfKind(kind: CaptchaKind): CatalogueEntry[] {
     defineEntry<undefined, CaptchaImageQuery>({
       id: `${kind.name}Captcha`,
       api: 'captcha',
-      function: 'catalogueCaptcha',
       method: 'GET',
       path: `/captcha/${kind.name}`,
       summary: `${label} CAPTCHA: the ${kind.name} of a key`,
@@ -79,7 +76,6 @@ function entriesOfKind(kind: CaptchaKind): CatalogueEntry[] {
     defineEntry<CaptchaVerifyBody>({
       id: `${kind.name}CaptchaVerify`,
       api: 'captcha',
-      function: 'catalogueCaptcha',
       method: 'POST',
       path: `/captcha/${kind.name}/verify`,
       summary: `${label} CAPTCHA: compare the user's answer with the key`,
@@ -101,4 +97,7 @@ function entriesOfKind(kind: CaptchaKind): CatalogueEntry[] {
   ];
 }
 
-export const captchaEntries: CatalogueEntry[] = CAPTCHA_KINDS.flatMap(entriesOfKind);
+export const captchaEntries: CatalogueEntry[] = catalogueGroup(
+  'catalogueCaptcha',
+  CAPTCHA_KINDS.flatMap(entriesOfKind),
+);

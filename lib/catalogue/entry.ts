@@ -9,13 +9,6 @@ import type { CatalogueApi } from '../core/scopes.js';
 import type { UpstreamAnswer } from '../upstream/client.js';
 import type { Pairs } from '../upstream/urls.js';
 
-/** The Lambda function that serves a group of routes (sls/functions/catalogue.yml). */
-type CatalogueFunctionName =
-  | 'catalogueLanguage'
-  | 'catalogueMaps'
-  | 'catalogueCaptcha'
-  | 'catalogueUtility';
-
 /**
  * How the input goes upstream: `query` (GET parameters), `form` (POST body,
  * application/x-www-form-urlencoded in UTF-8), `json` (POST body), `raw` (the caller's bytes
@@ -55,7 +48,8 @@ type Schema<T> = z.ZodMiniType<T>;
 export interface CatalogueEntry<B = unknown, Q = unknown, P = unknown> {
   /** Short stable name, used in logs and operation ids. */
   readonly id: string;
-  readonly function: CatalogueFunctionName;
+  /** The Lambda function that serves its group (`catalogueGroup`; lib/functions.ts). */
+  readonly function: string;
   /** The API it belongs to: a caller needs the scope `catalogue:<api>` (or `catalogue:*`). */
   readonly api: CatalogueApi;
   /** The service's route (API Gateway path template). */
@@ -87,9 +81,24 @@ export interface CatalogueEntry<B = unknown, Q = unknown, P = unknown> {
   readonly decodeError?: (response: UpstreamAnswer) => UpstreamError;
 }
 
-/** An entry with its input types checked, stored in the table with them erased. */
+/**
+ * An entry with its input types checked, stored in the table with them erased. In a group's
+ * module, its function is the group's (`catalogueGroup`); an entry made anywhere else (a test's)
+ * says it.
+ */
 export function defineEntry<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
-  entry: CatalogueEntry<B, Q, P>,
+  entry: Omit<CatalogueEntry<B, Q, P>, 'function'> & { readonly function?: string },
 ): CatalogueEntry {
   return entry as unknown as CatalogueEntry;
+}
+
+/**
+ * A group's entries, served by one Lambda function: each takes its name, written once, here
+ * (a route's `function`, lib/http/routes/catalogue.ts).
+ */
+export function catalogueGroup(
+  functionName: string,
+  entries: readonly CatalogueEntry[],
+): CatalogueEntry[] {
+  return entries.map((entry) => ({ ...entry, function: functionName }));
 }

@@ -1,10 +1,10 @@
 /**
- * Language APIs (function `catalogueLanguage`): Papago translation (NMT and the legacy SMT),
+ * Language APIs (one function, `catalogueGroup` below): Papago translation (NMT and the legacy SMT),
  * speech synthesis (the legacy CSS endpoint `/voice/v1/tts`) and speech recognition (CSR).
  */
 import * as z from 'zod/mini';
 import { int } from '../core/schemas.js';
-import { defineEntry } from './entry.js';
+import { catalogueGroup, defineEntry } from './entry.js';
 import { oneOf, strictInput, text } from './fields.js';
 
 const TRANSLATION_TARGETS = [
@@ -77,11 +77,10 @@ const STT_LANGUAGES = ['Kor', 'Eng', 'Jpn', 'Chn'] as const;
 const sttQuerySchema = strictInput({ lang: oneOf(STT_LANGUAGES) });
 type SttQuery = z.infer<typeof sttQuerySchema>;
 
-export const languageEntries = [
+export const languageEntries = catalogueGroup('catalogueLanguage', [
   defineEntry<TranslateBody>({
     id: 'translate',
     api: 'translate',
-    function: 'catalogueLanguage',
     method: 'POST',
     path: '/translate',
     summary: 'Translate text (Papago NMT, or the legacy SMT engine)',
@@ -105,7 +104,6 @@ export const languageEntries = [
   defineEntry<TtsBody>({
     id: 'tts',
     api: 'tts',
-    function: 'catalogueLanguage',
     method: 'POST',
     path: '/tts',
     summary: 'Synthesise speech (MP3, or WAV with format=wav)',
@@ -130,7 +128,6 @@ export const languageEntries = [
   defineEntry<undefined, SttQuery>({
     id: 'stt',
     api: 'stt',
-    function: 'catalogueLanguage',
     method: 'POST',
     path: '/stt',
     summary: 'Recognise speech in raw audio (at most 60 s)',
@@ -145,4 +142,4 @@ export const languageEntries = [
     bytes: ['application/octet-stream'],
     toUpstream: ({ bytes, query }) => ({ params: [['lang', query.lang]], raw: bytes }),
   }),
-];
+]);

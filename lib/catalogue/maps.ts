@@ -1,10 +1,10 @@
 /**
- * Maps APIs (function `catalogueMaps`): static and tile images, driving directions, place
+ * Maps APIs (one function, `catalogueGroup` below): static and tile images, driving directions, place
  * search, geocoding and reverse geocoding.
  */
 import * as z from 'zod/mini';
 import { intText } from '../core/schemas.js';
-import { defineEntry } from './entry.js';
+import { catalogueGroup, defineEntry } from './entry.js';
 import {
   decodeDirectionsError,
   directionsCodeNotZero,
@@ -159,11 +159,10 @@ type ReverseGeocodeQuery = z.infer<typeof reverseGeocodeQuerySchema>;
 const JSON_ANSWER = { kind: 'json', contentTypes: ['application/json'] } as const;
 const IMAGE_ANSWER = { kind: 'binary', contentTypes: ['image/jpeg', 'image/png'] } as const;
 
-export const mapsEntries = [
+export const mapsEntries = catalogueGroup('catalogueMaps', [
   defineEntry<undefined, StaticMapQuery>({
     id: 'staticMap',
     api: 'maps',
-    function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/static',
     summary: 'A static map image',
@@ -191,7 +190,6 @@ export const mapsEntries = [
   defineEntry<undefined, TileQuery, TilePath>({
     id: 'mapTile',
     api: 'maps',
-    function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/tiles/{mapType}/{z}/{x}/{tile}',
     summary: 'A map tile image; {tile} is {y}@{scale}x.{format}, e.g. 3@2x.png',
@@ -214,7 +212,6 @@ export const mapsEntries = [
   defineEntry<undefined, DirectionsQuery>({
     id: 'directions',
     api: 'maps',
-    function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/directions',
     summary: 'Driving directions (Directions 5)',
@@ -241,7 +238,6 @@ export const mapsEntries = [
   defineEntry<undefined, PlacesQuery>({
     id: 'places',
     api: 'maps',
-    function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/places',
     summary: 'Search places by keyword',
@@ -257,7 +253,6 @@ export const mapsEntries = [
   defineEntry<undefined, GeocodeQuery>({
     id: 'geocode',
     api: 'maps',
-    function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/geocode',
     summary: 'Address to coordinates',
@@ -274,7 +269,6 @@ export const mapsEntries = [
   defineEntry<undefined, ReverseGeocodeQuery>({
     id: 'reverseGeocode',
     api: 'maps',
-    function: 'catalogueMaps',
     method: 'GET',
     path: '/maps/reverse-geocode',
     summary: 'Coordinates to address (JSON or XML, as output= asks)',
@@ -288,4 +282,4 @@ export const mapsEntries = [
     }),
     failureIn200: reverseGeocodeFailure,
   }),
-];
+]);

@@ -1,8 +1,8 @@
 /**
- * Utility APIs (function `catalogueUtility`): short URLs and the DataLab search trend.
+ * Utility APIs (one function, `catalogueGroup` below): short URLs and the DataLab search trend.
  */
 import * as z from 'zod/mini';
-import { defineEntry } from './entry.js';
+import { catalogueGroup, defineEntry } from './entry.js';
 import { httpUrl, isoDate, oneOf, strictInput, text } from './fields.js';
 
 const shortUrlQuerySchema = strictInput({ url: httpUrl() });
@@ -66,11 +66,10 @@ const SHORT_URL_ANSWER = {
   contentTypes: ['application/json', 'text/xml'],
 } as const;
 
-export const utilityEntries = [
+export const utilityEntries = catalogueGroup('catalogueUtility', [
   defineEntry<undefined, ShortUrlQuery>({
     id: 'shortUrl',
     api: 'shorturl',
-    function: 'catalogueUtility',
     method: 'GET',
     path: '/shorturl',
     summary: 'Shorten a URL (JSON, or XML with Accept: text/xml)',
@@ -84,7 +83,6 @@ export const utilityEntries = [
   defineEntry<ShortUrlBody>({
     id: 'shortUrlPost',
     api: 'shorturl',
-    function: 'catalogueUtility',
     method: 'POST',
     path: '/shorturl',
     summary: 'Shorten a URL given in a JSON body',
@@ -98,7 +96,6 @@ export const utilityEntries = [
   defineEntry<TrendsBody>({
     id: 'trends',
     api: 'trends',
-    function: 'catalogueUtility',
     method: 'POST',
     path: '/trends',
     summary: 'Search trend by period (DataLab)',
@@ -110,4 +107,4 @@ export const utilityEntries = [
     body: trendsBodySchema,
     toUpstream: ({ body }) => ({ json: body }),
   }),
-];
+]);

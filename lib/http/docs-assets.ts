@@ -1,7 +1,7 @@
 /**
  * Swagger UI's files (swagger-ui-dist), as GET /docs/{asset} serves them: gzipped bytes with
  * their Content-Type. Read here from node_modules (tests, tsx); in a bundle, this module is
- * replaced by the files themselves, gzipped at package time (scripts/sls/esbuild-plugins.cjs),
+ * replaced by the files themselves, gzipped at package time (sls/plugins/esbuild-plugins.cjs),
  * so that the docs function carries them in its own zip and no other function does.
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ export interface RendererFile {
 
 /**
  * The renderer's files the page loads, by name, with their Content-Type; read at package time by
- * scripts/sls/esbuild-plugins.cjs, which carries them gzipped in the docs bundle.
+ * sls/plugins/esbuild-plugins.cjs, which carries them gzipped in the docs bundle.
  * @public
  */
 export const RENDERER_FILES: Readonly<Record<string, string>> = {

@@ -33,6 +33,9 @@ import {
 import type { ChangeEmitter } from './emitters.js';
 import type { RunLease, WatchCursor, WatcherStateStore } from './state-store.js';
 
+/** The watcher's function (lib/functions.ts): its log lines and its metrics' Function dimension. */
+export const WATCHER_FUNCTION = 'watchScanJobs';
+
 export interface WatchSummary {
   /** Pages of the job list read. */
   readonly pages: number;

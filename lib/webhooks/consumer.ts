@@ -27,6 +27,9 @@ import { type DeliveryLedger, PARKED_MEMORY_MS, rememberUntil } from './ledger.j
 import type { RunOutcome } from './outcome.js';
 import type { QueuedMessage, Settlement } from './settlement.js';
 
+/** The consumer's function (lib/functions.ts): its log lines and its metrics' Function dimension. */
+export const CONSUMER_FUNCTION = 'consumeInvocations';
+
 export interface ConsumerDeps extends ActionDeps {
   readonly ledger: DeliveryLedger;
   readonly settlement: Settlement;
@@ -280,7 +283,7 @@ export async function processMessage(body: string, deps: ConsumerDeps): Promise<
   const id = `local-${deps.now?.() ?? Date.now()}-${Math.random()}`;
   const call = { metrics: new Metrics(), log: deps.log.child({ messageId: id }) };
   const result = await handleMessage({ id, body }, deps, call);
-  const metrics = call.metrics.take('consumeInvocations');
+  const metrics = call.metrics.take(CONSUMER_FUNCTION);
   if (metrics.length > 0) logWithMetrics(call.log, 'info', 'metrics', {}, metrics);
   return result;
 }

@@ -16,7 +16,7 @@ import type { Runtime } from '../runtime.js';
 import { accountRecorder } from '../usage/record.js';
 import { usageGateOf } from '../usage/setup.js';
 import { bodyStoreOf } from './body-store.js';
-import { type ConsumerDeps, processMessage } from './consumer.js';
+import { CONSUMER_FUNCTION, type ConsumerDeps, processMessage } from './consumer.js';
 import { dynamoDbDeliveryLedger } from './dynamo-ledger.js';
 import { InProcessInvocationQueue } from './in-process-queue.js';
 import { type DeliveryLedger, memoryDeliveryLedger } from './ledger.js';
@@ -51,7 +51,7 @@ function settlementOf(runtime: Runtime): Settlement {
 
 /** What the consumer's code needs, in the consumer function and in the in-process queue. */
 export const consumerDepsOf = perRuntime((runtime: Runtime): ConsumerDeps => {
-  const log = runtime.log.child({ function: 'consumeInvocations' });
+  const log = runtime.log.child({ function: CONSUMER_FUNCTION });
   return {
     execution: executionClientOf(runtime),
     // Read only where the webhooks share the actions' secret (the receiver's alone otherwise).

@@ -5,9 +5,9 @@
  * secret names and reserved concurrency as the deploy, with no copy of the framework's rules.
  */
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { FUNCTIONS } from '../../lib/functions.js';
 import { PROJECT_ROOT } from '../local/paths.js';
 
 const run = promisify(execFile);
@@ -108,7 +108,7 @@ export async function resolveStage(
   flags: DeployFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedStage> {
-  // IS_OFFLINE would make serverless.yml resolve local values (scripts/sls/local.cjs).
+  // IS_OFFLINE would make serverless.yml resolve local values (sls/resolvers/local.cjs).
   const { IS_OFFLINE: _local, ...deployEnv } = env;
   let stdout: string;
   try {
@@ -162,21 +162,14 @@ function frameworkMessage(output: string): string {
 }
 
 /**
- * The param that sets each function's reserved concurrency (`reservedConcurrency:
- * ${param:<name>}` in serverless.yml's function files), by function: what the preflight tells
- * an operator to lower. Read from the files as written, since `serverless print` resolves it.
+ * The param that sets each function's reserved concurrency (its entry's `concurrency.reserved` in
+ * the function table, lib/functions.ts), by function: what the preflight tells an operator to
+ * lower.
  */
-export async function reservationParams(): Promise<Record<string, string>> {
-  const dir = path.join(PROJECT_ROOT, 'sls/functions');
+export function reservationParams(): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const file of (await readdir(dir)).filter((name) => name.endsWith('.yml'))) {
-    let fn: string | undefined;
-    for (const line of (await readFile(path.join(dir, file), 'utf8')).split('\n')) {
-      const start = /^([A-Za-z][\w-]*):\s*$/.exec(line);
-      if (start) fn = start[1];
-      const param = /^\s+reservedConcurrency:\s*\$\{param:(\w+)/.exec(line);
-      if (fn && param) found[fn] = param[1]!;
-    }
+  for (const fn of Object.values(FUNCTIONS)) {
+    if (fn.concurrency && 'reserved' in fn.concurrency) found[fn.name] = fn.concurrency.reserved;
   }
   return found;
 }

@@ -8,7 +8,7 @@
  * SDK's own switch (`AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED`) for itself and every
  * process and worker it starts (serverless offline passes `AWS_*` variables to its workers).
  * Used by npm start (scripts/start.ts), npm test (test/helpers/global-setup.ts) and the
- * serverless CLI (scripts/sls/sdk-node-notice.cjs).
+ * serverless CLI (sls/plugins/sdk-node-notice.cjs).
  */
 
 const SDK_SWITCH = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';

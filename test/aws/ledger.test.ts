@@ -9,7 +9,7 @@
 import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll } from 'vitest';
 import { dynamoDbDeliveryLedger } from '../../lib/webhooks/dynamo-ledger.js';
-import tables from '../../scripts/sls/tables.cjs';
+import tables from '../../sls/resolvers/tables.cjs';
 import { describeLedgerRules, type LedgerClock } from '../helpers/delivery-ledger-rules.js';
 import { clients, createTable, unique } from './moto.js';
 

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretFor } from '../../emulator/index.js';
 import { routes } from '../../lib/http/routes/index.js';
 import { splitByCapability } from '../../lib/secrets/schema.js';
-import tables from '../../scripts/sls/tables.cjs';
+import tables from '../../sls/resolvers/tables.cjs';
 import { emulatorForSuite } from '../helpers/emulator.js';
 import {
   awsEnv,

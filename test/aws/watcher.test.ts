@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/core/log.js';
 import { EVENT_DETAIL_TYPE, EVENT_SOURCE, eventBridgeEmitter } from '../../lib/watcher/emitters.js';
 import type { WatchSummary } from '../../lib/watcher/watcher.js';
-import tables from '../../scripts/sls/tables.cjs';
+import tables from '../../sls/resolvers/tables.cjs';
 import { emulatorForSuite } from '../helpers/emulator.js';
 import { lambdaContext, sampleEvent } from '../helpers/lambda.js';
 import { emulatorEnv, loadHandlers } from '../helpers/platform.js';

@@ -1,6 +1,6 @@
 /**
  * CORS as a stage configures it, through the local stack (serverless offline with
- * scripts/sls/offline-cors.cjs applying provider.httpApi.cors as API Gateway does): with
+ * sls/plugins/offline-cors.cjs applying provider.httpApi.cors as API Gateway does): with
  * corsAllowedOrigins, a preflight from an allowed origin is answered 204 with what it may send,
  * answers to it carry Access-Control-Allow-Origin, and another origin gets none of it. (By
  * default, none: local-stack/cors.ts.)

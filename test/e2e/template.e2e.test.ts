@@ -19,6 +19,16 @@ import { routes } from '../../lib/http/routes/index.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
 import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.js';
+import {
+  capitalized,
+  DEV_READS,
+  FUNCTION_ACTIONS,
+  LOGS,
+  PROD_READS,
+  SECRET,
+  TABLE,
+  XRAY,
+} from '../helpers/function-expectations.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -34,84 +44,6 @@ interface Statement {
 }
 type Policy = { PolicyName: string; PolicyDocument: { Statement: Statement[] } };
 
-const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
-const SECRET = 'secretsmanager:GetSecretValue';
-/** A function that admits requests under the usage plans keeps usage in the usage table. */
-const USAGE = ['dynamodb:GetItem', 'dynamodb:UpdateItem'];
-const ADMITS = [SECRET, ...USAGE];
-/** A function whose answers may be handed off writes, aborts and reads under its own prefix. */
-const HANDS_OFF = [...ADMITS, 's3:AbortMultipartUpload', 's3:GetObject', 's3:PutObject'];
-/** What each function's own role may do besides its logs (and X-Ray). */
-const FUNCTION_ACTIONS: Record<string, string[]> = {
-  health: [],
-  fallback: [],
-  // The reference (GET /openapi.json, GET /docs) is public by default: it reads no secret.
-  openapi: [],
-  docs: [],
-  // GET /usage reads the callers (plans) and the usage table, and writes nothing.
-  usage: [SECRET, 'dynamodb:GetItem'],
-  listJobs: ADMITS,
-  searchJobs: ADMITS,
-  // ... and takes and gives up its caller's lease (the one delete of the usage table).
-  cancelReservedJobs: [...ADMITS, 'dynamodb:DeleteItem'],
-  cancelJob: ADMITS,
-  stopJob: ADMITS,
-  getJobReport: HANDS_OFF,
-  invokeAction: HANDS_OFF,
-  fireTrigger: HANDS_OFF,
-  catalogueLanguage: HANDS_OFF,
-  catalogueMaps: HANDS_OFF,
-  catalogueCaptcha: HANDS_OFF,
-  catalogueUtility: ADMITS,
-  receiveWebhook: [SECRET, 'sqs:SendMessage', 's3:PutObject'],
-  consumeInvocations: [
-    SECRET,
-    'sqs:ChangeMessageVisibility',
-    'sqs:DeleteMessage',
-    'sqs:GetQueueAttributes',
-    'sqs:ReceiveMessage',
-    'sqs:SendMessage',
-    'dynamodb:GetItem',
-    'dynamodb:UpdateItem',
-    's3:GetObject',
-  ],
-  watchScanJobs: [
-    SECRET,
-    'dynamodb:BatchWriteItem',
-    'dynamodb:DeleteItem',
-    'dynamodb:PutItem',
-    'dynamodb:Scan',
-    'dynamodb:UpdateItem',
-  ],
-};
-/**
- * Which secrets each function may read when prod splits them by capability: a catalogue function
- * never the signing keys or a webhook's secret; only the receiver the webhooks. With a JWT
- * issuer (prod here), no function reads the callers.
- */
-const PROD_READS: Record<string, string[]> = {
-  health: [],
-  fallback: [],
-  openapi: [],
-  docs: [],
-  usage: [],
-  listJobs: ['signing'],
-  searchJobs: ['signing'],
-  cancelReservedJobs: ['signing'],
-  cancelJob: ['signing'],
-  stopJob: ['signing'],
-  getJobReport: ['signing'],
-  watchScanJobs: ['signing'],
-  catalogueLanguage: ['catalogue'],
-  catalogueMaps: ['catalogue'],
-  catalogueCaptcha: ['catalogue'],
-  catalogueUtility: ['catalogue'],
-  invokeAction: ['execution'],
-  fireTrigger: ['execution'],
-  consumeInvocations: ['execution'],
-  receiveWebhook: ['webhooks'],
-};
-const XRAY = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
 /** Example settings, as CI packages with them. */
 const URLS = {
   SCAN_BASE_URL: 'https://wsc.apigw.example.com',
@@ -298,12 +230,19 @@ describe('serverless package and its CloudFormation template', () => {
     }
   });
 
+  it('packages exactly the functions of the function table (lib/functions.ts)', () => {
+    for (const of of [resources, prod.resources]) {
+      const packaged = functions(of).map(([logicalId]) => functionName(logicalId));
+      expect(packaged.sort()).toEqual(TABLE.map((fn) => capitalized(fn.name)).sort());
+    }
+  });
+
   it.each(Object.keys(PROD_READS))('lets %s do exactly what it needs', (fn) => {
     const logicalId = `${fn.charAt(0).toUpperCase()}${fn.slice(1)}LambdaFunction`;
     const statements = statementsOf(resources, roleOf(resources, logicalId));
     const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
     expect([...new Set(actions)].sort()).toEqual(
-      [...LOGS, ...XRAY, ...(FUNCTION_ACTIONS[fn] ?? [SECRET])].sort(),
+      [...LOGS, ...XRAY, ...FUNCTION_ACTIONS[fn]!].sort(),
     );
     for (const statement of statements) {
       expect(statement.Effect).toBe('Allow');
@@ -351,20 +290,9 @@ describe('serverless package and its CloudFormation template', () => {
   };
 
   it('splits the secret in every stage by default: dev, with caller tokens, reads the callers besides', () => {
-    for (const [fn, expected] of Object.entries(PROD_READS)) {
+    for (const [fn, expected] of Object.entries(DEV_READS)) {
       // Without a JWT issuer, every function behind a caller token reads the callers too.
-      const withCallers = [
-        'health',
-        'fallback',
-        'watchScanJobs',
-        'consumeInvocations',
-        'receiveWebhook',
-        'openapi',
-        'docs',
-      ].includes(fn)
-        ? expected
-        : [...expected, 'callers'].sort();
-      expect(secretsReadBy(resources, fn), fn).toEqual(withCallers);
+      expect(secretsReadBy(resources, fn), fn).toEqual(expected);
     }
     // The public receiver reads its webhooks, never the signing keys or the callers' tokens.
     expect(secretsReadBy(resources, 'receiveWebhook')).toEqual(['webhooks']);
@@ -698,14 +626,8 @@ describe('serverless package and its CloudFormation template', () => {
       Effect: 'Deny',
       Condition: { Bool: { 'aws:SecureTransport': false } },
     });
-    const handingOff = [
-      'GetJobReport',
-      'InvokeAction',
-      'FireTrigger',
-      'CatalogueLanguage',
-      'CatalogueMaps',
-      'CatalogueCaptcha',
-    ];
+    // The functions whose routes hand off (`handsOff`), in the table's order.
+    const handingOff = TABLE.filter((fn) => fn.handsOff).map((fn) => capitalized(fn.name));
     expect(statements[1]).toMatchObject({
       Effect: 'Deny',
       Action: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
@@ -895,7 +817,7 @@ describe('serverless package and its CloudFormation template', () => {
       expect(bundles, zip).toHaveLength(1);
       const bundle = bundles[0]!.replace(/\.cjs$/, '');
       const expected = [`${bundle}.cjs`, `${bundle}.cjs.map`];
-      // undici's HTTP parser, named after the bundle (scripts/sls/esbuild-plugins.cjs).
+      // undici's HTTP parser, named after the bundle (sls/plugins/esbuild-plugins.cjs).
       if (!callsNothing.has(zip)) expected.push(`${bundle}.llhttp.wasm`);
       // The hand-off's upload, loaded on a first answer too large to return, beside the
       // bundles of the functions that pass answers through.
@@ -1081,7 +1003,7 @@ describe('serverless package and its CloudFormation template', () => {
           expect(shown, `${stage}: ${logicalId}`).toContain(`\${${logicalId}}`);
         }
         if (r.Type === 'AWS::SQS::Queue') expect(shown).toContain(`\${${logicalId}.QueueName}`);
-        // An alarm by the ARN built from its name (scripts/sls/dashboard.cjs says why).
+        // An alarm by the ARN built from its name (sls/plugins/dashboard.cjs says why).
         if (r.Type === 'AWS::CloudWatch::Alarm') expect(shown).toContain(`:alarm:\${${logicalId}}`);
       }
     }

@@ -3,29 +3,17 @@
  * the caller tests send them with callers of every scope.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { localHandlerOf } from '../../lib/function-entry.js';
+import { FUNCTIONS } from '../../lib/functions.js';
 import type { Route } from '../../lib/http/routes/route.js';
 import { sampleEvent } from './lambda.js';
 
-export const MODULES: Record<string, string> = {
-  health: 'functions/health.ts',
-  listJobs: 'functions/jobs/list.ts',
-  searchJobs: 'functions/jobs/search.ts',
-  cancelReservedJobs: 'functions/jobs/cancel-reserved.ts',
-  cancelJob: 'functions/jobs/cancel.ts',
-  stopJob: 'functions/jobs/stop.ts',
-  getJobReport: 'functions/jobs/report.ts',
-  invokeAction: 'functions/actions/invoke.ts',
-  fireTrigger: 'functions/triggers/fire.ts',
-  receiveWebhook: 'functions/webhooks/receive-local.ts',
-  catalogueLanguage: 'functions/catalogue/language.ts',
-  catalogueMaps: 'functions/catalogue/maps.ts',
-  catalogueCaptcha: 'functions/catalogue/captcha.ts',
-  catalogueUtility: 'functions/catalogue/utility.ts',
-  openapi: 'functions/openapi.ts',
-  usage: 'functions/usage.ts',
-  docs: 'functions/docs.ts',
-  fallback: 'functions/fallback.ts',
-};
+/** Every HTTP function's handler module as a local run loads it (the function table's). */
+export const MODULES: Record<string, string> = Object.fromEntries(
+  Object.values(FUNCTIONS)
+    .filter((fn) => fn.routes.length > 0)
+    .map((fn) => [fn.name, localHandlerOf(fn)]),
+);
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
 /** A request each route accepts, so that mutations of it reach the upstream too. */

@@ -13,7 +13,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, syntheticScanJobs } from '../../emulator/index.js';
 import { startDynalite } from '../../scripts/local-ledger.js';
-import tables from '../../scripts/sls/tables.cjs';
+import tables from '../../sls/resolvers/tables.cjs';
 import { pointAwsSdkAt } from '../helpers/aws.js';
 import { emulatorForSuite, startTestEmulator } from '../helpers/emulator.js';
 import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';

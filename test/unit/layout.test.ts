@@ -96,6 +96,26 @@ describe('the unit tests mirror lib/', () => {
   });
 });
 
+describe("the tests of sls/'s plugins and resolvers mirror them", () => {
+  /** sls/a/b.cjs <- test/unit/sls/a/b.test.ts */
+  const slsModuleOf = (test: string) =>
+    test.replace(/^test\/unit\//, '').replace(/\.test\.ts$/, '.cjs');
+  const slsTests = filesUnder('test/unit/sls', '.test.ts');
+
+  it('has a test under test/unit/sls/ only for a module of sls/ that is there', () => {
+    expect(slsTests.length).toBeGreaterThan(0);
+    expect(slsTests.filter((test) => !existsSync(path.join(ROOT, slsModuleOf(test))))).toEqual([]);
+  });
+
+  it('loads in each mirrored test the module it is named after', () => {
+    const unloaded = slsTests.filter((test) => {
+      const specifier = path.posix.relative(path.posix.dirname(test), slsModuleOf(test));
+      return !readFileSync(path.join(ROOT, test), 'utf8').includes(`'${specifier}'`);
+    });
+    expect(unloaded).toEqual([]);
+  });
+});
+
 describe("docs/testing.md's lists of modules without a unit test", () => {
   it('are there, and name modules of lib/ that exist, each once', () => {
     expect(withoutTest.length).toBeGreaterThan(0);

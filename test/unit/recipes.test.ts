@@ -1,144 +1,604 @@
 /**
- * The recipes of docs/architecture.md ("Recipes"), held where a forgotten step can be seen: each
- * route of the registry has its function, role, sample event, fuzz request and line in the docs;
- * each catalogue entry its emulator path and its line in docs/catalogue.md; each middleware its
- * place in the stack and in the layout; each scope its line in the callers' table; each secret
- * capability its setting, its stack variable, its fields and its line in docs/secret.md.
+ * The recipes of docs/architecture.md ("## Recipes") cannot lie. "Add a route" and "Add a
+ * catalogue API" are carried out for real in a scratch copy of the repository (its
+ * node_modules linked, not copied): the steps are read from the document, and for each the file
+ * it names is written as this test knows to write it (an unknown step fails); then what was
+ * written is typechecked, and the tests that hold a route to the rest of the package run there,
+ * with the new routes' own: the function table, the registry, the roles and serverless.yml's
+ * functions made from it, the README, the docs, the caller tests against the emulator. A step
+ * missing from a recipe is a file not written, and those fail. The other recipes name files
+ * that are there, and "The stack, in order" is the order of lib/http/route-stack.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { catalogue } from '../../lib/catalogue/table.js';
-import { FIXED_SCOPES } from '../../lib/core/scopes.js';
-import { SECRET_CAPABILITIES, secretIdSetting } from '../../lib/core/secret-capabilities.js';
-import { routes } from '../../lib/http/routes/index.js';
-import { routeKeyOf } from '../../lib/http/routes/route.js';
-import { CAPABILITY_FIELDS } from '../../lib/secrets/schema.js';
-import { MODULES, VALID } from '../helpers/route-requests.js';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const require = createRequire(import.meta.url);
-const iam = require('../../scripts/sls/iam.cjs') as { FUNCTIONS: Record<string, unknown> };
-const secrets = require('../../scripts/sls/secrets.cjs') as {
-  CAPABILITIES: string[];
-  settingOf: (capability: string) => string;
-};
-const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
-const filesIn = (dir: string) => readdirSync(path.join(ROOT, dir));
+const read = (file: string, root = ROOT) => readFileSync(path.join(root, file), 'utf8');
+const ARCHITECTURE = read('docs/architecture.md');
 
-const slsFunctions = filesIn('sls/functions')
-  .filter((file) => file.endsWith('.yml'))
-  .map((file) => read(`sls/functions/${file}`))
-  .join('\n');
-/** A function's block of sls/functions/*.yml: from its name to the next top-level key. */
-function slsBlock(fn: string): string | undefined {
-  const match = new RegExp(`^${fn}:\\n((?:[ #].*\\n|\\n)*)`, 'm').exec(`${slsFunctions}\n`);
-  return match?.[1];
+interface Step {
+  /** The files it touches: the backticked paths it starts with, placeholders and all. */
+  readonly files: string[];
+  readonly text: string;
 }
-const sampleRouteKeys = new Set(
-  filesIn('events')
-    .filter((file) => file.endsWith('.json'))
-    .map((file) => (JSON.parse(read(`events/${file}`)) as { routeKey?: string }).routeKey),
-);
-const readme = read('README.md');
-const callersDoc = read('docs/callers.md');
-const catalogueDoc = read('docs/catalogue.md');
-const architecture = read('docs/architecture.md');
-const secretDoc = read('docs/secret.md');
-const serverlessYml = read('serverless.yml');
-const catalogueRouteKeys = new Set(catalogue.map((entry) => `${entry.method} ${entry.path}`));
 
-describe('recipe: add a route', () => {
-  it.each(routes.map((route) => [routeKeyOf(route), route] as const))(
-    "%s has its function, role, its function's sample event, fuzz request and documentation",
-    (key, route) => {
-      const block = slsBlock(route.function);
-      expect(block, `sls/functions/*.yml: a function ${route.function}`).toBeDefined();
-      expect(block).toContain(`httpApiEvents.${route.function}}`);
-      expect(Object.keys(iam.FUNCTIONS), 'scripts/sls/iam.cjs FUNCTIONS').toContain(route.function);
-      const ofFunction = routes.filter((other) => other.function === route.function);
-      expect(
-        ofFunction.some((other) => sampleRouteKeys.has(routeKeyOf(other))),
-        `events/: a sample event for ${route.function} (the routeKey of one of its routes)`,
-      ).toBe(true);
-      expect(MODULES[route.function], 'test/helpers/route-requests.ts MODULES').toBeDefined();
-      expect(VALID[key], 'test/helpers/route-requests.ts VALID').toBeDefined();
-      if (catalogueRouteKeys.has(key)) {
-        expect(catalogueDoc, 'docs/catalogue.md').toContain(route.path.split('{')[0]);
-      } else {
-        expect(readme, 'the README route table').toContain(`${route.method} ${route.path}`);
+/** A recipe's numbered steps, each with the files it starts with (before its first colon). */
+function recipe(title: string, markdown = ARCHITECTURE): Step[] {
+  const lines = markdown.slice(markdown.indexOf('## Recipes')).split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`**${title}`));
+  if (start < 0) throw new Error(`docs/architecture.md has no recipe "${title}"`);
+  const items: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith('**') || line.startsWith('## ')) break;
+    const item = /^\d+\. (.*)$/.exec(line);
+    if (item) items.push(item[1]!);
+    else if (items.length > 0 && /^ {3}\S/.test(line)) items.push(`${items.pop()} ${line.trim()}`);
+  }
+  return items.map((text) => {
+    const lead = /^((?:`[^`]+`(?:, )?)+):/.exec(text)?.[1] ?? '';
+    return { files: [...lead.matchAll(/`([^`]+)`/g)].map((match) => match[1]!), text };
+  });
+}
+
+/** The values a recipe gives its placeholders: "`<area>` is ..., `jobs`". */
+function placeholdersOf(title: string, markdown = ARCHITECTURE): Record<string, string> {
+  const heading = markdown
+    .slice(markdown.indexOf('## Recipes'))
+    .split('\n**')
+    .find((part) => part.startsWith(title));
+  const intro = heading?.slice(0, heading.search(/\n1\. /)) ?? '';
+  return Object.fromEntries(
+    [...intro.matchAll(/`<(\w+)>`\s(?:is|the)\s[^;)]*?,\s+`([^`]+)`/g)].map((m) => [m[1]!, m[2]!]),
+  );
+}
+
+const instantiated = (file: string, values: Record<string, string>) =>
+  file.replace(/<(\w+)>/g, (whole, name: string) => values[name] ?? whole);
+
+// ---------------------------------------------------------------------------------------------
+// What each step writes, by the file it names, in a scratch copy `dir`.
+
+type Edit = (dir: string) => void;
+
+function edit(dir: string, file: string, change: (text: string) => string): void {
+  const before = read(file, dir);
+  const after = change(before);
+  if (after === before) throw new Error(`${file}: the recipe test's edit found nothing to change`);
+  writeFileSync(path.join(dir, file), after);
+}
+/** Inserts text before (or after) the one place an anchor is; fails where it is not. */
+const insert =
+  (file: string, anchor: string, text: string, where: 'before' | 'after' = 'before'): Edit =>
+  (dir) =>
+    edit(dir, file, (source) => {
+      if (!source.includes(anchor))
+        throw new Error(`${file}: no "${anchor.trim()}" to write beside`);
+      return source.replace(anchor, where === 'before' ? `${text}${anchor}` : `${anchor}${text}`);
+    });
+const create =
+  (file: string, text: (dir: string) => string): Edit =>
+  (dir) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text(dir));
+  };
+const all =
+  (...edits: Edit[]): Edit =>
+  (dir) => {
+    for (const each of edits) each(dir);
+  };
+
+/** The line a text starts on in a file of the scratch copy (for a line filter of vitest). */
+const lineOf = (dir: string, file: string, text: string) =>
+  read(file, dir).slice(0, read(file, dir).indexOf(text)).split('\n').length;
+
+/** "Add a route": GET /jobs/{instanceId}/status, a scan job's status, served by a function of its own. */
+const ADD_A_ROUTE: Record<string, Edit> = {
+  'lib/http/routes/jobs.ts': insert(
+    'lib/http/routes/jobs.ts',
+    '  searchJobs: defineRoute<SearchBody>({',
+    `  getJobStatus: defineRoute<undefined, Record<string, never>, InstancePath>({
+    ...jobRoute,
+    access: { scope: 'jobs:read' },
+    method: 'GET',
+    path: '/jobs/{instanceId}/status',
+    summary: "A scan job's status",
+    input: { path: instancePathSchema },
+  }),
+`,
+  ),
+  'lib/scan-jobs/client.ts': all(
+    insert(
+      'lib/scan-jobs/client.ts',
+      '  report(instanceId: string, call: CallContext): Promise<UpstreamAnswer> {',
+      `  status(instanceId: string, call: CallContext): Promise<UpstreamAnswer> {
+    return hinted(
+      'report',
+      this.gateway.call({ method: 'GET', path: jobPath(instanceId, 'status') }, call),
+    );
+  }
+
+`,
+    ),
+    (dir) =>
+      edit(dir, 'lib/scan-jobs/client.ts', (source) =>
+        source.replace(
+          "action: 'cancel' | 'stop' | 'report'): string {",
+          "action: 'cancel' | 'stop' | 'report' | 'status'): string {",
+        ),
+      ),
+  ),
+  'functions/jobs/status.ts': create(
+    'functions/jobs/status.ts',
+    () => `/** GET /jobs/{instanceId}/status */
+
+import { callerRoute } from '../../lib/http/caller-route.js';
+import { passThrough } from '../../lib/http/responses.js';
+import { jobRoutes } from '../../lib/http/routes/jobs.js';
+import { getRuntime } from '../../lib/runtime.js';
+import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
+
+const scanJobs = scanJobsClientOf(getRuntime());
+
+export const handler = callerRoute(jobRoutes.getJobStatus, async (request) =>
+  passThrough(await scanJobs.status(request.path.instanceId, request.call), 200),
+);
+`,
+  ),
+  'lib/functions.ts': insert(
+    'lib/functions.ts',
+    '  {\n    trigger: { routes: [jobRoutes.searchJobs] },',
+    `  {
+    trigger: { routes: [jobRoutes.getJobStatus] },
+    handler: 'functions/jobs/status.ts',
+    ...SCAN_JOBS,
+  },
+`,
+  ),
+  'emulator/scan-jobs/module.ts': insert(
+    'emulator/scan-jobs/module.ts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the module's own template literal
+    "    {\n      method: 'POST',\n      path: `${jobs}/search`,",
+    `    {
+      method: 'GET',
+      path: \`\${jobs}/{instanceId}/status\`,
+      authenticate,
+      handle: ({ params }) => {
+        const job = store.get(instanceIdOf(params));
+        return job ? endpointJson(200, { instanceNo: job.instanceNo, status: job.status }) : apiCallFail();
+      },
+    },
+`,
+  ),
+  'events/jobs-status.json': create('events/jobs-status.json', (dir) =>
+    read('events/jobs-report.json', dir).replaceAll('/report', '/status'),
+  ),
+  'test/helpers/route-requests.ts': insert(
+    'test/helpers/route-requests.ts',
+    "  'GET /jobs/{instanceId}/report': { path: { instanceId: '2810001' } },\n",
+    "  'GET /jobs/{instanceId}/status': { path: { instanceId: '2810001' } },\n",
+  ),
+  'README.md': insert(
+    'README.md',
+    '| `GET /jobs/{instanceId}/report` |',
+    "| `GET /jobs/{instanceId}/status` | `GET …/api/v1/jobs/{instanceId}/status`: a job's status |\n",
+  ),
+  'docs/callers.md': insert(
+    'docs/callers.md',
+    '| `GET /jobs/{instanceId}/report` | `jobs:read` | `*` |\n',
+    '| `GET /jobs/{instanceId}/status` | `jobs:read` | `*` |\n',
+  ),
+  'test/unit/lib/http/routes/jobs.test.ts': all(
+    insert(
+      'test/unit/lib/http/routes/jobs.test.ts',
+      "      ['searchJobs', 'POST /jobs/search'],\n",
+      "      ['getJobStatus', 'GET /jobs/{instanceId}/status'],\n",
+    ),
+    insert(
+      'test/unit/lib/http/routes/jobs.test.ts',
+      "      searchJobs: { scope: 'jobs:read' },\n",
+      "      getJobStatus: { scope: 'jobs:read' },\n",
+    ),
+  ),
+  'test/unit/lib/scan-jobs/client.test.ts': insert(
+    'test/unit/lib/scan-jobs/client.test.ts',
+    "  it('sends no call for a job id outside the id pattern', async () => {",
+    `  it("gets a job's status with a signed GET", async () => {
+    const answer = await client().status('2810017', testCall());
+    expect(body(answer)).toEqual({ instanceNo: '2810017', status: 'Reservation' });
+    expect(emulator.requests[0]).toMatchObject({
+      method: 'GET',
+      url: '/api/v1/jobs/2810017/status',
+    });
+  });
+
+`,
+  ),
+  'test/unit/emulator/scan-jobs/module.test.ts': insert(
+    'test/unit/emulator/scan-jobs/module.test.ts',
+    "  describe('GET /api/v1/jobs', () => {",
+    `  describe('GET /api/v1/jobs/{instanceId}/status', () => {
+    it("answers a job's status, and 901 for a job it does not keep", async () => {
+      const found = await signedFetch(emulator, 'GET', '/api/v1/jobs/2810017/status');
+      expect(found.status).toBe(200);
+      expect(await json(found)).toEqual({ instanceNo: '2810017', status: 'Reservation' });
+      const missing = await signedFetch(emulator, 'GET', '/api/v1/jobs/9999999/status');
+      expect(await json(missing)).toEqual(API_CALL_FAIL);
+    });
+  });
+
+`,
+  ),
+  'test/integration/functions/jobs.test.ts': (dir) =>
+    writeFileSync(
+      path.join(dir, 'test/integration/functions/jobs.test.ts'),
+      `${read('test/integration/functions/jobs.test.ts', dir)}
+describe('GET /jobs/{instanceId}/status against the emulator', () => {
+  const emulator = emulatorForSuite();
+
+  it("answers the job's status the platform keeps, signed, its body unchanged", async () => {
+    const { status } = await loadHandlers(emulatorEnv(emulator), {
+      status: 'functions/jobs/status.ts',
+    });
+    const result = await status(httpEvent('jobs-status.json'), lambdaContext());
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result)).toEqual({ instanceNo: '2810001', status: 'Complete' });
+    expect(gatewayRequests(emulator).map((r) => [r.method, r.url])).toEqual([
+      ['GET', '/api/v1/jobs/2810001/status'],
+    ]);
+  });
+});
+`,
+    ),
+};
+
+/** "Add a catalogue API": GET /shorturl/expand, the URL a short URL stands for. */
+const ADD_A_CATALOGUE_API: Record<string, Edit> = {
+  'lib/catalogue/utility.ts': insert(
+    'lib/catalogue/utility.ts',
+    '  defineEntry<TrendsBody>({',
+    `  defineEntry<undefined, ShortUrlQuery>({
+    id: 'expandShortUrl',
+    api: 'shorturl',
+    method: 'GET',
+    path: '/shorturl/expand',
+    summary: 'The URL a short URL stands for',
+    upstream: { method: 'GET', paths: ['/util/v1/shorturl/expand'] },
+    sends: 'query',
+    answers: { kind: 'json', contentTypes: ['application/json'] },
+    idempotent: true,
+    query: shortUrlQuerySchema,
+    toUpstream: ({ query }) => ({ params: [['url', query.url]] }),
+  }),
+`,
+  ),
+  'emulator/catalogue/shorturl.ts': all(
+    insert(
+      'emulator/catalogue/shorturl.ts',
+      'export function shortUrlRoutes(authenticate: Authenticator): ApiRoute[] {',
+      `/** The URL a short URL of this emulator stands for: made up from its hash, as it keeps none. */
+function expand(request: GatewayRequest): GatewayResponse {
+  const url = request.query.get('url') ?? '';
+  if (!url.startsWith(SHORT_URL_BASE)) return badRequest('url must be a short URL');
+  const hash = url.slice(SHORT_URL_BASE.length);
+  const orgUrl = \`https://example.com/\${hash}\`;
+  return endpointJson(200, { message: 'ok', result: { url, orgUrl }, code: '200' });
+}
+
+`,
+    ),
+    (dir) =>
+      edit(dir, 'emulator/catalogue/shorturl.ts', (source) =>
+        source
+          .replace(
+            "  return ['GET', 'POST'].map((method) => ({",
+            "  const shortening = ['GET', 'POST'].map((method): ApiRoute => ({",
+          )
+          .replace(
+            '    handle: ({ request }) => shorten(request),\n  }));\n}',
+            `    handle: ({ request }) => shorten(request),
+  }));
+  const expanding: ApiRoute = {
+    method: 'GET',
+    path: '/util/v1/shorturl/expand',
+    authenticate,
+    handle: ({ request }) => expand(request),
+  };
+  return [...shortening, expanding];
+}`,
+          ),
+      ),
+  ),
+  'test/helpers/route-requests.ts': insert(
+    'test/helpers/route-requests.ts',
+    "  'POST /shorturl':",
+    "  'GET /shorturl/expand': { query: [['url', 'https://me2.do/5Q9GnxOt']] },\n",
+  ),
+  'docs/catalogue.md': insert(
+    'docs/catalogue.md',
+    'curl -H "$T" -H "$J" -d \'{"url":"https://example.com/a/long/path"}\' $B/shorturl\n',
+    'curl -H "$T" "$B/shorturl/expand?url=https://me2.do/5Q9GnxOt"\n',
+    'after',
+  ),
+  'test/unit/lib/catalogue/utility.test.ts': all(
+    insert(
+      'test/unit/lib/catalogue/utility.test.ts',
+      "  ['POST /shorturl', 'body', { url: 'https://example.com/a?b=c#d' }],\n",
+      "  ['GET /shorturl/expand', 'query', { url: 'https://me2.do/5Q9GnxOt' }],\n",
+    ),
+    insert(
+      'test/unit/lib/catalogue/utility.test.ts',
+      "  ['short URL ftp', 'POST /shorturl', 'body', { url: 'ftp://example.com/a' }, 'url'],\n",
+      "  ['short URL to expand, relative', 'GET /shorturl/expand', 'query', { url: '/a' }, 'url'],\n",
+    ),
+  ),
+  'test/unit/lib/catalogue/table.test.ts': all(
+    insert(
+      'test/unit/lib/catalogue/table.test.ts',
+      "        'POST /trends',\n",
+      "        'GET /shorturl/expand',\n",
+    ),
+    insert(
+      'test/unit/lib/catalogue/table.test.ts',
+      "        '/datalab/v1/search',\n",
+      "        '/util/v1/shorturl/expand',\n",
+    ),
+  ),
+  'test/unit/emulator/catalogue/shorturl.test.ts': (dir) =>
+    writeFileSync(
+      path.join(dir, 'test/unit/emulator/catalogue/shorturl.test.ts'),
+      `${read('test/unit/emulator/catalogue/shorturl.test.ts', dir)}
+describe('GET /util/v1/shorturl/expand', () => {
+  const emulator = emulatorForSuite();
+
+  it('answers the URL a short URL stands for, and 400 for another URL', async () => {
+    const expand = (url: string) =>
+      catalogueFetch(emulator, 'GET', \`/util/v1/shorturl/expand?url=\${encodeURIComponent(url)}\`);
+    const found = await expand('https://me2.do/5Q9GnxOt');
+    expect(await jsonOf(found)).toMatchObject({ result: { url: 'https://me2.do/5Q9GnxOt' } });
+    expect((await expand('https://a.b/c')).status).toBe(400);
+  });
+});
+`,
+    ),
+};
+
+const CARRIED_OUT = [
+  ['Add a route', ADD_A_ROUTE],
+  ['Add a catalogue API', ADD_A_CATALOGUE_API],
+] as const;
+
+/**
+ * The tests a route reaches, run in the scratch copy: the function table and what is made of it
+ * (serverless.yml's functions, the roles), the registry, the requests of the caller tests, the
+ * README and the docs, the catalogue table; then the new routes' own tests and the caller tests,
+ * which send each route's request with the scope it needs to the emulator. `jobs.test.ts` is
+ * filtered to the new route's suite (a line filter), the others run whole.
+ */
+const CHECKS = [
+  'test/unit/lib/functions.test.ts',
+  'test/unit/sls/resolvers/functions.test.ts',
+  'test/unit/sls/resolvers/iam.test.ts',
+  'test/unit/lib/http/routes/index.test.ts',
+  'test/unit/lib/http/routes/jobs.test.ts',
+  'test/unit/test/helpers/route-requests.test.ts',
+  'test/unit/readme.test.ts',
+  'test/unit/docs/callers.test.ts',
+  'test/unit/docs/catalogue.test.ts',
+  'test/unit/lib/scan-jobs/client.test.ts',
+  'test/unit/emulator/scan-jobs/module.test.ts',
+  'test/unit/lib/catalogue/table.test.ts',
+  'test/unit/lib/catalogue/utility.test.ts',
+  'test/unit/emulator/catalogue/shorturl.test.ts',
+  'test/integration/callers.test.ts',
+];
+
+/** A copy of the repository's files (tracked, or new and not ignored), its node_modules linked. */
+async function scratchCopy(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'recipes-'));
+  const { stdout } = await run('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  for (const file of stdout.split('\0').filter(Boolean)) {
+    const source = path.join(ROOT, file);
+    if (file.startsWith('node_modules') || !existsSync(source) || !lstatSync(source).isFile()) {
+      continue;
+    }
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    copyFileSync(source, path.join(dir, file));
+  }
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+interface Outcome {
+  readonly code: number;
+  readonly output: string;
+}
+
+/** A command of the scratch copy, with a plain environment: its exit code and its output. */
+async function runIn(dir: string, command: string, args: string[]): Promise<Outcome> {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), NO_COLOR: '1' };
+  try {
+    const { stdout, stderr } = await run(path.join(dir, 'node_modules/.bin', command), args, {
+      cwd: dir,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, output: `${stdout}${stderr}` };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+/** The end of a command's output: what a failure message can show. */
+const tail = (output: string) => output.split('\n').slice(-80).join('\n');
+
+describe('the recipes "Add a route" and "Add a catalogue API", carried out in a scratch copy', () => {
+  let dir = '';
+  const unknown: string[] = [];
+  let typecheck: Outcome = { code: -1, output: 'not run' };
+  let tests: Outcome = { code: -1, output: 'not run' };
+
+  beforeAll(async () => {
+    dir = await scratchCopy();
+    const touched = new Set<string>();
+    for (const [title, edits] of CARRIED_OUT) {
+      const values = placeholdersOf(title);
+      for (const step of recipe(title)) {
+        for (const file of step.files.map((each) => instantiated(each, values))) {
+          const write = edits[file];
+          if (write) write(dir);
+          else unknown.push(`${title}: ${file}`);
+          touched.add(file);
+        }
       }
+    }
+    writeFileSync(
+      path.join(dir, 'tsconfig.recipes.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        include: ['lib/**/*.d.ts', 'scripts/**/*.d.ts', 'test/**/*.d.ts'],
+        files: [...touched].filter((file) => file.endsWith('.ts')),
+      }),
+    );
+    const jobsSuite = lineOf(
+      dir,
+      'test/integration/functions/jobs.test.ts',
+      "describe('GET /jobs/{instanceId}/status against the emulator'",
+    );
+    [typecheck, tests] = await Promise.all([
+      runIn(dir, 'tsc', ['--noEmit', '-p', 'tsconfig.recipes.json']),
+      runIn(dir, 'vitest', [
+        'run',
+        ...CHECKS,
+        `test/integration/functions/jobs.test.ts:${jobsSuite}`,
+      ]),
+    ]);
+  }, 300_000);
+
+  afterAll(() => {
+    if (process.env.RECIPES_KEEP)
+      writeFileSync(process.env.RECIPES_KEEP, `${dir}\n${typecheck.output}\n${tests.output}`);
+    else if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(CARRIED_OUT.map(([title, edits]) => [title, edits] as const))(
+    '%s names every file this test writes for it, each once',
+    (title, edits) => {
+      const values = placeholdersOf(title);
+      const named = recipe(title).flatMap((step) =>
+        step.files.map((file) => instantiated(file, values)),
+      );
+      expect(named.filter((file, index) => named.indexOf(file) !== index)).toEqual([]);
+      expect([...named].sort()).toEqual(Object.keys(edits).sort());
     },
   );
 
-  it('binds every route of the registry in a handler module that exports `handler`', () => {
-    for (const fn of new Set(routes.map((route) => route.function))) {
-      const module = MODULES[fn]!;
-      expect(read(module), module).toMatch(/export const handler = /);
+  it('has no step this test cannot carry out', () => {
+    expect(unknown).toEqual([]);
+  });
+
+  it('typechecks what it wrote', () => {
+    expect(typecheck.code, tail(typecheck.output)).toBe(0);
+  });
+
+  it("passes the tests of the package's parts a route reaches, and the new routes' own", () => {
+    expect(tests.code, tail(tests.output)).toBe(0);
+    // The new routes' suites ran: a filter that matched nothing would pass too.
+    expect(tests.output).toMatch(/Tests\s+\S*\d+ passed/);
+    expect(tests.output).not.toMatch(/No test files found/);
+  });
+});
+
+describe('the other recipes', () => {
+  const files = (readdirSync(ROOT, { recursive: true }) as string[])
+    .map((file) => file.split(path.sep).join('/'))
+    .filter((file) => !/^(node_modules|\.git|\.esbuild|\.serverless)\//.test(file));
+
+  it.each([
+    'Add a function',
+    'Add a middleware',
+    'Add a scope',
+    'Add a secret capability',
+    'Add a folder of `lib/`',
+  ])('%s names, step by step, files that are there', (title) => {
+    const steps = recipe(title);
+    expect(steps.length).toBeGreaterThan(1);
+    for (const step of steps) {
+      expect(step.files.length, step.text).toBeGreaterThan(0);
+      for (const file of step.files) {
+        const pattern = new RegExp(
+          `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<\w+>/g, '[^/]+')}$`,
+        );
+        expect(
+          files.some((each) => pattern.test(each)),
+          `${title}: ${file}`,
+        ).toBe(true);
+      }
     }
   });
 });
 
-describe('recipe: add a catalogue API', () => {
-  const emulatorSources = ['emulator/catalogue', 'emulator/catalogue/..']
-    .flatMap((dir) => filesIn(dir).filter((file) => file.endsWith('.ts')))
-    .map((file) => {
-      for (const dir of ['emulator/catalogue', 'emulator']) {
-        try {
-          return read(`${dir}/${file}`);
-        } catch {}
-      }
-      return '';
-    })
-    .join('\n');
+describe('"The stack, in order" of docs/architecture.md', () => {
+  /** The middlewares the document lists, in order: `request-log`, ..., `json-body or bytes-body`. */
+  const documented = () => {
+    const start = ARCHITECTURE.indexOf('- **The stack, in order**');
+    const list = ARCHITECTURE.slice(start).split('\n').slice(1);
+    const names: string[] = [];
+    for (const line of list) {
+      const item = /^ {2}\d+\. ((?:`[\w-]+`(?: or )?)+):/.exec(line);
+      if (item) names.push(...[...item[1]!.matchAll(/`([\w-]+)`/g)].map((m) => m[1]!));
+      else if (names.length > 0 && !/^ {5}/.test(line)) break;
+    }
+    return names;
+  };
 
-  it.each(catalogue.map((entry) => [entry.id, entry] as const))(
-    '%s has its path in the emulator and its line in docs/catalogue.md',
-    (_id, entry) => {
-      for (const upstream of entry.upstream.paths) {
-        const fixed = upstream.split('{')[0]!.replace(/\/$/, '');
-        expect(emulatorSources, `the emulator serves ${upstream}`).toContain(fixed);
-      }
-      expect(catalogueDoc).toContain(entry.path.split('{')[0]);
-    },
-  );
-});
+  /** The middlewares route-stack.ts uses, in its order, by their files. */
+  const built = () => {
+    const source = read('lib/http/route-stack.ts');
+    const binder = read('lib/http/caller-route.ts');
+    const files = new Map(
+      [
+        ...`${source}\n${binder}`.matchAll(
+          /import \{ (\w+) \} from '\.\/middleware\/([\w-]+)\.js'/g,
+        ),
+      ].map((m) => [m[1]!, m[2]!]),
+    );
+    const used = [...source.matchAll(/\.use\((?:parts\.)?(\w+)/g)].map((m) => m[1]!);
+    return used.map((name) => files.get(name) ?? name);
+  };
 
-describe('recipe: add a middleware', () => {
-  // The stack, and the binder that hands it the admission (only the functions it binds carry it).
-  const stack = read('lib/http/route-stack.ts') + read('lib/http/caller-route.ts');
-  const middlewares = filesIn('lib/http/middleware')
-    .filter((file) => file.endsWith('.ts') && file !== 'middleware.ts')
-    .map((file) => file.replace(/\.ts$/, ''));
-
-  it.each(middlewares)('%s is used by the stack and named in the layout', (name) => {
-    expect(stack, 'lib/http/route-stack.ts or caller-route.ts').toContain(`./middleware/${name}.js`);
-    expect(architecture, 'docs/architecture.md').toContain(name);
-  });
-});
-
-describe('recipe: add a scope', () => {
-  it.each(FIXED_SCOPES)('%s is in the callers table and in the scopes module', (scope) => {
-    expect(callersDoc, 'docs/callers.md').toContain(`\`${scope}\``);
-    expect(read('lib/core/scopes.ts')).toContain(`\`${scope}\``);
-  });
-});
-
-describe('recipe: add a secret capability', () => {
-  it('is one list in the code and in the stack', () => {
-    expect([...SECRET_CAPABILITIES].sort()).toEqual([...secrets.CAPABILITIES].sort());
-    expect(Object.keys(CAPABILITY_FIELDS).sort()).toEqual([...SECRET_CAPABILITIES].sort());
+  it('is the order route-stack.ts builds it in, the binder’s admission last', () => {
+    expect(documented()).toEqual(built());
+    expect(documented().at(-1)).toBe('admission');
   });
 
-  it.each(SECRET_CAPABILITIES)(
-    '%s has its setting, its stack variable and its line in docs/secret.md',
-    (capability) => {
-      const setting = secretIdSetting(capability);
-      expect(secrets.settingOf(capability)).toBe(setting);
-      expect(serverlessYml, 'serverless.yml provider.environment').toContain(`${setting}:`);
-      expect(secretDoc, 'docs/secret.md').toContain(setting);
-      expect(CAPABILITY_FIELDS[capability].length).toBeGreaterThan(0);
-    },
-  );
+  it('names every middleware of lib/http/middleware/, and the guard of the whole invocation', () => {
+    const middlewares = readdirSync(path.join(ROOT, 'lib/http/middleware'))
+      .filter((file) => file.endsWith('.ts') && file !== 'middleware.ts')
+      .map((file) => file.replace(/\.ts$/, ''));
+    const guard = /`([\w-]+)` guards the whole invocation/.exec(ARCHITECTURE)?.[1];
+    expect(read('lib/http/route-stack.ts')).toMatch(new RegExp(`/${guard}\\.js'`));
+    expect([...middlewares].sort()).toEqual(
+      [...documented(), guard].filter((name) => middlewares.includes(name!)).sort(),
+    );
+  });
 });

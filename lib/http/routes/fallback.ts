@@ -3,24 +3,27 @@
  * apart from the service's routes so that a function that only needs the catch-all (every
  * grouped function) carries none of theirs.
  */
-import { defineRoute } from './route.js';
+import type { Route } from './route.js';
+
+/** The catch-all's function, and its route's id. */
+const FALLBACK = 'fallback';
 
 /**
  * The catch-all: API Gateway's `$default` route, for an unknown path or a known path called
  * with another method. Not a route of the registry (it is in no document): it answers 404/`300`
  * or 405/`100` in the uniform envelope rather than API Gateway's own.
  */
-export const fallbackRoute = defineRoute({
-  function: 'fallback',
-  id: 'fallback',
+export const fallbackRoute: Route = {
+  function: FALLBACK,
+  id: FALLBACK,
   method: 'ANY',
   path: '/{proxy+}',
   access: 'public',
   summary: 'Any other path or method: 404 or 405',
   tag: 'service',
-});
+};
 
 /** What a grouped function answers for a route key it does not serve (a misrouted request). */
-export function notServedRoute(functionName: string) {
-  return defineRoute({ ...fallbackRoute, function: functionName, id: `${functionName}NotServed` });
+export function notServedRoute(functionName: string): Route {
+  return { ...fallbackRoute, function: functionName, id: `${functionName}NotServed` };
 }

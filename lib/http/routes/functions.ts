@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { type NamePath, namePathSchema } from '../../core/schemas.js';
 import { ONE_REQUEST } from '../../usage/units.js';
-import { defineRoute, document, type RouteResponse } from './route.js';
+import { defineRoute, document, type RouteResponse, routesOf } from './route.js';
 
 /**
  * `result` of an action or trigger route: `true` (the default) returns the action's result only.
@@ -22,12 +22,10 @@ const endpointResponse = (what: string): RouteResponse => ({
   description: `${what}, unchanged (status, Content-Type, body); only an error of the platform's gateway becomes the uniform envelope`,
 });
 
-export const functionRoutes = {
+export const functionRoutes = routesOf({
   invokeAction: defineRoute<undefined, ExecutionQuery, NamePath>({
-    function: 'invokeAction',
     // An action's answer is whatever it returns, of any size.
     handsOff: true,
-    id: 'invokeAction',
     method: 'ANY',
     path: '/actions/{name}',
     access: { scope: 'actions:{name}' },
@@ -49,9 +47,7 @@ export const functionRoutes = {
     },
   }),
   fireTrigger: defineRoute<undefined, ExecutionQuery, NamePath>({
-    function: 'fireTrigger',
     handsOff: true,
-    id: 'fireTrigger',
     method: 'POST',
     path: '/triggers/{name}',
     access: { scope: 'triggers:{name}' },
@@ -71,8 +67,6 @@ export const functionRoutes = {
     },
   }),
   receiveWebhook: defineRoute<undefined, Record<string, never>, NamePath>({
-    function: 'receiveWebhook',
-    id: 'receiveWebhook',
     method: 'POST',
     path: '/webhooks/{name}',
     access: 'public',
@@ -97,7 +91,7 @@ export const functionRoutes = {
       }),
     },
   }),
-};
+});
 
 ROUTE_DOCS: {
   document(functionRoutes.invokeAction, {

@@ -10,7 +10,7 @@ import {
   searchBodySchema,
 } from '../../scan-jobs/schemas.js';
 import { ONE_REQUEST } from '../../usage/units.js';
-import { defineRoute, document, PLATFORM_JSON } from './route.js';
+import { defineRoute, document, PLATFORM_JSON, routesOf } from './route.js';
 
 /** A job route calls the platform once a request, as the usage plans count it. */
 const jobRoute = {
@@ -18,12 +18,10 @@ const jobRoute = {
   spends: () => ONE_REQUEST,
 } as const;
 
-export const jobRoutes = {
+export const jobRoutes = routesOf({
   listJobs: defineRoute<undefined, ListQuery>({
     ...jobRoute,
-    function: 'listJobs',
     access: { scope: 'jobs:read' },
-    id: 'listJobs',
     method: 'GET',
     path: '/jobs',
     summary: 'List scan jobs, one page',
@@ -31,9 +29,7 @@ export const jobRoutes = {
   }),
   searchJobs: defineRoute<SearchBody>({
     ...jobRoute,
-    function: 'searchJobs',
     access: { scope: 'jobs:read' },
-    id: 'searchJobs',
     method: 'POST',
     path: '/jobs/search',
     summary: 'Search scan jobs by URL or memo',
@@ -44,10 +40,8 @@ export const jobRoutes = {
     // Every page it reads and every job it cancels is a call of the platform: one unit each,
     // taken as it goes (functions/jobs/cancel-reserved.ts).
     spends: 'per-call',
-    function: 'cancelReservedJobs',
     // Its own scope: one call may cancel every reserved job, so jobs:cancel alone does not allow it.
     access: { scope: 'jobs:cancel-reserved' },
-    id: 'cancelReservedJobs',
     method: 'POST',
     path: '/jobs/cancel-reserved',
     summary: 'Cancel every reserved job a search finds, across all pages, several at a time',
@@ -55,9 +49,7 @@ export const jobRoutes = {
   }),
   cancelJob: defineRoute<undefined, Record<string, never>, InstancePath>({
     ...jobRoute,
-    function: 'cancelJob',
     access: { scope: 'jobs:cancel' },
-    id: 'cancelJob',
     method: 'PATCH',
     path: '/jobs/{instanceId}/cancel',
     summary: 'Cancel a job that has not started',
@@ -65,9 +57,7 @@ export const jobRoutes = {
   }),
   stopJob: defineRoute<undefined, Record<string, never>, InstancePath>({
     ...jobRoute,
-    function: 'stopJob',
     access: { scope: 'jobs:stop' },
-    id: 'stopJob',
     method: 'PATCH',
     path: '/jobs/{instanceId}/stop',
     summary: 'Stop a running job',
@@ -75,17 +65,15 @@ export const jobRoutes = {
   }),
   getJobReport: defineRoute<undefined, Record<string, never>, InstancePath>({
     ...jobRoute,
-    function: 'getJobReport',
     access: { scope: 'jobs:read' },
     // A large site's report may pass what a Lambda function can return; kept as an attachment.
     handsOff: true,
-    id: 'getJobReport',
     method: 'GET',
     path: '/jobs/{instanceId}/report',
     summary: "A finished job's report, byte for byte",
     input: { path: instancePathSchema },
   }),
-};
+});
 
 /** The jobs cancel-reserved could not cancel, each with the reason. */
 const FAILED_JOBS = {

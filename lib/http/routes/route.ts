@@ -1,7 +1,7 @@
 /**
  * The shape of one route of the registry: everything the service declares about it, as data.
- * The handler is bound to its entry (`callerRoute(jobRoutes.listJobs, ...)`), the serverless
- * `httpApi` events are read from the registry (scripts/sls/routes.cjs), and the OpenAPI document
+ * The handler is bound to its entry (`callerRoute(jobRoutes.<key>, ...)`), the serverless
+ * `httpApi` events are read from the registry (sls/resolvers/routes.cjs), and the OpenAPI document
  * is built from it (lib/http/openapi.ts), so that a route is declared once.
  */
 import type * as z from 'zod/mini';
@@ -86,7 +86,10 @@ export function needsCaller(
 }
 
 export interface Route<B = unknown, Q = unknown, P = unknown> {
-  /** The Lambda function that serves it (serverless.yml). */
+  /**
+   * The Lambda function that serves it (lib/functions.ts): its key in its area's module, unless
+   * it is one of several routes a function serves. Its log lines and its hand-offs name it.
+   */
   readonly function: string;
   readonly method: RouteMethod;
   /** API Gateway path template, `{name}` for a path parameter. */
@@ -104,7 +107,7 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
    * and a stage may turn that off (accessOf), when any known caller may call it instead.
    */
   readonly reference?: true;
-  /** Unique operation id; also the name in log lines. */
+  /** Unique operation id, its key in its area's module; also the name in log lines. */
   readonly id: string;
   readonly summary: string;
   readonly tag: string;
@@ -144,7 +147,7 @@ const docs = new WeakMap<AnyRoute, RouteDocs>();
 /**
  * Attaches a route's documentation. Route modules call it in a statement labelled ROUTE_DOCS,
  * which the functions' bundles leave out (esbuild's dropLabels, serverless.yml): the document is
- * built when the package is (scripts/sls/esbuild-plugins.cjs), and no function carries its text.
+ * built when the package is (sls/plugins/esbuild-plugins.cjs), and no function carries its text.
  */
 export function document(route: AnyRoute, routeDocs: RouteDocs): void {
   docs.set(route, routeDocs);
@@ -162,11 +165,31 @@ export function routeKeyOf(route: Pick<Route, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
 }
 
-/** An entry with its input types checked. */
+/**
+ * An entry with its input types checked. In an area's module, its `id`, and its `function` unless
+ * it says whose, are its key there (`routesOf`), so that a function's name is written once; a
+ * route made anywhere else (a test's) says both.
+ */
 export function defineRoute<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
-  route: Route<B, Q, P>,
+  route: Omit<Route<B, Q, P>, 'id' | 'function'> & {
+    readonly id?: string;
+    readonly function?: string;
+  },
 ): Route<B, Q, P> {
-  return route;
+  return route as Route<B, Q, P>;
+}
+
+/**
+ * An area's routes by their keys: each route's `id` is its key, and so is its `function`, the
+ * function of its own it is served by, unless the route names another (a function of several
+ * routes).
+ */
+export function routesOf<T extends Record<string, AnyRoute>>(routes: T): T {
+  const named: Record<string, AnyRoute> = {};
+  for (const [key, route] of Object.entries(routes)) {
+    named[key] = { ...route, id: key, function: route.function ?? key };
+  }
+  return named as T;
 }
 
 /** The methods an `ANY` route accepts (a web action's methods). */

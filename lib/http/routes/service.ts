@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { DOCS_ASSET_NAMES } from '../docs-page.js';
-import { defineRoute, document, type JsonSchema } from './route.js';
+import { defineRoute, document, type JsonSchema, routesOf } from './route.js';
 
 /** `?caller=<id>` of GET /usage: another caller's id (needs usage:read). */
 const usageQuerySchema = z.strictObject({
@@ -57,10 +57,8 @@ const REFERENCE_ACCESS =
   'Needs no token, unless the stage turns its public reference off (the stage parameter ' +
   'publicReference: false); then any known caller may call it.';
 
-export const serviceRoutes = {
+export const serviceRoutes = routesOf({
   health: defineRoute({
-    function: 'health',
-    id: 'health',
     method: 'GET',
     path: '/health',
     access: 'public',
@@ -68,8 +66,6 @@ export const serviceRoutes = {
     tag: 'service',
   }),
   openapi: defineRoute({
-    function: 'openapi',
-    id: 'openapi',
     method: 'GET',
     path: '/openapi.json',
     // The document describes every route and grants nothing; it holds no secret and no name of
@@ -80,8 +76,6 @@ export const serviceRoutes = {
     tag: 'service',
   }),
   docs: defineRoute({
-    function: 'docs',
-    id: 'docs',
     method: 'GET',
     path: '/docs',
     access: 'public',
@@ -91,7 +85,6 @@ export const serviceRoutes = {
   }),
   docsAsset: defineRoute<undefined, Record<string, never>, DocsAssetPath>({
     function: 'docs',
-    id: 'docsAsset',
     method: 'GET',
     path: '/docs/{asset}',
     access: 'public',
@@ -101,8 +94,6 @@ export const serviceRoutes = {
     input: { path: docsAssetPathSchema },
   }),
   usage: defineRoute<undefined, UsageQuery>({
-    function: 'usage',
-    id: 'usage',
     method: 'GET',
     path: '/usage',
     // Any known caller reads its own; `?caller=` another's, with usage:read (the handler checks).
@@ -111,7 +102,7 @@ export const serviceRoutes = {
     tag: 'service',
     input: { query: usageQuerySchema },
   }),
-};
+});
 
 ROUTE_DOCS: {
   document(serviceRoutes.health, {

@@ -6,6 +6,8 @@
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Emulator, type ScanJobRecord, syntheticScanJobs } from '../../../emulator/index.js';
+import { FUNCTIONS } from '../../../lib/functions.js';
+import { jobRoutes } from '../../../lib/http/routes/jobs.js';
 import { startTestEmulator } from '../../helpers/emulator.js';
 import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
@@ -19,8 +21,8 @@ interface CancelReservedAnswer {
 }
 
 const LOAD_SEARCH = '{"searchType":"url","searchKeyword":"load.example.com"}';
-/** API Gateway's integration limit, and the function's timeout (sls/functions/core.yml). */
-const FUNCTION_TIMEOUT_MS = 25_000;
+/** API Gateway's integration limit, and the function's timeout (lib/functions.ts). */
+const FUNCTION_TIMEOUT_MS = FUNCTIONS[jobRoutes.cancelReservedJobs.function]!.timeout * 1000;
 
 const reservedIds = (emulator: Emulator) =>
   emulator.scanJobs

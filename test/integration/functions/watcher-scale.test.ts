@@ -11,9 +11,10 @@ import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Emulator, syntheticScanJobs } from '../../../emulator/index.js';
-import type { WatchSummary } from '../../../lib/watcher/watcher.js';
+import { FUNCTIONS } from '../../../lib/functions.js';
+import { WATCHER_FUNCTION, type WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
-import tables from '../../../scripts/sls/tables.cjs';
+import tables from '../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS } from '../../helpers/aws.js';
 import { startTestEmulator } from '../../helpers/emulator.js';
 import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
@@ -23,8 +24,8 @@ import { emulatorEnv, loadHandlers } from '../../helpers/platform.js';
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 
 const JOBS = 10_000;
-/** The watcher's timeout (sls/functions/watcher.yml). */
-const FUNCTION_TIMEOUT_MS = 60_000;
+/** The watcher's timeout (lib/functions.ts). */
+const FUNCTION_TIMEOUT_MS = FUNCTIONS[WATCHER_FUNCTION]!.timeout * 1000;
 const FAKE_AWS = LOOPBACK_AWS;
 
 const scheduledEvent = () => sampleEvent<ScheduledEvent>('schedule.json');

@@ -23,7 +23,7 @@ import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
 import { fileStateStore } from '../../../lib/watcher/file-state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
-import tables from '../../../scripts/sls/tables.cjs';
+import tables from '../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS } from '../../helpers/aws.js';
 import { emulatorForSuite } from '../../helpers/emulator.js';
 import {

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { demoSecretFor } from '../../../emulator/index.js';
 import type { InProcessInvocationQueue } from '../../../lib/webhooks/in-process-queue.js';
 import { startDynalite } from '../../../scripts/local-ledger.js';
-import tables from '../../../scripts/sls/tables.cjs';
+import tables from '../../../sls/resolvers/tables.cjs';
 import { pointAwsSdkAt } from '../../helpers/aws.js';
 import { emulatorForSuite } from '../../helpers/emulator.js';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';

@@ -1,7 +1,7 @@
 /**
  * The metric of a configuration only an operator can mend (lib/core/configuration-metric.ts):
  * an embedded metric format document that the log line naming the cause carries, read here as
- * CloudWatch reads it, and held to the alarm the stack puts on it (scripts/sls/alarms.cjs).
+ * CloudWatch reads it, and held to the alarm the stack puts on it (sls/plugins/alarms.cjs).
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ function extractedMetrics(line: string): ExtractedMetric[] {
 
 /** The alarm the stack puts on the metric, as alarms.cjs adds it to a template. */
 function configurationAlarm(): Record<string, unknown> {
-  const FunctionAlarms = createRequire(import.meta.url)('../../../../scripts/sls/alarms.cjs') as {
+  const FunctionAlarms = createRequire(import.meta.url)('../../../../sls/plugins/alarms.cjs') as {
     new (serverless: unknown): { addFunctionAlarms(): void };
   };
   const resources: Record<string, { Properties: Record<string, unknown> }> = {};

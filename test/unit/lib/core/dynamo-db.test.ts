@@ -17,7 +17,7 @@ import {
   readItem,
 } from '../../../../lib/core/dynamo-db.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
-import tables from '../../../../scripts/sls/tables.cjs';
+import tables from '../../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.js';
 import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.js';
 

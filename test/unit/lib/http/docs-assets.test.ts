@@ -2,7 +2,7 @@
  * Swagger UI's files as GET /docs/{asset} serves them (lib/http/docs-assets.ts): the files of
  * swagger-ui-dist byte for byte, gzipped, with their Content-Type, read once; nothing that is not
  * one of them. Also as the docs bundle carries them: the module built with the package's esbuild
- * plugins (scripts/sls/esbuild-plugins.cjs) answers as the module does here.
+ * plugins (sls/plugins/esbuild-plugins.cjs) answers as the module does here.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -90,7 +90,7 @@ describe('the files as the docs bundle carries them', () => {
       target: 'node24',
       format: 'cjs',
       nodePaths: [path.join(ROOT, 'node_modules')],
-      plugins: require('../../../../scripts/sls/esbuild-plugins.cjs') as esbuild.Plugin[],
+      plugins: require('../../../../sls/plugins/esbuild-plugins.cjs') as esbuild.Plugin[],
       logLevel: 'error',
     });
     // The bundle carries the files, and reads nothing of node_modules.

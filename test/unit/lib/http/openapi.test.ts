@@ -3,11 +3,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { catalogue } from '../../../../lib/catalogue/table.js';
-import {
-  buildOpenApiDocument,
-  jsonSchemaOf,
-  type OpenApiDocument,
-} from '../../../../lib/http/openapi.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../../../lib/http/openapi.js';
+import { jsonSchemaOf } from '../../../../lib/http/openapi-operation.js';
 import { routes } from '../../../../lib/http/routes/index.js';
 import {
   ANY_METHODS,
@@ -112,9 +109,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every scope in the token scheme, each as written', () => {
-    const scheme = (
-      document.components.securitySchemes as Record<string, { description: string }>
-    ).callerToken!.description;
+    const scheme = (document.components.securitySchemes as Record<string, { description: string }>)
+      .callerToken!.description;
     for (const scope of [
       'jobs:read',
       'jobs:cancel',

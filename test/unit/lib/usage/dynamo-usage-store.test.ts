@@ -21,7 +21,7 @@ import type { TakeResult, UsageStore } from '../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../lib/usage/units.js';
 import { windowsOf } from '../../../../lib/usage/windows.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
-import tables from '../../../../scripts/sls/tables.cjs';
+import tables from '../../../../sls/resolvers/tables.cjs';
 import {
   admitted,
   describeUsageStoreRules,

@@ -23,7 +23,7 @@ import {
 } from '../../../../lib/usage/lease.js';
 import { memoryUsageStore } from '../../../../lib/usage/store.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
-import tables from '../../../../scripts/sls/tables.cjs';
+import tables from '../../../../sls/resolvers/tables.cjs';
 import { recorder } from '../../../helpers/usage-spies.js';
 import { T0 } from '../../../helpers/usage-store-rules.js';
 

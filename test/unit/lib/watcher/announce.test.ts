@@ -21,7 +21,7 @@ import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.j
 import { type ChangeEmitter, eventBridgeEmitter } from '../../../../lib/watcher/emitters.js';
 import type { WatcherStateStore } from '../../../../lib/watcher/state-store.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
-import tables from '../../../../scripts/sls/tables.cjs';
+import tables from '../../../../sls/resolvers/tables.cjs';
 import {
   type EventBridgeServer,
   startEventBridgeServer,

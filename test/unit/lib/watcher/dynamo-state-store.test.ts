@@ -9,7 +9,7 @@ import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
-import tables from '../../../../scripts/sls/tables.cjs';
+import tables from '../../../../sls/resolvers/tables.cjs';
 import { change, observed } from './fixtures.js';
 
 describe('dynamoDbStateStore against dynalite', () => {

@@ -17,7 +17,7 @@ import { createLogger } from '../../../../lib/core/log.js';
 import { createRuntime } from '../../../../lib/runtime.js';
 import { scanJobWatcherOf } from '../../../../lib/watcher/setup.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
-import tables from '../../../../scripts/sls/tables.cjs';
+import tables from '../../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.js';
 import { testCall } from '../../../helpers/call-context.js';
 import { emulatorForSuite } from '../../../helpers/emulator.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoDbDeliveryLedger } from '../../../../lib/webhooks/dynamo-ledger.js';
 import type { DeliveryLedger } from '../../../../lib/webhooks/ledger.js';
 import { startDynalite } from '../../../../scripts/local-ledger.js';
-import tables from '../../../../scripts/sls/tables.cjs';
+import tables from '../../../../sls/resolvers/tables.cjs';
 import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery-ledger-rules.js';
 
 const MINUTE = 60_000;

@@ -10,10 +10,11 @@
  * `npm start` runs one (scripts/start.ts), as do the e2e suites and the integration tests.
  * Path-style only: `http://127.0.0.1:<port>/<bucket>/<key>`.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from './smithy-sha256.js';
 
 /** An object as stored: its parts' bytes in order, and what it keeps. */
 interface StoredObject {
@@ -69,28 +70,6 @@ const MAX_SKEW_MS = 15 * 60 * 1000;
 const OBJECT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** The largest body it reads: a part (S3 allows 5 GiB; the hand-off sends 8 MiB). */
 const MAX_REQUEST_BYTES = 64 * MIB;
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-
-/** node:crypto as @smithy/signature-v4 takes a hash. */
-class Sha256 {
-  private readonly hash;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: SourceData) {
-    this.hash.update(bytes(data));
-  }
-  async digest() {
-    return new Uint8Array(this.hash.digest());
-  }
-}
-
-function bytes(data: SourceData): Buffer {
-  if (typeof data === 'string') return Buffer.from(data, 'utf8');
-  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return Buffer.from(data);
-}
 
 /** A refusal as S3 words it. */
 class S3Refusal extends Error {

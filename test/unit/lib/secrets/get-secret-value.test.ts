@@ -4,7 +4,6 @@
  * (the headers the request says it signed, the date it carries, the role's secret key),
  * computed independently with the AWS SDK's own signer (@smithy/signature-v4).
  */
-import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -15,6 +14,7 @@ import { SecretReadError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
 import { createRuntime } from '../../../../lib/runtime.js';
 import { getSecretValueSource } from '../../../../lib/secrets/get-secret-value.js';
+import { Sha256 } from '../../../../scripts/local/smithy-sha256.js';
 
 const CREDENTIALS = {
   accessKeyId: 'AKIDLOOPBACKTEST',
@@ -22,28 +22,6 @@ const CREDENTIALS = {
   sessionToken: 'loopback-session-token',
 };
 const SECRET = JSON.stringify({ callerTokens: ['get-secret-value-test-token-0000000'] });
-
-/** What the SDK's signer needs of a hash: node:crypto behind its interface. */
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: SourceData) =>
-  typeof data === 'string'
-    ? data
-    : ArrayBuffer.isView(data)
-      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-      : Buffer.from(data);
-
-class Sha256 {
-  private readonly hash;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: SourceData) {
-    this.hash.update(bytes(data));
-  }
-  async digest() {
-    return new Uint8Array(this.hash.digest());
-  }
-}
 
 interface Received {
   readonly headers: IncomingMessage['headers'];

@@ -4,12 +4,13 @@
  * body, path, query, region, headers and credentials: a JSON API's request, S3's multipart
  * calls and S3's presigned URLs.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import aws4 from 'aws4';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalQuery, presignS3, signS3, signV4 } from '../../../../lib/secrets/sign-v4.js';
+import { Sha256 } from '../../../../scripts/local/smithy-sha256.js';
 
 // AWS's Signature Version 4 test suite, "get-vanilla" (its published credentials and time).
 const EXAMPLE_CREDENTIALS = {
@@ -108,28 +109,6 @@ describe('signV4', () => {
     );
   });
 });
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-
-/** node:crypto as @smithy/signature-v4 takes a hash. */
-class Sha256 {
-  private readonly hash;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: SourceData) {
-    this.hash.update(bytes(data));
-  }
-  async digest() {
-    return new Uint8Array(this.hash.digest());
-  }
-}
-
-function bytes(data: SourceData): Buffer {
-  if (typeof data === 'string') return Buffer.from(data, 'utf8');
-  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return Buffer.from(data);
-}
 
 /** An S3 key as the hand-off makes them: a function's prefix, then letters, digits, `-_.`. */
 const s3Key = fc

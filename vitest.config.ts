@@ -52,9 +52,8 @@ export default defineConfig({
         extends: true,
         // Each suite runs the serverless CLI (offline, package or invoke local) on ports and in
         // build folders of its own: they run beside the other files, not one at a time after
-        // them. The framework writes a package's zips into the project's .serverless/ first:
-        // only the README's `npx serverless package` (template.e2e.test.ts) packages the
-        // project itself; every other package is built in a clone of it (scripts/deploy/clone.ts).
+        // them. Only template.e2e.test.ts packages (two packages at once would share the
+        // project's .serverless/ folder), one stage after the other.
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

@@ -5,7 +5,7 @@
  * dead-letter queue, the schedule, the routes, the alarms and the stage settings are checked.
  * Then the README's `npx serverless package`, exactly as printed (no variables, no credentials),
  * while `npm start` runs: its build is its own, so every route keeps answering; a build deleted
- * under it anyway is built again. (The two run side by side: see the note above the first.)
+ * under it anyway is built again. (In this file: the suites that package run one after another.)
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,7 +16,6 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scopesGranting } from '../../lib/core/scopes.js';
 import { routes } from '../../lib/http/routes/index.js';
-import { linkedClone } from '../../scripts/deploy/clone.js';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
 import { findFreePort } from '../../scripts/local/ports.js';
 import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.js';
@@ -71,28 +70,27 @@ interface Packaged {
   readonly resources: Record<string, Resource>;
 }
 
-/**
- * `serverless package` of a stage into a fresh folder, with only these settings, run in a clone
- * of the project (scripts/deploy/clone.ts): the framework writes each zip into the project's
- * .serverless/ before it moves it to --package, so two packages in one folder at once would
- * take each other's zips.
- */
+/** `serverless package` of a stage into a fresh folder, with only these settings. */
 async function packageStage(
   stage: string,
   settings: Record<string, string>,
   params: string[] = [],
 ): Promise<Packaged> {
   const dir = await mkdtemp(path.join(tmpdir(), `sls-package-${stage}-`));
-  const clone = await linkedClone(`sls-package-${stage}-project`);
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...settings };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SLS_ESBUILD_WORK_FOLDER: path.join('.esbuild', path.basename(dir)),
+    ...settings,
+  };
   try {
     await run(
-      path.join(clone.dir, 'node_modules/.bin/serverless'),
+      path.join(ROOT, 'node_modules/.bin/serverless'),
       ['package', '--stage', stage, '--package', dir, ...params.map((p) => `--param=${p}`)],
-      { cwd: clone.dir, env },
+      { cwd: ROOT, env },
     );
   } finally {
-    await clone.remove();
+    await rm(path.join(ROOT, env.SLS_ESBUILD_WORK_FOLDER!), { recursive: true, force: true });
   }
   const template = JSON.parse(
     await readFile(path.join(dir, 'cloudformation-template-update-stack.json'), 'utf8'),
@@ -100,13 +98,7 @@ async function packageStage(
   return { dir, resources: template.Resources };
 }
 
-/*
- * The two blocks run side by side (`concurrent`), and so do their tests: the first packages the
- * dev and prod stages at once, each in a clone of the project, while the second starts npm
- * start, then runs the README's package command, which alone writes the project's .serverless/
- * (the refusals stop before anything is written: sls/plugins/settings.cjs checks first).
- */
-describe.concurrent('serverless package and its CloudFormation template', () => {
+describe('serverless package and its CloudFormation template', () => {
   let out: string;
   let resources: Record<string, Resource>;
   let prod: Packaged;
@@ -115,21 +107,15 @@ describe.concurrent('serverless package and its CloudFormation template', () => 
   const functionName = (logicalId: string) => logicalId.replace(/LambdaFunction$/, '');
 
   beforeAll(async () => {
-    const [dev, prodPackage] = await Promise.allSettled([
-      packageStage('dev', URLS),
-      packageStage('prod', PROD_SETTINGS, [
-        `alarmTopicArn=${ALARM_TOPIC}`,
-        `redrivePrincipalArn=${REDRIVE}`,
-        `secretsExtensionLayerArn=${EXTENSION_LAYER}`,
-        `corsAllowedOrigins=${CORS_ORIGINS}`,
-      ]),
+    const dev = await packageStage('dev', URLS);
+    out = dev.dir;
+    resources = dev.resources;
+    prod = await packageStage('prod', PROD_SETTINGS, [
+      `alarmTopicArn=${ALARM_TOPIC}`,
+      `redrivePrincipalArn=${REDRIVE}`,
+      `secretsExtensionLayerArn=${EXTENSION_LAYER}`,
+      `corsAllowedOrigins=${CORS_ORIGINS}`,
     ]);
-    if (dev.status === 'fulfilled') {
-      out = dev.value.dir;
-      resources = dev.value.resources;
-    }
-    if (prodPackage.status === 'fulfilled') prod = prodPackage.value;
-    for (const result of [dev, prodPackage]) if (result.status === 'rejected') throw result.reason;
   }, 300_000);
 
   it("passes the stage's secrets reader to the functions (empty: the default)", () => {
@@ -1088,7 +1074,7 @@ function samplePattern(line: string, port: number): RegExp {
   );
 }
 
-describe.concurrent("the README's package command while npm start runs", () => {
+describe("the README's package command while npm start runs", () => {
   const output: string[] = [];
   let start: ChildProcess | undefined;
   let base = '';

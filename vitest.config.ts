@@ -40,7 +40,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...SHARED_WORKER },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          // The fault suite's six kinds of route side by side (faults.test.ts), not five then one.
+          maxConcurrency: 6,
+          ...SHARED_WORKER,
+        },
       },
       {
         extends: true,

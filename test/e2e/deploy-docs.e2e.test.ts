@@ -141,7 +141,7 @@ function scriptOf(steps: readonly Step[], packages: string): string {
         throw new Error(`${step.file}:${step.line}: no example answer for ${name}`);
       command = `${name}=${answer}`;
     } else if (step.rule === 'package') {
-      command = `${step.command} --package ${path.join(packages, String(index))}`;
+      command = `${step.command} --package ${path.join(packages, path.basename(step.file), String(index))}`;
     } else if (step.rule === 'deploy') {
       command = `${step.command.replace('npx serverless deploy', 'npm run -s preflight --')} --offline`;
     }
@@ -236,7 +236,8 @@ describe('the deploy commands of README.md and docs/deploy.md', async () => {
     );
   });
 
-  it.each(DOCUMENTS)(
+  // The documents side by side, each in a clone of its own.
+  it.concurrent.each(DOCUMENTS)(
     '%s: its package commands succeed as printed',
     { timeout: 300_000 },
     async (file) => {

@@ -6,10 +6,10 @@
  * log, and the request count of calls that are not idempotent).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault } from '../../emulator/core/faults.js';
 import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { emulatorForSuite } from '../helpers/emulator.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { type HttpHandler, httpEvent, lambdaContext } from '../helpers/lambda.js';
 import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
 
@@ -294,28 +294,51 @@ function checkAnswer(
   }
 }
 
+/**
+ * Each kind of route on an emulator and in a container of its own, so that the kinds run side by
+ * side (`concurrent`), each kind's cases one after another on its emulator, reset before each:
+ * most cases wait on an answer held back or dripping in, not on the machine, and no case of one
+ * kind can see another's faults, requests or activations (a list's path is the prefix of a
+ * cancel's).
+ */
 describe('the fault suite: every fault class against every kind of route', () => {
-  const emulator = emulatorForSuite();
-  /** The handler of each route kind, by deadline: one container per deadline. */
-  const handlers = new Map<number, Map<string, HttpHandler>>();
+  const emulators = new Map<string, Emulator>();
+  /** The handler of each route kind, by deadline: one container per kind and deadline. */
+  const handlers = new Map<string, Map<number, HttpHandler>>();
 
   beforeAll(async () => {
-    const file = await secretFile(demoSecretFor(emulator.url));
-    for (const deadlineMs of [DEADLINE_MS, SHORT_DEADLINE_MS]) {
-      const loaded = await loadHandlers(
-        emulatorEnv(emulator, { SECRETS_FILE: file, UPSTREAM_TIMEOUT_MS: String(deadlineMs) }),
-        Object.fromEntries(KINDS.map((kind) => [kind.name, kind.module])),
-      );
-      handlers.set(deadlineMs, new Map(KINDS.map((kind) => [kind.name, loaded[kind.name]!])));
+    // One after another: loading a container sets the environment it reads.
+    for (const kind of KINDS) {
+      const emulator = await startTestEmulator();
+      emulators.set(kind.name, emulator);
+      const file = await secretFile(demoSecretFor(emulator.url));
+      const byDeadline = new Map<number, HttpHandler>();
+      for (const deadlineMs of [DEADLINE_MS, SHORT_DEADLINE_MS]) {
+        const { handler } = await loadHandlers(
+          emulatorEnv(emulator, { SECRETS_FILE: file, UPSTREAM_TIMEOUT_MS: String(deadlineMs) }),
+          { handler: kind.module },
+        );
+        byDeadline.set(deadlineMs, handler);
+      }
+      handlers.set(kind.name, byDeadline);
     }
   });
+  afterAll(async () => {
+    await Promise.all([...emulators.values()].map((emulator) => emulator.close()));
+  });
 
-  describe.each(KINDS)('$name', (kind) => {
-    it.each(CASES)('$name', async (faultCase) => {
+  describe.concurrent.each(KINDS)('$name', (kind) => {
+    const emulatorOf = () => emulators.get(kind.name)!;
+    beforeEach(() => {
+      emulatorOf().reset();
+    });
+
+    it.sequential.each(CASES)('$name', async (faultCase) => {
+      const emulator = emulatorOf();
       for (const fault of faultCase.faults(kind.upstreamPath)) emulator.faults.add(fault);
       const expected = faultCase.expect(kind);
       const context = `${kind.name}, ${faultCase.name}`;
-      const handler = handlers.get(faultCase.deadlineMs ?? DEADLINE_MS)!.get(kind.name)!;
+      const handler = handlers.get(kind.name)!.get(faultCase.deadlineMs ?? DEADLINE_MS)!;
       const result = await handler(kind.event(), lambdaContext());
       checkAnswer(result, expected, context);
       expect(attemptsOn(emulator, kind.upstreamPath), context).toBe(expected.attempts);

@@ -444,7 +444,9 @@ describe('the plan counts what reached the platform', () => {
   it('spends, of 60 requests at once on a busy machine against a quota of 20, exactly as many units as calls that reached the platform, and answers each within its time', {
     timeout: 120_000,
   }, async () => {
-    emulator.requests.length = 0;
+    // Every request the emulator receives (its head read), one whose caller then gave up on it
+    // included: the recorded list keeps only those whose body was read.
+    const receivedBefore = emulator.received();
     captureLogLines();
     const reader = caller('reader', ['jobs:read'], { dayQuotaRequest: 20 });
     const { spentToday } = await load([reader]);
@@ -464,9 +466,13 @@ describe('the plan counts what reached the platform', () => {
     // left, as on a busy machine: some so little that the deadline comes during the admission
     // or before the send (the upstream client starts no call with less than 250 ms), some
     // during the call, some not at all.
-    for (let i = 0; i < 60; i++) {
-      const ms = (i * 37) % 1400;
-      emulator.faults.add({ kind: 'latency', ms, match: { pathPrefix: '/api/v1/jobs' }, times: 1 });
+    // The emulator delays a request by the sum of the latency faults it matches and uses up one
+    // application of each: a ladder of ten faults of 140 ms (the k-th for the first k + 1
+    // requests to arrive) delays the first ten to arrive 1,400 ms down to 140, and the others
+    // not at all.
+    for (let k = 0; k < 10; k++) {
+      const match = { pathPrefix: '/api/v1/jobs' };
+      emulator.faults.add({ kind: 'latency', ms: 140, match, times: k + 1 });
     }
     // How late the event loop itself runs meanwhile: an answer cannot come before its timer
     // does.
@@ -499,8 +505,8 @@ describe('the plan counts what reached the platform', () => {
     const spent = await spentToday('reader');
     expect(spent).toBeLessThanOrEqual(20);
     // A call counts once its request is written on its connection; the emulator, busy in this
-    // same process, may read a request whose caller gave up on it only after every answer is in.
-    const reached = () => emulator.requests.filter((r) => r.url.startsWith('/api/v1/jobs?')).length;
+    // same process, may read it only after every answer is in.
+    const reached = () => emulator.received() - receivedBefore;
     await vi.waitFor(() => expect(reached()).toBe(spent), { timeout: 10_000, interval: 50 });
   });
 });

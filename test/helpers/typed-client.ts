@@ -14,9 +14,14 @@ import { buildOpenApiDocument } from '../../lib/http/openapi.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** `tsc --noEmit --strict --skipLibCheck --target es2022 --module nodenext --moduleResolution nodenext` */
+/**
+ * `tsc --noEmit --strict --skipLibCheck --types '' --target es2022 --module nodenext
+ * --moduleResolution nodenext`: the client needs no package's global types (its fetch types are
+ * the DOM's, of the default library), so none of node_modules/@types is read.
+ */
 const OPTIONS: ts.CompilerOptions = {
   noEmit: true,
+  types: [],
   strict: true,
   skipLibCheck: true,
   target: ts.ScriptTarget.ES2022,
@@ -26,7 +31,9 @@ const OPTIONS: ts.CompilerOptions = {
 
 export interface GeneratedClient {
   readonly dir: string;
-  /** Compiles these files (beside the generated types); resolves with the compiler's output. */
+  /** Writes these files beside the generated types. */
+  write(files: Record<string, string>): Promise<void>;
+  /** Writes these files and compiles them; resolves with the compiler's output. */
   compile(files: Record<string, string>): Promise<{ ok: boolean; output: string }>;
   remove(): Promise<void>;
 }
@@ -38,12 +45,16 @@ export async function generateTypedClient(): Promise<GeneratedClient> {
   await writeFile(path.join(dir, 'api.d.ts'), astToString(await openapiTS(document)));
   const host = cachingHost();
   let previous: ts.Program | undefined;
+  const write = async (files: Record<string, string>) => {
+    for (const [name, text] of Object.entries(files)) {
+      await writeFile(path.join(dir, name), text);
+    }
+  };
   return {
     dir,
+    write,
     async compile(files) {
-      for (const [name, text] of Object.entries(files)) {
-        await writeFile(path.join(dir, name), text);
-      }
+      await write(files);
       const roots = Object.keys(files).map((name) => path.join(dir, name));
       const program = ts.createProgram(roots, OPTIONS, host, previous);
       previous = program;

@@ -68,7 +68,7 @@ describe('serverless offline smoke', () => {
       // The types mean something: a page given as text does not compile.
       const wrong = program.replace('page: 1', "page: 'one'");
       expect((await client.compile({ 'calls.ts': wrong })).ok).toBe(false);
-      await client.compile({ 'calls.ts': program });
+      await client.write({ 'calls.ts': program });
       const { calls } = (await import(path.join(client.dir, 'calls.ts'))) as {
         calls: (baseUrl: string, token: string) => Promise<Record<string, unknown>>;
       };

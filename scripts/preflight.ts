@@ -19,15 +19,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  type Check,
-  callerAccount,
-  checkConcurrency,
-  checkPrincipal,
-  checkSecrets,
-  checkTopics,
-  type Reservation,
-} from './deploy/account.js';
+import type { Check, Reservation } from './deploy/account.js';
 import {
   documentFileOf,
   documentProblems,
@@ -41,6 +33,7 @@ import {
   type ResolvedStage,
   reservationParams,
   resolveStage,
+  type StageResolver,
 } from './deploy/stage.js';
 
 const require = createRequire(import.meta.url);
@@ -61,6 +54,8 @@ export interface PreflightOptions {
   readonly secretsDir?: string | undefined;
   /** Offline checks only, credentials or not. */
   readonly offline?: boolean | undefined;
+  /** How serverless.yml is resolved: `serverless print` (resolveStage) unless a test shares one. */
+  readonly resolve?: StageResolver | undefined;
 }
 
 export interface PreflightLine {
@@ -180,7 +175,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
   const { flags } = options;
   let resolved: ResolvedStage;
   try {
-    resolved = await resolveStage(flags);
+    resolved = await (options.resolve ?? resolveStage)(flags);
   } catch (error) {
     return {
       title: `Preflight of stage ${flags.stage}`,
@@ -201,6 +196,9 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
   if (options.offline) {
     notes.push('online checks not run (--offline)');
   } else {
+    // The AWS SDK's clients, loaded only for the checks that call AWS.
+    const { callerAccount, checkConcurrency, checkPrincipal, checkSecrets, checkTopics } =
+      await import('./deploy/account.js');
     let account: { account: string } | { none: string };
     try {
       account = await callerAccount(resolved.region);
@@ -251,6 +249,7 @@ export async function main(
   args: readonly string[],
   out = console.log,
   err = console.error,
+  resolve: StageResolver = resolveStage,
 ): Promise<number> {
   // The SDK's notice that its releases after January 2027 need Node 22 is about this machine, not
   // the deploy (the functions run Node 24): not part of the report.
@@ -274,6 +273,7 @@ export async function main(
     flags: { stage: flags.stage, region: flags.region, params: flags.params },
     secretsDir,
     offline,
+    resolve,
   });
   out(`${report.title}:`);
   for (const line of report.lines) out(`  ${line.ok ? 'ok  ' : 'FAIL'}  ${line.text}`);

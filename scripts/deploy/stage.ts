@@ -148,6 +148,34 @@ export async function resolveStage(
   };
 }
 
+/** Resolves serverless.yml for the flags, with an environment (resolveStage's signature). */
+export type StageResolver = (flags: DeployFlags, env?: NodeJS.ProcessEnv) => Promise<ResolvedStage>;
+
+/**
+ * `resolve` run once for each set of flags and environment it is given (the environment a run
+ * sees, whole, is part of the key): for a process that resolves the same stage more than once,
+ * such as a test file that runs the preflight again and again. A resolution that fails is tried
+ * again the next time. The memo is the returned function's own, never the module's.
+ */
+export function resolvingOnce(resolve: StageResolver = resolveStage): StageResolver {
+  const resolved = new Map<string, Promise<ResolvedStage>>();
+  return (flags, env = process.env) => {
+    const key = JSON.stringify([
+      flags.stage,
+      flags.region ?? null,
+      flags.params,
+      Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ]);
+    let found = resolved.get(key);
+    if (!found) {
+      found = resolve(flags, env);
+      resolved.set(key, found);
+      found.catch(() => resolved.delete(key));
+    }
+    return found;
+  };
+}
+
 /** The lines of the framework's error that say what is wrong, joined into one. */
 function frameworkMessage(output: string): string {
   const lines = output

@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvingOnce } from '../../../scripts/deploy/stage.js';
 import { main } from '../../../scripts/preflight.js';
 import { splitSecret } from '../../../scripts/split-secret.js';
 import { DEMO_SECRET_FILE } from '../../helpers/platform.js';
@@ -18,6 +19,12 @@ const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:platform-gateway-on-call';
 const ROLE = 'arn:aws:iam::123456789012:role/platform-gateway-prod-on-call';
 const SAVED = { ...process.env };
 let dir: string;
+/**
+ * serverless.yml resolved by the framework (`serverless print`) once for each set of flags and
+ * environment: the runs of the same stage and flags that differ only in the secret directory
+ * read one resolution.
+ */
+const resolve = resolvingOnce();
 
 async function preflight(args: string[]): Promise<{ code: number; out: string; lines: string[] }> {
   const lines: string[] = [];
@@ -25,6 +32,7 @@ async function preflight(args: string[]): Promise<{ code: number; out: string; l
     [...args, '--offline'],
     (line) => lines.push(line),
     (line) => lines.push(line),
+    resolve,
   );
   return { code, out: lines.join('\n'), lines };
 }

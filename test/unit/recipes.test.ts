@@ -25,6 +25,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -408,6 +409,28 @@ const CHECKS = [
   'test/integration/callers.test.ts',
 ];
 
+/**
+ * The configuration of the nested vitest: the settings of vitest.config.ts that these files
+ * take (timeouts, quiet passing tests, the unit and integration files' shared worker with its
+ * setup), as one project in one worker thread. The project's configuration makes a project (a
+ * transform pipeline of its own) for each of unit, emulator and integration, and two worker
+ * processes: for these sixteen files that cost more CPU than their tests.
+ */
+const NESTED_VITEST_CONFIG = `import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    silent: 'passed-only',
+    testTimeout: 20_000,
+    hookTimeout: 180_000,
+    pool: 'threads',
+    maxWorkers: 1,
+    isolate: false,
+    setupFiles: ['test/helpers/file-setup.ts'],
+  },
+});
+`;
+
 /** A copy of the repository's files (tracked, or new and not ignored), its node_modules linked. */
 async function scratchCopy(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'recipes-'));
@@ -434,7 +457,15 @@ interface Outcome {
 
 /** A command of the scratch copy, with a plain environment: its exit code and its output. */
 async function runIn(dir: string, command: string, args: string[]): Promise<Outcome> {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmpdir(), NO_COLOR: '1' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: tmpdir(),
+    NO_COLOR: '1',
+    // What the project's global setup (test/helpers/global-setup.ts) sets: the AWS SDK's Node
+    // version notice, off.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
   try {
     const { stdout, stderr } = await run(path.join(dir, 'node_modules/.bin', command), args, {
       cwd: dir,
@@ -446,6 +477,79 @@ async function runIn(dir: string, command: string, args: string[]): Promise<Outc
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: failed.code ?? 1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
   }
+}
+
+/**
+ * The typecheck of the files the recipes wrote, in the scratch copy `dir`, with the project's
+ * compiler options: the program of those files and all they import, every diagnostic of the
+ * options, of the global scope, and of each file that is written or imports, at any depth, a file
+ * written. The program's other files (what the written files import and which imports none of
+ * them) are the repository's own, unchanged, with the same imports: their diagnostics are the
+ * repository's (`npm run typecheck`), and checking them again cost most of the time of `tsc`.
+ */
+function typecheckWritten(dir: string, written: readonly string[]): Outcome {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(dir, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
+  if (!config) throw new Error(`${dir}/tsconfig.json: not read`);
+  const declarations = config.fileNames.filter((file) => file.endsWith('.d.ts'));
+  const rootNames = [...declarations, ...written.map((file) => path.join(dir, file))];
+  const program = ts.createProgram({ rootNames, options: config.options });
+  const resolved = ts.createModuleResolutionCache(dir, (file) => file, config.options);
+  const importsOf = new Map(
+    program.getSourceFiles().map((source) => [
+      path.resolve(source.fileName),
+      ts.preProcessFile(source.text, true, true).importedFiles.flatMap(({ fileName }) => {
+        const found = ts.resolveModuleName(
+          fileName,
+          source.fileName,
+          config.options,
+          ts.sys,
+          resolved,
+          undefined,
+          source.impliedNodeFormat,
+        ).resolvedModule;
+        return found ? [path.resolve(found.resolvedFileName)] : [];
+      }),
+    ]),
+  );
+  const reached = new Set(written.map((file) => path.resolve(dir, file)));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [file, imports] of importsOf) {
+      if (!reached.has(file) && imports.some((each) => reached.has(each))) {
+        reached.add(file);
+        grew = true;
+      }
+    }
+  }
+  const checked = program
+    .getSourceFiles()
+    .filter((source) => reached.has(path.resolve(source.fileName)));
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...checked.flatMap((source) => [
+      ...program.getSyntacticDiagnostics(source),
+      ...program.getSemanticDiagnostics(source),
+    ]),
+  ];
+  const output = ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (file) => file,
+    getCurrentDirectory: () => dir,
+    getNewLine: () => '\n',
+  });
+  return {
+    code: diagnostics.length > 0 ? 1 : 0,
+    output: `${checked.length} files checked of the ${program.getSourceFiles().length} of the program\n${output}`,
+  };
 }
 
 /** The end of a command's output: what a failure message can show. */
@@ -471,27 +575,25 @@ describe('the recipes "Add a route" and "Add a catalogue API", carried out in a 
         }
       }
     }
-    writeFileSync(
-      path.join(dir, 'tsconfig.recipes.json'),
-      JSON.stringify({
-        extends: './tsconfig.json',
-        include: ['lib/**/*.d.ts', 'scripts/**/*.d.ts', 'test/**/*.d.ts'],
-        files: [...touched].filter((file) => file.endsWith('.ts')),
-      }),
-    );
+    writeFileSync(path.join(dir, 'vitest.recipes.config.mjs'), NESTED_VITEST_CONFIG);
     const jobsSuite = lineOf(
       dir,
       'test/integration/functions/jobs.test.ts',
       "describe('GET /jobs/{instanceId}/status against the emulator'",
     );
-    [typecheck, tests] = await Promise.all([
-      runIn(dir, 'tsc', ['--noEmit', '-p', 'tsconfig.recipes.json']),
-      runIn(dir, 'vitest', [
-        'run',
-        ...CHECKS,
-        `test/integration/functions/jobs.test.ts:${jobsSuite}`,
-      ]),
+    const testing = runIn(dir, 'vitest', [
+      'run',
+      '--config',
+      'vitest.recipes.config.mjs',
+      ...CHECKS,
+      `test/integration/functions/jobs.test.ts:${jobsSuite}`,
     ]);
+    // The typecheck runs here while the tests run in their process.
+    typecheck = typecheckWritten(
+      dir,
+      [...touched].filter((file) => file.endsWith('.ts')),
+    );
+    tests = await testing;
   }, 300_000);
 
   afterAll(() => {

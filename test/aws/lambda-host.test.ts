@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { LambdaHost } from '../../scripts/rehearse/lambda-host.js';
 import { unique, useAwsEnv } from './moto.js';
 
@@ -120,7 +120,8 @@ describe('the Lambda-like host (moto)', () => {
       handler: 'functions/main.handler',
       runtime: 'nodejs24.x',
     });
-    expect(logs).toContain(`${name} ran 2`);
+    // The function's output comes on its stdout, apart from its answer: it may arrive after it.
+    await vi.waitFor(() => expect(logs).toContain(`${name} ran 2`));
   });
 
   it("answers a handler's error as Lambda does, and ends an invocation past the timeout", async () => {

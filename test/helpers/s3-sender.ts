@@ -2,8 +2,10 @@
  * S3 requests of the hand-off's upload (lib/hand-off/s3-multipart.ts) sent over undici, as
  * `send` sends them: each recorded, and each answer held back `delayMs` when asked.
  */
-import { type Agent, request } from 'undici';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { S3Answer, S3Request } from '../../lib/hand-off/s3-multipart.js';
+import { type S3StandIn, startS3StandIn } from '../../scripts/local/s3-stand-in.js';
 
 export function s3Sender(dispatcher: Agent, sent: S3Request[] = [], delayMs = 0) {
   return async (s3Request: S3Request): Promise<S3Answer> => {
@@ -21,4 +23,27 @@ export function s3Sender(dispatcher: Agent, sent: S3Request[] = [], delayMs = 0)
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     return { status: answer.statusCode, headers: answer.headers as Record<string, string>, body };
   };
+}
+
+/**
+ * A suite's loopback S3 (scripts/local/s3-stand-in.ts): started before its tests with one
+ * bucket and one access key, emptied before each test, closed after them with its dispatcher.
+ */
+export function s3StandInForSuite() {
+  const bucket = 'upload-test';
+  const credentials = { accessKeyId: 'AKIDUPLOADTEST', secretAccessKey: 'upload-secret' };
+  const dispatcher = new Agent();
+  let standIn: S3StandIn | undefined;
+  beforeAll(async () => {
+    standIn = await startS3StandIn({
+      bucket,
+      credentials: { [credentials.accessKeyId]: credentials.secretAccessKey },
+    });
+  });
+  afterAll(async () => {
+    await standIn?.close();
+    await dispatcher.close();
+  });
+  beforeEach(() => standIn?.reset());
+  return { bucket, credentials, dispatcher, standIn: () => standIn! };
 }

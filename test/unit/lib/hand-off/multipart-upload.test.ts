@@ -5,30 +5,14 @@
  * parts are in flight, the service's errors past the ceiling, and an abort that leaves nothing.
  */
 import { createHash } from 'node:crypto';
-import { Agent, request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
 import { type HandOffSettings, openUpload } from '../../../../lib/hand-off/multipart-upload.js';
 import type { S3Request } from '../../../../lib/hand-off/s3-multipart.js';
-import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.js';
-import { s3Sender } from '../../../helpers/s3-sender.js';
+import { s3Sender, s3StandInForSuite } from '../../../helpers/s3-sender.js';
 
 const MB = 1024 * 1024;
-const BUCKET = 'upload-test';
-const CREDENTIALS = { accessKeyId: 'AKIDUPLOADTEST', secretAccessKey: 'upload-secret' };
-const dispatcher = new Agent();
-
-let s3: S3StandIn;
-beforeAll(async () => {
-  s3 = await startS3StandIn({
-    bucket: BUCKET,
-    credentials: { [CREDENTIALS.accessKeyId]: CREDENTIALS.secretAccessKey },
-  });
-});
-afterAll(async () => {
-  await s3.close();
-  await dispatcher.close();
-});
-beforeEach(() => s3.reset());
+const { bucket: BUCKET, credentials: CREDENTIALS, dispatcher, standIn: s3 } = s3StandInForSuite();
 
 /** S3 requests over undici, each recorded; `delayMs` holds each answer back that long. */
 const sender = (sent: S3Request[] = [], delayMs = 0) => s3Sender(dispatcher, sent, delayMs);
@@ -37,7 +21,7 @@ function settings(overrides: Partial<HandOffSettings> = {}): HandOffSettings {
   return {
     bucket: BUCKET,
     region: 'eu-west-1',
-    endpoint: new URL(s3.endpoint),
+    endpoint: new URL(s3().endpoint),
     credentials: CREDENTIALS,
     send: sender(),
     maxBytes: 100 * MB,
@@ -89,7 +73,7 @@ describe('openUpload', () => {
     expect(failures).toEqual([]);
     expect(answer).toMatchObject({ bytes: body.length, sha256: sha256(body) });
     expect(stored).toEqual([answer.key]);
-    const object = s3.objects.get(answer.key);
+    const object = s3().objects.get(answer.key);
     expect(object?.parts.map((part) => part.length)).toEqual([8 * MB, 8 * MB, 2 * MB]);
     expect(object?.contentType).toBe('application/json');
     const fetched = await request(answer.url, { dispatcher });
@@ -115,8 +99,8 @@ describe('openUpload', () => {
     await sink.abort();
 
     expect(failures.map((error) => error.message)).toEqual(['too large']);
-    expect(s3.uploadsInProgress()).toBe(0);
-    expect(s3.objects.size).toBe(0);
+    expect(s3().uploadsInProgress()).toBe(0);
+    expect(s3().objects.size).toBe(0);
   });
 
   it('refuses an answer that declares more than the ceiling before sending anything', () => {

@@ -4,34 +4,18 @@
  * object until it expires, against a loopback S3 that checks signatures
  * (scripts/local/s3-stand-in.ts); and the object's address.
  */
-import { Agent, request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
 import {
   type ObjectLocation,
   objectUrl,
   presignedGetUrl,
   startUpload,
 } from '../../../../lib/hand-off/s3-multipart.js';
-import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.js';
-import { s3Sender } from '../../../helpers/s3-sender.js';
+import { s3Sender, s3StandInForSuite } from '../../../helpers/s3-sender.js';
 import { startScriptedServer } from '../../../helpers/scripted-server.js';
 
-const BUCKET = 'upload-test';
-const CREDENTIALS = { accessKeyId: 'AKIDUPLOADTEST', secretAccessKey: 'upload-secret' };
-const dispatcher = new Agent();
-
-let s3: S3StandIn;
-beforeAll(async () => {
-  s3 = await startS3StandIn({
-    bucket: BUCKET,
-    credentials: { [CREDENTIALS.accessKeyId]: CREDENTIALS.secretAccessKey },
-  });
-});
-afterAll(async () => {
-  await s3.close();
-  await dispatcher.close();
-});
-beforeEach(() => s3.reset());
+const { bucket: BUCKET, credentials: CREDENTIALS, dispatcher, standIn: s3 } = s3StandInForSuite();
 
 const sender = () => s3Sender(dispatcher);
 
@@ -40,7 +24,7 @@ function settings(): Omit<ObjectLocation, 'key'> {
   return {
     bucket: BUCKET,
     region: 'eu-west-1',
-    endpoint: new URL(s3.endpoint),
+    endpoint: new URL(s3().endpoint),
     credentials: CREDENTIALS,
   };
 }
@@ -124,6 +108,6 @@ describe('presignedGetUrl', () => {
   it('addresses AWS virtual-hosted, and a given endpoint path-style', () => {
     const aws = { ...settings(), endpoint: undefined, key: 'a/b' };
     expect(objectUrl(aws).href).toBe(`https://${BUCKET}.s3.eu-west-1.amazonaws.com/a/b`);
-    expect(objectUrl({ ...settings(), key: 'a/b' }).href).toBe(`${s3.endpoint}/${BUCKET}/a/b`);
+    expect(objectUrl({ ...settings(), key: 'a/b' }).href).toBe(`${s3().endpoint}/${BUCKET}/a/b`);
   });
 });

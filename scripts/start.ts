@@ -10,8 +10,8 @@ import { watchBuildFolder } from './local/build-guard.js';
 import { launchOffline, type OfflineProcess } from './local/offline.js';
 import { DEMO_SECRETS_FILE, PROJECT_ROOT } from './local/paths.js';
 import { localConfigurationProblems } from './local/preflight.js';
-import { quietSdkNodeNotice } from './local/sdk-node-notice.js';
 import { startLocalHandOff } from './local/s3-stand-in.js';
+import { quietSdkNodeNotice } from './local/sdk-node-notice.js';
 import { startLocalLedger } from './local-ledger.js';
 
 function portFromEnv(name: string, fallback: number): number {

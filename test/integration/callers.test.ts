@@ -12,12 +12,12 @@ import { demoSecretFor, type Emulator } from '../../emulator/index.js';
 import { scopeOfRequest, scopesGranting } from '../../lib/core/scopes.js';
 import { routes } from '../../lib/http/routes/index.js';
 import type { Route } from '../../lib/http/routes/route.js';
+import { docsOf } from '../../lib/http/routes/route.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { type HttpHandler, jsonBody, lambdaContext } from '../helpers/lambda.js';
 import { captureLogLines } from '../helpers/logs.js';
 import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
 import { MODULES, VALID, validEvent } from '../helpers/route-requests.js';
-import { docsOf } from '../../lib/http/routes/route.js';
 
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
 

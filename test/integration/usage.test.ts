@@ -8,11 +8,11 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, syntheticScanJobs } from '../../emulator/index.js';
-import { startDynalite } from '../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../scripts/local-ledger.js';
 import tables from '../../sls/resolvers/tables.cjs';
 import { pointAwsSdkAt } from '../helpers/aws.js';
 import { emulatorForSuite, startTestEmulator } from '../helpers/emulator.js';
@@ -47,7 +47,7 @@ async function newUsageTable(): Promise<string> {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   const name = `usage-it-${++tableNumber}`;
-  await client.send(new CreateTableCommand(tables.createTableInput(tables.usage, name)));
+  await createActiveTable(client, tables.createTableInput(tables.usage, name));
   client.destroy();
   return name;
 }

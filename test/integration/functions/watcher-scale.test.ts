@@ -7,13 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Emulator, syntheticScanJobs } from '../../../emulator/index.js';
 import { FUNCTIONS } from '../../../lib/functions.js';
 import { WATCHER_FUNCTION, type WatchSummary } from '../../../lib/watcher/watcher.js';
-import { startDynalite } from '../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.js';
 import tables from '../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS } from '../../helpers/aws.js';
 import { startTestEmulator } from '../../helpers/emulator.js';
@@ -63,9 +63,7 @@ describe('the watcher over 10,000 jobs at 50 ms a call', () => {
       credentials: { accessKeyId: 'AKIDLOOPBACKTEST', secretAccessKey: 'loopback' },
     });
     const tableName = `watcher-scale-${randomUUID()}`;
-    await client.send(
-      new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
-    );
+    await createActiveTable(client, tables.createTableInput(tables.watcherState, tableName));
     client.destroy();
     for (const name of ['WATCHER_STATE_FILE', 'EVENT_BUS_NAME']) delete process.env[name];
     const { watch } = await loadHandlers(

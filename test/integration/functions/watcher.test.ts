@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Emulator } from '../../../emulator/index.js';
@@ -22,9 +22,10 @@ import { bulkScanJobsOf } from '../../../lib/scan-jobs/bulk.js';
 import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
 import { fileStateStore } from '../../../lib/watcher/file-state-store.js';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
-import { startDynalite } from '../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.js';
 import tables from '../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS } from '../../helpers/aws.js';
+import { testCall } from '../../helpers/call-context.js';
 import { emulatorForSuite } from '../../helpers/emulator.js';
 import {
   type EventBridgeServer,
@@ -33,7 +34,6 @@ import {
 import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
 import { captureLogLines } from '../../helpers/logs.js';
 import { demoSecret, emulatorEnv, loadHandlers } from '../../helpers/platform.js';
-import { testCall } from '../../helpers/call-context.js';
 
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 
@@ -185,9 +185,7 @@ describe('the scan job watcher function', () => {
     });
     beforeEach(async () => {
       tableName = `watcher-state-${randomUUID()}`;
-      await client.send(
-        new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
-      );
+      await createActiveTable(client, tables.createTableInput(tables.watcherState, tableName));
     });
 
     const announced = () =>

@@ -5,12 +5,12 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor } from '../../../emulator/index.js';
 import type { InProcessInvocationQueue } from '../../../lib/webhooks/in-process-queue.js';
-import { startDynalite } from '../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.js';
 import tables from '../../../sls/resolvers/tables.cjs';
 import { pointAwsSdkAt } from '../../helpers/aws.js';
 import { emulatorForSuite } from '../../helpers/emulator.js';
@@ -308,9 +308,7 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
     const endpoint = `http://127.0.0.1:${(dynalite.address() as AddressInfo).port}`;
     restoreEnv = pointAwsSdkAt('AWS_ENDPOINT_URL_DYNAMODB', endpoint);
     const client = new DynamoDBClient({});
-    await client.send(
-      new CreateTableCommand(tables.createTableInput(tables.deliveryLedger, 'deliveries')),
-    );
+    await createActiveTable(client, tables.createTableInput(tables.deliveryLedger, 'deliveries'));
     client.destroy();
     const file = await secretFile(demoSecretFor(emulator.url));
     ({ receive } = await loadHandlers(

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import jpeg from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
 import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { call, jsonOf as actionJson } from '../actions/helpers.js';
+import { jsonOf as actionJson, call } from '../actions/helpers.js';
 import { bytesOf, catalogueFetch, FORM, form } from '../catalogue/helpers.js';
 import { signedFetch } from '../helpers.js';
 import { readPcmWav, readPng } from '../media/media-checks.js';

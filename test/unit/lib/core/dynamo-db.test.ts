@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   conditionalWrite,
@@ -16,7 +16,7 @@ import {
   lazyDynamoDb,
   readItem,
 } from '../../../../lib/core/dynamo-db.js';
-import { startDynalite } from '../../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.js';
 import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.js';
@@ -127,9 +127,7 @@ describe('conditionalWrite', () => {
     afterAll(() => client.destroy());
     beforeEach(async () => {
       const name = `table-${randomUUID()}`;
-      await client.send(
-        new CreateTableCommand(tables.createTableInput(tables.deliveryLedger, name)),
-      );
+      await createActiveTable(client, tables.createTableInput(tables.deliveryLedger, name));
       table = dynamoDbTable(name, client);
     });
 

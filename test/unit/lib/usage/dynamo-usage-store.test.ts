@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageStoreUnavailableError } from '../../../../lib/core/errors.js';
 import { createLogger } from '../../../../lib/core/log.js';
@@ -20,7 +20,7 @@ import { usageReport } from '../../../../lib/usage/report.js';
 import type { TakeResult, UsageStore } from '../../../../lib/usage/store.js';
 import { ONE_REQUEST } from '../../../../lib/usage/units.js';
 import { windowsOf } from '../../../../lib/usage/windows.js';
-import { startDynalite } from '../../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import {
   admitted,
@@ -62,7 +62,7 @@ function newClient(): DynamoDBClient & { calls: string[] } {
 async function newTable(): Promise<string> {
   const tableName = `usage-${randomUUID()}`;
   const client = newClient();
-  await client.send(new CreateTableCommand(tables.createTableInput(tables.usage, tableName)));
+  await createActiveTable(client, tables.createTableInput(tables.usage, tableName));
   return tableName;
 }
 

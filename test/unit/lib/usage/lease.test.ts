@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../lib/core/config.js';
 import { ThrottleLimitedError } from '../../../../lib/core/errors.js';
@@ -22,7 +22,7 @@ import {
   memoryLeaseStore,
 } from '../../../../lib/usage/lease.js';
 import { memoryUsageStore } from '../../../../lib/usage/store.js';
-import { startDynalite } from '../../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import { recorder } from '../../../helpers/usage-spies.js';
 import { T0 } from '../../../helpers/usage-store-rules.js';
@@ -47,7 +47,7 @@ async function dynamoStores(count: number): Promise<LeaseStore[]> {
     return made;
   };
   const tableName = `leases-${randomUUID()}`;
-  await client().send(new CreateTableCommand(tables.createTableInput(tables.usage, tableName)));
+  await createActiveTable(client(), tables.createTableInput(tables.usage, tableName));
   return Array.from({ length: count }, () => dynamoDbLeaseStore({ tableName, client: client() }));
 }
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.js';
@@ -20,7 +20,7 @@ import { detailOf, type StatusChange } from '../../../../lib/watcher/changes.js'
 import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.js';
 import { type ChangeEmitter, eventBridgeEmitter } from '../../../../lib/watcher/emitters.js';
 import type { WatcherStateStore } from '../../../../lib/watcher/state-store.js';
-import { startDynalite } from '../../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import {
   type EventBridgeServer,
@@ -59,9 +59,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   const tableName = `watcher-${randomUUID()}`;
-  await dynamo.send(
-    new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
-  );
+  await createActiveTable(dynamo, tables.createTableInput(tables.watcherState, tableName));
   store = dynamoDbStateStore({ tableName, client: dynamo, now: () => 1_000_000 });
   await store.baseline([observed('1', 'Progress'), observed('3', 'Progress')], 'T0');
   bus.calls.length = 0;

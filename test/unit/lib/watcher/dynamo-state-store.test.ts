@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.js';
-import { startDynalite } from '../../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import { change, observed } from './fixtures.js';
 
@@ -35,9 +35,7 @@ describe('dynamoDbStateStore against dynalite', () => {
   beforeEach(async () => {
     now = 1_000_000;
     tableName = `watcher-${randomUUID()}`;
-    await client.send(
-      new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
-    );
+    await createActiveTable(client, tables.createTableInput(tables.watcherState, tableName));
   });
 
   it('records a baseline as one item per job and loads it back', async () => {

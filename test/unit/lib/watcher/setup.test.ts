@@ -10,13 +10,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../lib/core/config.js';
 import { createLogger } from '../../../../lib/core/log.js';
 import { createRuntime } from '../../../../lib/runtime.js';
 import { scanJobWatcherOf } from '../../../../lib/watcher/setup.js';
-import { startDynalite } from '../../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.js';
 import { testCall } from '../../../helpers/call-context.js';
@@ -90,9 +90,7 @@ describe('scanJobWatcherOf', () => {
         region: LOOPBACK_AWS.AWS_REGION,
         credentials: { accessKeyId: 'AKIDLOOPBACKTEST', secretAccessKey: 'loopback' },
       });
-      await dynamo.send(
-        new CreateTableCommand(tables.createTableInput(tables.watcherState, tableName)),
-      );
+      await createActiveTable(dynamo, tables.createTableInput(tables.watcherState, tableName));
       restores.push(pointAwsSdkAt('AWS_ENDPOINT_URL_DYNAMODB', endpoint));
       restores.push(pointAwsSdkAt('AWS_ENDPOINT_URL_EVENTBRIDGE', bus.endpoint));
       const logged = await twoPasses({ WATCHER_STATE_TABLE: tableName, EVENT_BUS_NAME: 'scans' });

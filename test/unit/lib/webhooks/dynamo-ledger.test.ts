@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoDbDeliveryLedger } from '../../../../lib/webhooks/dynamo-ledger.js';
 import type { DeliveryLedger } from '../../../../lib/webhooks/ledger.js';
-import { startDynalite } from '../../../../scripts/local-ledger.js';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery-ledger-rules.js';
 
@@ -35,9 +35,7 @@ afterAll(async () => {
 
 const create = async (): Promise<DeliveryLedger> => {
   tableName = `ledger-${randomUUID()}`;
-  await client.send(
-    new CreateTableCommand(tables.createTableInput(tables.deliveryLedger, tableName)),
-  );
+  await createActiveTable(client, tables.createTableInput(tables.deliveryLedger, tableName));
   return dynamoDbDeliveryLedger({ tableName, client, now: () => clock.now });
 };
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../../../../lib/catalogue/table.js';
+import { fallbackRoute } from '../../../../../lib/http/routes/fallback.js';
 import { functionRoutes } from '../../../../../lib/http/routes/functions.js';
 import { allowedMethods, httpApiEvents, routes } from '../../../../../lib/http/routes/index.js';
 import { jobRoutes } from '../../../../../lib/http/routes/jobs.js';
 import { routeKeyOf } from '../../../../../lib/http/routes/route.js';
-import { fallbackRoute } from '../../../../../lib/http/routes/fallback.js';
 import { serviceRoutes } from '../../../../../lib/http/routes/service.js';
 
 describe('the route registry', () => {

@@ -56,4 +56,3 @@ describe("a route's documentation", () => {
     );
   });
 });
-

@@ -1,0 +1,76 @@
+/**
+ * serverless-esbuild for the commands that build, and only for them (sls/plugins/esbuild.cjs):
+ * a command that builds gets the plugin itself, with its hooks; one that reads, describes or
+ * removes a stage gets no hook and never loads it, and `skipEsbuild` is declared either way.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+type Plugin = { hooks: Record<string, unknown> };
+const Esbuild = require('../../../../sls/plugins/esbuild.cjs') as (new (
+  serverless: unknown,
+  options: unknown,
+  logging: unknown,
+) => Plugin) & { builds: (commands: string[]) => boolean };
+
+function serverlessFor(commands: string[]) {
+  const declared: unknown[] = [];
+  const serverless = {
+    processedInput: { commands },
+    config: { serviceDir: '/service' },
+    service: { provider: { name: 'aws' } },
+    configSchemaHandler: {
+      defineFunctionProperties: (provider: string, schema: unknown) =>
+        declared.push([provider, schema]),
+    },
+  };
+  return { serverless, declared };
+}
+
+const log = Object.assign(() => undefined, { verbose: () => undefined });
+
+describe('the esbuild plugin, by command', () => {
+  it.each([
+    ['print'],
+    ['info'],
+    ['remove'],
+    ['logs'],
+    ['metrics'],
+    ['rollback'],
+    ['deploy', 'list'],
+    ['invoke'],
+  ])('%s builds nothing: no hook, skipEsbuild declared', (...commands) => {
+    expect(Esbuild.builds(commands)).toBe(false);
+    const { serverless, declared } = serverlessFor(commands);
+    const plugin = new Esbuild(serverless, {}, { log });
+    expect(plugin).toBeInstanceOf(Esbuild);
+    expect(plugin.hooks).toEqual({});
+    expect(declared).toEqual([['aws', { properties: { skipEsbuild: { type: 'boolean' } } }]]);
+  });
+
+  it.each([
+    ['package'],
+    ['deploy'],
+    ['deploy', 'function'],
+    ['invoke', 'local'],
+    ['offline'],
+    ['offline', 'start'],
+    ['run'],
+    ['a-command-of-another-plugin'],
+  ])('%s gets serverless-esbuild itself, with its hooks', (...commands) => {
+    expect(Esbuild.builds(commands)).toBe(true);
+    const { serverless, declared } = serverlessFor(commands);
+    const plugin = new Esbuild(serverless, {}, { log });
+    expect(plugin).toBeInstanceOf(require('serverless-esbuild'));
+    expect(Object.keys(plugin.hooks)).toEqual(
+      expect.arrayContaining([
+        'before:package:createDeploymentArtifacts',
+        'before:offline:start:init',
+        'before:invoke:local:invoke',
+      ]),
+    );
+    // Declared once, by serverless-esbuild (a second declaration would be refused).
+    expect(declared).toHaveLength(1);
+  });
+});

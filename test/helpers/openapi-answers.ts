@@ -20,7 +20,13 @@ export interface ReceivedAnswer {
 
 type AjvClass = typeof import('ajv').default;
 
-let backend: Promise<OpenAPIBackend> | undefined;
+interface DocumentApi {
+  readonly backend: OpenAPIBackend;
+  /** The document's operation for a request, as openapi-backend's matchOperation finds it. */
+  readonly operationFor: (method: string, path: string) => Operation | undefined;
+}
+
+let backend: Promise<DocumentApi> | undefined;
 let checked = 0;
 
 /** How many answers this process has checked (a suite can assert that its answers were). */
@@ -28,7 +34,7 @@ export function checkedAnswerCount(): number {
   return checked;
 }
 
-function api(): Promise<OpenAPIBackend> {
+function api(): Promise<DocumentApi> {
   backend ??= (async () => {
     const document = JSON.parse(JSON.stringify(buildOpenApiDocument()));
     const instance = new OpenAPIBackend({
@@ -39,9 +45,37 @@ function api(): Promise<OpenAPIBackend> {
         new (Ajv2020 as unknown as AjvClass)({ ...options, strict: false }) as never,
     });
     await instance.init();
-    return instance;
+    return { backend: instance, operationFor: operationMatcher(instance.getOperations()) };
   })();
   return backend;
+}
+
+/**
+ * openapi-backend's matching (an exact path with the method, else the path templates that match,
+ * the most specific first, with the method), over the document's operations listed once:
+ * its own matchOperation lists them again, and compiles each template, for every request.
+ */
+function operationMatcher(
+  operations: readonly Operation[],
+): (method: string, path: string) => Operation | undefined {
+  const literal = (path: string) => path.replace(/\{.*?\}/g, '');
+  const templates = operations
+    .map((operation) => ({
+      operation,
+      pattern: new RegExp(`^${operation.path.replace(/\{.*?\}/g, '[^/]+')}$`),
+    }))
+    .sort((a, b) => literal(b.operation.path).length - literal(a.operation.path).length);
+  return (method, requestPath) => {
+    const wanted = method.trim().toLowerCase();
+    // A leading slash added, then the API root's (`/`) taken off with one more slash after it.
+    let path = `/${requestPath.trim()}`.replace(/^\/\/?\/?/, '/');
+    while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    const exact = operations.find((op) => op.path === path && op.method === wanted);
+    if (exact) return exact;
+    return templates.find(
+      ({ operation, pattern }) => operation.method === wanted && pattern.test(path),
+    )?.operation;
+  };
 }
 
 const mediaTypeOf = (contentType: string | undefined) =>
@@ -54,13 +88,9 @@ interface DocumentedAnswer {
 
 /** Throws, naming the operation and the reason, when the answer is not what the document says. */
 export async function checkAnswerAgainstDocument(answer: ReceivedAnswer): Promise<void> {
-  const backendApi = await api();
+  const { backend: backendApi, operationFor } = await api();
   checked += 1;
-  const operation = backendApi.matchOperation({
-    method: answer.method.toLowerCase(),
-    path: answer.path,
-    headers: {},
-  }) as Operation | undefined;
+  const operation = operationFor(answer.method, answer.path);
   const where = `${answer.method} ${answer.path} -> ${answer.status} ${answer.contentType ?? ''}`;
   const document = (backendApi.document ?? backendApi.definition) as unknown as {
     components: { responses: { Error: DocumentedAnswer } };

@@ -65,7 +65,7 @@ export class UsageGate {
    * never lifts a rate (each container holds every caller to it, and the account).
    */
   readonly outage = memoryUsageStore();
-  /** Give-backs no answer waits for (the guard's), until they end. */
+  /** Give-backs no answer waits for (the guard's), and admissions under way, until they end. */
   readonly #pending = new Set<Promise<void>>();
 
   constructor(options: UsageGateOptions) {
@@ -92,14 +92,17 @@ export class UsageGate {
     });
   }
 
-  /** Keeps a give-back until it ends, so that `settled` can wait for it; returns it. */
+  /**
+   * Keeps a give-back (or an admission, which may end in one) until it ends, so that `settled`
+   * can wait for it; returns it.
+   */
   keep(work: Promise<void>): Promise<void> {
     this.#pending.add(work);
     void work.finally(() => this.#pending.delete(work));
     return work;
   }
 
-  /** Resolves once every give-back started so far has ended (tests, benchmarks). */
+  /** Resolves once every give-back and admission started so far has ended (tests, benchmarks). */
   async settled(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }

@@ -23,23 +23,33 @@ import type { RequestInput } from '../request-state.js';
 import type { HttpMiddleware } from './middleware.js';
 
 const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
+const noop = () => {};
 
 export function admission(gate: UsageGate, spends: (input: RequestInput) => Units): HttpMiddleware {
   return {
     before: async ({ event: state }) => {
       const caller = state.caller;
       if (!caller || !state.input) return;
-      const admitted = await admit(gate, {
+      const admitting = admit(gate, {
         callerId: caller.id,
         plans: caller.plans ?? NO_PLANS,
         units: spends(state.input),
         metrics: state.metrics,
         log: state.log,
+      }).then(async (admitted) => {
+        if (!admitted.admitted) return admitted;
+        // Kept by the gate, so that a give-back no answer waits for (the guard's) is not lost.
+        state.giveBack = () => gate.keep(admitted.giveBack());
+        // The guard answered while the units were being taken (answer-in-time.ts): nothing of
+        // the request goes out now, and nobody else is left to give them back.
+        if (state.abandoned && !state.sent) await state.giveBack();
+        return admitted;
       });
+      // The admission itself is kept too: until it ends, the gate cannot know of that give-back.
+      void gate.keep(admitting.then(noop, noop));
+      const admitted = await admitting;
       if (!admitted.admitted) throw admitted.error;
       Object.assign(state.responseHeaders, admitted.headers);
-      // Kept by the gate, so that a give-back no answer waits for (the guard's) is not lost.
-      state.giveBack = () => gate.keep(admitted.giveBack());
     },
     after: async ({ event: state, response }) => {
       if (!state.sent) await state.giveBack?.();

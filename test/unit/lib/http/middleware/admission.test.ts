@@ -248,6 +248,56 @@ describe('admission', () => {
     expect((await today(plans)).requests).toBe(0);
   });
 
+  it('gives back the units of a request the guard answered while they were being taken, and the gate waits for it', async () => {
+    const inner = memoryUsageStore();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const store: UsageStore = {
+      ...inner,
+      take: async (...args) => {
+        await held;
+        return inner.take(...args);
+      },
+      giveBack: async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return inner.giveBack(...args);
+      },
+    };
+    const gate = new UsageGate({
+      store,
+      onStoreFailure: 'closed',
+      log: createLogger({}, () => {}),
+      now: () => T0,
+    });
+    const plans = plan({ dayQuotaRequest: 1 });
+    const { state } = stateOf({
+      body: '{"text":"hello"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    state.caller = { id: 'translator', scopes: ['catalogue:translate'], plans };
+    const stack = ownStack(
+      [errorEnvelope(), jsonBody(), validation({ body: translateBody }), admission(gate, spends)],
+      async (given: RequestState) => {
+        sendsUpstream(given);
+        return json(200, {});
+      },
+    );
+    const answered = stack(state);
+    // The units are being taken (the store is slow) when the guard answers (answer-in-time.ts).
+    await new Promise((resolve) => setImmediate(resolve));
+    state.abandon();
+    const settled = gate.settled();
+    release();
+    await settled;
+    // Settled means done: the units were taken back, not just about to be (the store takes
+    // 20 ms to give them back).
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await usageReport(gate, 'translator', plans)).caller.day.requests).toBe(0);
+    expect((await answered).statusCode).toBe(504);
+  });
+
   it('keeps the units of a request that succeeded', async () => {
     const { send, today } = setup();
     const plans = plan({ dayQuotaRequest: 5 });

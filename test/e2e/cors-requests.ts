@@ -1,7 +1,7 @@
 /**
  * The requests of the CORS suites (the default in local-stack/cors.ts, a stage's origins in
- * cors.e2e.test.ts): an origin of the stage's and another, a preflight, a GET, and the CORS
- * headers of an answer.
+ * stage-settings.e2e.test.ts): an origin of the stage's and another, a preflight, a GET, and
+ * the CORS headers of an answer.
  */
 import { DEMO_TOKEN } from '../helpers/platform.js';
 

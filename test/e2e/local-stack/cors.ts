@@ -2,7 +2,7 @@
  * CORS as a stage configures it, through the local stack (serverless offline with
  * sls/plugins/offline-cors.cjs applying provider.httpApi.cors as API Gateway does): by default
  * no answer carries a CORS header and a preflight is an OPTIONS request like any other. (With a
- * stage's corsAllowedOrigins: cors.e2e.test.ts.)
+ * stage's corsAllowedOrigins: stage-settings.e2e.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { APP, corsHeadersOf, get, OTHER, preflight } from '../cors-requests.js';

@@ -1,8 +1,16 @@
 /**
- * JWT callers through serverless offline, with tokens signed by a key this test makes and an
- * issuer it serves on loopback (its OpenID configuration and JWKS): the local stand-in of API
- * Gateway's JWT authorizer checks signature, expiry, audience and the route's scopes, and the
- * function reads the caller from the claims and checks a scope built from the path.
+ * A stage with its settings, on one serverless offline: a JWT issuer and CORS origins.
+ *
+ * JWT callers, with tokens signed by a key this test makes and an issuer it serves on loopback
+ * (its OpenID configuration and JWKS): the local stand-in of API Gateway's JWT authorizer checks
+ * signature, expiry, audience and the route's scopes, and the function reads the caller from the
+ * claims and checks a scope built from the path.
+ *
+ * CORS as the stage configures it (sls/plugins/offline-cors.cjs applying provider.httpApi.cors
+ * as API Gateway does): with corsAllowedOrigins, a preflight from an allowed origin is answered
+ * 204 with what it may send, answers to it carry Access-Control-Allow-Origin, refusals too, and
+ * another origin gets none of it. (By default, none: local-stack/cors.ts.) One stack for both:
+ * each boot of serverless offline builds every function again.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -11,6 +19,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretFor, startEmulator } from '../../emulator/index.js';
 import { secretFile } from '../helpers/platform.js';
+import { APP, corsHeadersOf, get as corsGet, OTHER, preflight } from './cors-requests.js';
 import { type RunningOffline, startOffline } from './offline.js';
 
 const BOOT_TIMEOUT_MS = 180_000;
@@ -57,15 +66,18 @@ describe('JWT callers (serverless offline, a local issuer)', () => {
     await new Promise<void>((resolve) => issuerServer.listen(0, '127.0.0.1', resolve));
     issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
     emulator = await startEmulator({ port: 0, vendor: 'platform', quiet: true });
-    offline = await startOffline({
-      SCAN_BASE_URL: emulator.url,
-      OPENAPI_BASE_URL: emulator.url,
-      GATEWAY_VENDOR: 'platform',
-      SECRETS_SOURCE: 'file',
-      SECRETS_FILE: await secretFile(demoSecretFor(emulator.url)),
-      JWT_ISSUER_URL: issuer,
-      JWT_AUDIENCE: AUDIENCE,
-    });
+    offline = await startOffline(
+      {
+        SCAN_BASE_URL: emulator.url,
+        OPENAPI_BASE_URL: emulator.url,
+        GATEWAY_VENDOR: 'platform',
+        SECRETS_SOURCE: 'file',
+        SECRETS_FILE: await secretFile(demoSecretFor(emulator.url)),
+        JWT_ISSUER_URL: issuer,
+        JWT_AUDIENCE: AUDIENCE,
+      },
+      { params: [`corsAllowedOrigins=${APP}`] },
+    );
   }, BOOT_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -156,5 +168,41 @@ describe('JWT callers (serverless offline, a local issuer)', () => {
   it("no longer takes the secret's caller tokens", async () => {
     const { status } = await get('/jobs', 'demo-caller-token-for-local-use-only');
     expect(status).toBe(401);
+  });
+  describe('CORS with corsAllowedOrigins', () => {
+    const reader = () => sign({ sub: 'reporting', scope: 'jobs:read' });
+
+    it('answers a preflight from an allowed origin 204, with what it may send; no credentials', async () => {
+      const response = await preflight(offline!.baseUrl, APP);
+      expect(response.status, offline!.output()).toBe(204);
+      const headers = corsHeadersOf(response);
+      expect(headers['access-control-allow-origin']).toBe(APP);
+      expect(headers['access-control-allow-methods']?.split(',')).toContain('GET');
+      expect(headers['access-control-allow-headers']?.split(',')).toContain('Authorization');
+      expect(headers['access-control-max-age']).toBe('600');
+      expect(headers['access-control-allow-credentials']).toBeUndefined();
+    });
+
+    it('answers a preflight from another origin with no CORS header', async () => {
+      const response = await preflight(offline!.baseUrl, OTHER);
+      expect(response.status).toBe(204);
+      expect(corsHeadersOf(response)).toEqual({});
+    });
+
+    it('lets an allowed origin read answers, errors too; another origin none', async () => {
+      const ok = await corsGet(offline!.baseUrl, APP, await reader());
+      expect(ok.status).toBe(200);
+      await ok.arrayBuffer();
+      expect(corsHeadersOf(ok)).toMatchObject({ 'access-control-allow-origin': APP });
+      expect(corsHeadersOf(ok)['access-control-expose-headers']).toMatch(/Retry-After/);
+      const refused = await corsGet(offline!.baseUrl, APP, 'not-a-known-token');
+      expect(refused.status).toBe(401);
+      await refused.arrayBuffer();
+      expect(refused.headers.get('access-control-allow-origin')).toBe(APP);
+      const other = await corsGet(offline!.baseUrl, OTHER, await reader());
+      expect(other.status).toBe(200);
+      await other.arrayBuffer();
+      expect(corsHeadersOf(other)).toEqual({});
+    });
   });
 });

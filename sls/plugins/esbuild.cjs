@@ -4,8 +4,8 @@
 // each start of the CLI, a third of what `serverless print` costs, and `npm run preflight`
 // resolves every stage with `serverless print`. A command that reads, describes or removes a
 // stage builds nothing, so it gets a plugin with no hooks; every other command (package, deploy,
-// deploy function, invoke local, offline, run, and any this list does not know) gets
-// serverless-esbuild itself, constructed as serverless would construct it.
+// deploy function, invoke local, offline, run, and any this list does not know) gets the hooks
+// of serverless-esbuild, constructed as serverless would construct it (they are bound to it).
 
 /** The commands that build nothing: serverless-esbuild has no hook in their lifecycles. */
 const READ_ONLY = new Set(['print', 'info', 'remove', 'logs', 'metrics', 'rollback', 'deploy list']);
@@ -23,8 +23,9 @@ class Esbuild {
   constructor(serverless, options, logging) {
     if (builds(serverless.processedInput?.commands ?? [])) {
       const EsbuildServerlessPlugin = require('serverless-esbuild');
-      // A constructor's returned object is what `new` gives: serverless registers this one.
-      return new EsbuildServerlessPlugin(serverless, options, logging);
+      this.plugin = new EsbuildServerlessPlugin(serverless, options, logging);
+      this.hooks = this.plugin.hooks;
+      return;
     }
     // What serverless-esbuild declares for every command, so that a function's `skipEsbuild`
     // passes the configuration's validation whatever the command.

@@ -7,8 +7,8 @@
  *
  * sharedStackForSuite() is the one stack of the suites that take the default configuration
  * (test/e2e/local-stack.e2e.test.ts runs them one after another): booted once, for the first
- * of them. offlineStackForSuite() boots a stack of the block's own (a stage's parameters), and
- * startOffline(env) one on its own, stopped with offline.stop().
+ * of them. startOffline(env, { params }) boots one on its own, for a stage's own settings
+ * (stage-settings.e2e.test.ts), stopped with offline.stop().
  *
  * Each call gets its own free port (the Lambda invoke port is OS-assigned by serverless.yml) and
  * its own esbuild folder, so suites, and a running `npm start`, don't collide. The variables
@@ -80,25 +80,6 @@ interface StackOptions {
   readonly secret?: (emulator: Emulator) => unknown;
   /** Stage parameters (`name=value`, serverless's `--param`). */
   readonly params?: readonly string[];
-}
-
-/**
- * The stack of the describe block this is called in: the emulator, then serverless offline
- * pointed at it (scan jobs and the catalogue) with a secret file, the bundled demo secret
- * unless `secret` makes another from the running emulator. Started in a beforeAll registered
- * before the block's own, stopped after the block's tests; both fields stand in for the
- * running objects from then on.
- */
-export function offlineStackForSuite(options: StackOptions = {}): OfflineStack {
-  let stack: RunningStack | undefined;
-  beforeAll(async () => {
-    stack = await startStack(options);
-  }, BOOT_TIMEOUT_MS);
-  afterAll(async () => {
-    await stack?.stop();
-    stack = undefined;
-  }, 30_000);
-  return standInsFor(() => stack);
 }
 
 /**

@@ -4,6 +4,7 @@
 // the reason, were it ever reached. undici is about two thirds of an HTTP function's bundle.
 const fs = require('node:fs');
 const path = require('node:path');
+const { lib } = require('../lib.cjs');
 
 /** The undici modules left out, by file, with why no function can use them. */
 const LEFT_OUT = [
@@ -81,11 +82,7 @@ const openApiDocumentBuiltAhead = {
   setup(build) {
     build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]openapi-document\.ts$/ }, () => {
       const zlib = require('node:zlib');
-      const tsx = require('tsx/cjs/api');
-      const { buildOpenApiDocument } = tsx.require(
-        path.join(__dirname, '../../lib/http/openapi.ts'),
-        __filename,
-      );
+      const { buildOpenApiDocument } = lib('openapi');
       const text = JSON.stringify(buildOpenApiDocument());
       const gzipped = zlib.gzipSync(text, { level: 9 }).toString('base64');
       return {
@@ -113,11 +110,7 @@ const docsAssetsBuiltIn = {
   setup(build) {
     build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]docs-assets\.ts$/ }, () => {
       const zlib = require('node:zlib');
-      const tsx = require('tsx/cjs/api');
-      const { RENDERER_FILES } = tsx.require(
-        path.join(__dirname, '../../lib/http/docs-assets.ts'),
-        __filename,
-      );
+      const { RENDERER_FILES } = lib('docsAssets');
       const dir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
       const files = Object.fromEntries(
         Object.entries(RENDERER_FILES).map(([name, contentType]) => [

@@ -15,14 +15,10 @@
 // - a function that failed or timed out in serverless offline (its worker slow to start, on a
 //   loaded machine) is answered 200 with a mock Lambda error and stack trace by serverless
 //   offline; it becomes 504/`510` (timed out) or 500/`900`, as the service answers elsewhere.
-// The envelope comes from the service's own encoder (lib/http/envelope.ts), loaded through tsx.
-const path = require('node:path');
-const tsx = require('tsx/cjs/api');
+// The envelope comes from the service's own encoder (lib/http/envelope.ts, through sls/lib.cjs).
+const { lib } = require('../lib.cjs');
 
-const { encodeError, negotiateErrorFormat } = tsx.require(
-  path.join(__dirname, '../../lib/http/envelope.ts'),
-  __filename,
-);
+const { encodeError, negotiateErrorFormat } = lib('envelope');
 const {
   InputError,
   NotFoundError,
@@ -30,11 +26,8 @@ const {
   ServiceError,
   UnexpectedError,
   UpstreamTimeoutError,
-} = tsx.require(path.join(__dirname, '../../lib/core/errors.ts'), __filename);
-const { LAMBDA_PAYLOAD_LIMIT_BYTES } = tsx.require(
-  path.join(__dirname, '../../lib/core/lambda-limits.ts'),
-  __filename,
-);
+} = lib('errors');
+const { LAMBDA_PAYLOAD_LIMIT_BYTES } = lib('lambdaLimits');
 
 /** Node's limit on a request line and its headers together (http.maxHeaderSize). */
 const HEADER_LIMIT_BYTES = require('node:http').maxHeaderSize;

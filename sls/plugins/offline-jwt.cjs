@@ -11,18 +11,11 @@
 // - where the route names scopes, the token's `scope` (or `scp`) holds one of them.
 // A refusal is the service's envelope (401/`200`, 403/`210`), as the local stack answers every
 // error; deployed, API Gateway answers with its own body (docs/errors.md).
-const path = require('node:path');
-const tsx = require('tsx/cjs/api');
+const { lib } = require('../lib.cjs');
 const { jwtRouteEvents } = require('../resolvers/routes.cjs');
 
-const { encodeError, negotiateErrorFormat } = tsx.require(
-  path.join(__dirname, '../../lib/http/envelope.ts'),
-  __filename,
-);
-const { CallerAuthError, CallerScopeError } = tsx.require(
-  path.join(__dirname, '../../lib/core/errors.ts'),
-  __filename,
-);
+const { encodeError, negotiateErrorFormat } = lib('envelope');
+const { CallerAuthError, CallerScopeError } = lib('errors');
 
 /**
  * serverless offline builds the event's authorizer from this header (or deletes it): the

@@ -5,13 +5,9 @@
 // included), and the line is said once, by the commands that load the SDK (deploy, info,
 // remove, ...); `package` loads none and says nothing. The notice concerns the machine that
 // runs the command, never the deployed functions (scripts/local/sdk-node-notice.ts).
-const path = require('node:path');
-const tsx = require('tsx/cjs/api');
+const { lib } = require('../lib.cjs');
 
-const { quietSdkNodeNotice } = tsx.require(
-  path.join(__dirname, '../../scripts/local/sdk-node-notice.ts'),
-  __filename,
-);
+const { quietSdkNodeNotice } = lib('sdkNodeNotice');
 
 /** The commands whose process, or whose functions' workers, load the AWS SDK. */
 const SDK_COMMANDS = new Set([

@@ -7,13 +7,12 @@
 // routes (sls/resolvers/routes.cjs, with their JWT scopes), the catch-all, its queue or its
 // schedule. Values written with serverless variables (`${param:...}`, `${self:custom...}`) are
 // resolved by the framework as a file's are.
-const path = require('node:path');
-const tsx = require('tsx/cjs/api');
+const { lib } = require('../lib.cjs');
 const { httpApiEvents, publicReferenceOf } = require('./routes.cjs');
 
 /** The function table and the route registry, loaded once for every resolver that reads them. */
-const table = tsx.require(path.join(__dirname, '../../lib/functions.ts'), __filename);
-const registry = tsx.require(path.join(__dirname, '../../lib/http/routes/index.ts'), __filename);
+const table = lib('functions');
+const registry = lib('routes');
 
 /** A function's role, of its own (sls/resolvers/iam.cjs): `<name>` -> `<Name>Role`. */
 const roleOf = (fn) => `${fn.charAt(0).toUpperCase()}${fn.slice(1)}Role`;

@@ -2,12 +2,11 @@
 // serverless.yml reads each HTTP function's `httpApi` events from the route registry
 // (lib/http/routes/), so that a route is declared once: sls/resolvers/functions.cjs gives each
 // function the events of its routes.
-const path = require('node:path');
-const tsx = require('tsx/cjs/api');
+const { lib } = require('../lib.cjs');
 const { setting } = require('./deploy-env.cjs');
 const { isLocal } = require('./local.cjs');
 
-const registry = tsx.require(path.join(__dirname, '../../lib/http/routes/index.ts'), __filename);
+const registry = lib('routes');
 
 /** serverless offline and invoke local (IS_OFFLINE=true forces it, as serverless.yml reads it). */
 const local = () => process.env.IS_OFFLINE === 'true' || isLocal() === 'true';

@@ -13,15 +13,11 @@
 // (`npm run split-secret` writes the parts from one document). A stage may choose one secret on
 // purpose (secretLayout single: SECRET_ID, by default <service>/<stage>/platform, holds them
 // all). Any of them can be named by its own setting (SIGNING_SECRET_ID, ...), in either layout.
-const path = require('node:path');
-const tsx = require('tsx/cjs/api');
+const { lib } = require('../lib.cjs');
 const { setting } = require('./deploy-env.cjs');
 
 /** The capabilities, and the setting that names a capability's own secret: the code's. */
-const { SECRET_CAPABILITIES: CAPABILITIES, secretIdSetting: settingOf } = tsx.require(
-  path.join(__dirname, '../../lib/core/secret-capabilities.ts'),
-  __filename,
-);
+const { SECRET_CAPABILITIES: CAPABILITIES, secretIdSetting: settingOf } = lib('secretCapabilities');
 
 /** The secret id of each capability, and the single secret's. */
 async function layoutOf(resolveVariable) {

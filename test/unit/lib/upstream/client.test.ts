@@ -1,6 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { Agent } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  describe,
+  expect,
+  it,
+  type OnTestFinishedHandler,
+} from 'vitest';
 import {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
@@ -16,6 +24,7 @@ import { testCall } from '../../../helpers/call-context.js';
 import {
   drip,
   gatewayError,
+  type Script,
   type ScriptedServer,
   startScriptedServer,
 } from '../../../helpers/scripted-server.js';
@@ -212,17 +221,6 @@ describe('UpstreamClient', () => {
     });
   });
 
-  it('maps an upstream that does not answer in time to 504/510, without retrying', async () => {
-    server.script = () => {
-      // Never answers.
-    };
-    // The deadline ends it; a second leaves the request time to arrive on a loaded machine.
-    const attempt = client(1000).send({ method: 'GET', url: url() }, testCall());
-    await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
-    await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
-    expect(server.received).toHaveLength(1);
-  });
-
   it('answers at the deadline while the connection is still being set up', async () => {
     // A connector that never calls back: the TCP handshake of an unreachable host, with no
     // connect timeout of undici's own to end it. Only the call's deadline can.
@@ -261,27 +259,51 @@ describe('UpstreamClient', () => {
   });
 });
 
-describe('UpstreamClient deadline: one deadline for the whole exchange', () => {
-  let server: ScriptedServer;
+/**
+ * Each case waits on a deadline of a second or less, on a server of its own: the cases wait side
+ * by side.
+ */
+describe.concurrent('UpstreamClient deadline: one deadline for the whole exchange', () => {
   let dispatcher: Agent;
   const client = (timeoutMs: number) =>
     new UpstreamClient({ dispatcher, timeoutMs, random: () => 0 });
-  const url = () => new URL('/slow', server.url);
+  const slow = (server: ScriptedServer) => new URL('/slow', server.url);
 
-  beforeAll(async () => {
-    server = await startScriptedServer();
+  beforeAll(() => {
     dispatcher = new Agent();
-  });
-  afterEach(() => {
-    server.received.length = 0;
   });
   afterAll(async () => {
     await dispatcher.close();
-    await server.close();
   });
 
-  it('ends a call whose headers drip in, one byte at a time', async () => {
-    server.script = (_req, res) => {
+  /** A server of the case's own, answering with `script`, closed when the case ends. */
+  async function serverOf(
+    script: Script,
+    onTestFinished: (fn: OnTestFinishedHandler) => void,
+  ): Promise<ScriptedServer> {
+    const server = await startScriptedServer(script);
+    onTestFinished(() => server.close());
+    return server;
+  }
+
+  it('maps an upstream that does not answer in time to 504/510, without retrying', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    // Never answers.
+    const server = await serverOf(() => {}, onTestFinished);
+    // The deadline ends it; a second leaves the request time to arrive on a loaded machine.
+    const attempt = client(1000).send({ method: 'GET', url: slow(server) }, testCall());
+    await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('ends a call whose headers drip in, one byte at a time', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const server = await serverOf((_req, res) => {
       const socket = res.socket!;
       void drip(
         (c) => socket.write(c),
@@ -289,14 +311,17 @@ describe('UpstreamClient deadline: one deadline for the whole exchange', () => {
         100,
         () => socket.destroyed,
       );
-    };
-    const attempt = client(1000).send({ method: 'GET', url: url() }, testCall());
+    }, onTestFinished);
+    const attempt = client(1000).send({ method: 'GET', url: slow(server) }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
     expect(server.received).toHaveLength(1);
   });
 
-  it('ends a call whose body drips in, however often a byte arrives', async () => {
-    server.script = (_req, res) => {
+  it('ends a call whose body drips in, however often a byte arrives', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const server = await serverOf((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       void drip(
         (c) => res.write(c),
@@ -304,54 +329,75 @@ describe('UpstreamClient deadline: one deadline for the whole exchange', () => {
         100,
         () => res.destroyed,
       );
-    };
-    const attempt = client(1000).send({ method: 'PATCH', url: url() }, testCall());
+    }, onTestFinished);
+    const attempt = client(1000).send({ method: 'PATCH', url: slow(server) }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
     // A PATCH is never repeated; the deadline is not a reason to try again anyway.
     expect(server.received).toHaveLength(1);
   });
 
-  it('takes a late answer inside the deadline', async () => {
+  it('takes a late answer inside the deadline', async ({ expect, onTestFinished }) => {
     // As late as the deadline of the next case, inside one that load cannot use up.
-    server.script = (_req, res) => setTimeout(() => res.end('{"ok":true}'), 1000);
-    const response = await client(5000).send({ method: 'GET', url: url() }, testCall());
+    const server = await serverOf(
+      (_req, res) => setTimeout(() => res.end('{"ok":true}'), 1000),
+      onTestFinished,
+    );
+    const response = await client(5000).send({ method: 'GET', url: slow(server) }, testCall());
     expect(response.status).toBe(200);
   });
 
-  it('gives up when the upstream answers just after the deadline', async () => {
+  it('gives up when the upstream answers just after the deadline', async ({
+    expect,
+    onTestFinished,
+  }) => {
     // Both timers in this process: the deadline's, set first and due first, always fires first.
-    server.script = (_req, res) => setTimeout(() => res.end('{"ok":true}'), 1100);
-    const attempt = client(1000).send({ method: 'GET', url: url() }, testCall());
+    const server = await serverOf(
+      (_req, res) => setTimeout(() => res.end('{"ok":true}'), 1100),
+      onTestFinished,
+    );
+    const attempt = client(1000).send({ method: 'GET', url: slow(server) }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
   });
 
-  it('counts the whole call, retries included, against one deadline', async () => {
-    server.script = (_req, res) => setTimeout(() => gatewayError(res, 503, '500'), 300);
-    const attempt = client(800).send({ method: 'GET', url: url() }, testCall());
+  it('counts the whole call, retries included, against one deadline', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const server = await serverOf(
+      (_req, res) => setTimeout(() => gatewayError(res, 503, '500'), 300),
+      onTestFinished,
+    );
+    const attempt = client(800).send({ method: 'GET', url: slow(server) }, testCall());
     await expect(attempt).rejects.toMatchObject({ status: 504, code: '510' });
     // 300 ms per attempt in an 800 ms deadline: the third attempt is cut short.
     expect(server.received.length).toBeLessThanOrEqual(3);
   });
 
-  it('maps a reset after the headers to 503/500 and repeats only an idempotent call', async () => {
-    server.script = (_req, res) => {
+  it('maps a reset after the headers to 503/500 and repeats only an idempotent call', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const server = await serverOf((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       res.write('{"partial":');
       setTimeout(() => res.socket?.destroy(), 20);
-    };
-    const patch = client(5000).send({ method: 'PATCH', url: url() }, testCall());
+    }, onTestFinished);
+    const patch = client(5000).send({ method: 'PATCH', url: slow(server) }, testCall());
     await expect(patch).rejects.toMatchObject({ status: 503, code: '500' });
     expect(server.received).toHaveLength(1);
     server.received.length = 0;
-    const get = client(5000).send({ method: 'GET', url: url() }, testCall());
+    const get = client(5000).send({ method: 'GET', url: slow(server) }, testCall());
     await expect(get).rejects.toMatchObject({ status: 503, code: '500' });
     expect(server.received).toHaveLength(4);
   });
 
-  it("never goes past the function's remaining time, with a bigger timeout", async () => {
-    server.script = () => {};
+  it("never goes past the function's remaining time, with a bigger timeout", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const server = await serverOf(() => {}, onTestFinished);
     const attempt = client(60_000).send(
-      { method: 'GET', url: url() },
+      { method: 'GET', url: slow(server) },
       testCall({ remainingMs: () => 600 }),
     );
     await expect(attempt).rejects.toBeInstanceOf(UpstreamTimeoutError);

@@ -1,11 +1,10 @@
 /**
  * Every `npx serverless invoke local` line of the README, run as printed against a running
  * emulator (on a free port, given through EMULATOR_PORT, and the watcher's local state in a
- * temporary file so that a developer's own is left alone).
+ * folder of the test's own under .local/, so that a developer's own is left alone).
  */
 import { exec } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,12 +31,38 @@ function printedResult(stdout: string): Record<string, unknown> {
 describe('the README', async () => {
   const lines = await invokeLocalLines();
   const emulator = emulatorForSuite();
+  // The watcher's view in a folder of .local/ of the run's own, named relative to the project as
+  // a developer would name it: the project's, not the build folder's (invoke local runs the
+  // handler from .esbuild/invoke-local/.build).
   let stateDir: string;
+  let relativeState: string;
+  /** Each line's run, once: the watcher's case and the test of where its view is kept share it. */
+  const runs = new Map<string, Promise<{ stdout: string }>>();
+  const runOnce = (line: string) => {
+    if (!runs.has(line)) {
+      runs.set(
+        line,
+        run(line, {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            EMULATOR_PORT: String(emulator.port),
+            WATCHER_STATE_FILE: relativeState,
+          },
+        }),
+      );
+    }
+    return runs.get(line)!;
+  };
 
   beforeAll(async () => {
-    stateDir = await mkdtemp(path.join(tmpdir(), 'invoke-local-'));
+    await mkdir(path.join(ROOT, '.local'), { recursive: true });
+    stateDir = await mkdtemp(path.join(ROOT, '.local', 'invoke-local-'));
+    relativeState = path.join('.local', path.basename(stateDir), 'watcher-state.json');
   });
   afterAll(async () => {
+    await Promise.allSettled(runs.values());
     await rm(stateDir, { recursive: true, force: true });
   });
 
@@ -46,15 +71,7 @@ describe('the README', async () => {
   });
 
   it.each(lines)('%s: answers with the emulator running', { timeout: 120_000 }, async (line) => {
-    const { stdout } = await run(line, {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        EMULATOR_PORT: String(emulator.port),
-        WATCHER_STATE_FILE: path.join(stateDir, 'watcher-state.json'),
-      },
-    });
+    const { stdout } = await runOnce(line);
     const result = printedResult(stdout);
     if ('statusCode' in result) expect(result.statusCode, stdout).toBe(200);
     else expect(result, stdout).toHaveProperty('baselined');
@@ -67,23 +84,9 @@ describe('the README', async () => {
     expect(line).toBeDefined();
     const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain('.local/watcher-state.json');
-    // A relative WATCHER_STATE_FILE, as a developer would give it: the project's, not the
-    // build folder's (invoke local runs the handler from .esbuild/invoke-local/.build).
-    const relative = path.join('.local', path.basename(stateDir), 'watcher-state.json');
-    try {
-      await run(line!, {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          EMULATOR_PORT: String(emulator.port),
-          WATCHER_STATE_FILE: relative,
-        },
-      });
-      const state = JSON.parse(await readFile(path.join(ROOT, relative), 'utf8'));
-      expect(state).toBeTypeOf('object');
-    } finally {
-      await rm(path.join(ROOT, path.dirname(relative)), { recursive: true, force: true });
-    }
+    // The relative WATCHER_STATE_FILE the line ran with names a file of the project.
+    await runOnce(line!);
+    const state = JSON.parse(await readFile(path.join(ROOT, relativeState), 'utf8'));
+    expect(state).toBeTypeOf('object');
   });
 });

@@ -3,13 +3,15 @@
  * the defaults and a prod stage with every optional setting, and the CloudFormation templates
  * it generates. Each function gets the permissions it needs and no more; the queue, its
  * dead-letter queue, the schedule, the routes, the alarms and the stage settings are checked.
- * Then the README's `npx serverless package`, exactly as printed (no variables, no credentials),
- * while `npm start` runs: its build is its own, so every route keeps answering; a build deleted
- * under it anyway is built again. (In this file: the suites that package run one after another.)
+ * The dev stage's package is the README's `npx serverless package`, exactly as printed (no
+ * variables, no credentials), run while `npm start` runs: its build is its own, so every route
+ * keeps answering; a build deleted under it anyway is built again. Then the prod stage's
+ * packages, one built and one refused, each into a folder of its own. (One package at a time: a
+ * package empties the project's .serverless/ when it starts, whatever its --package.)
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -92,10 +94,91 @@ async function packageStage(
   } finally {
     await rm(path.join(ROOT, env.SLS_ESBUILD_WORK_FOLDER!), { recursive: true, force: true });
   }
+  return packaged(dir);
+}
+
+/** A package's folder and the resources of the template it holds. */
+async function packaged(dir: string): Promise<Packaged> {
   const template = JSON.parse(
     await readFile(path.join(dir, 'cloudformation-template-update-stack.json'), 'utf8'),
   ) as { Resources: Record<string, Resource> };
   return { dir, resources: template.Resources };
+}
+
+/** `npm start` (scripts/start.ts, as npm runs it), once for this file, on free ports. */
+interface NpmStart {
+  readonly base: string;
+  readonly port: number;
+  /** Everything it has printed so far. */
+  printed(): string;
+  /** Waits until it prints `text` (after the first `from` characters); fails if it exits. */
+  waitFor(text: string, from?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+let npmStart: Promise<NpmStart> | undefined;
+
+function startedOnce(): Promise<NpmStart> {
+  npmStart ??= (async () => {
+    const output: string[] = [];
+    const printed = () => output.join('');
+    const port = await findFreePort();
+    const start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PORT: String(port),
+        EMULATOR_PORT: String(await findFreePort()),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    start.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    start.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    const waitFor = async (text: string, from = 0) => {
+      await vi.waitFor(
+        () => {
+          if (start.exitCode !== null) throw new Error(`npm start exited:\n${printed()}`);
+          expect(printed().indexOf(text, from), printed()).toBeGreaterThanOrEqual(0);
+        },
+        { timeout: 180_000, interval: 250 },
+      );
+    };
+    const stop = async () => {
+      if (start.exitCode !== null) return;
+      const exited = new Promise((resolve) => start.once('exit', resolve));
+      start.kill('SIGTERM');
+      await exited;
+    };
+    return { base: `http://127.0.0.1:${port}`, port, printed, waitFor, stop };
+  })();
+  return npmStart;
+}
+
+afterAll(async () => {
+  await (await npmStart?.catch(() => undefined))?.stop();
+}, 30_000);
+
+let readmePackaged: Promise<Packaged & { readonly said: string }> | undefined;
+
+/**
+ * The README's `npx serverless package`, as printed (no variables, no credentials), once npm
+ * start answers and while it runs: the dev stage's package, into `.serverless/`.
+ */
+function readmePackage(): Promise<Packaged & { readonly said: string }> {
+  readmePackaged ??= (async () => {
+    const started = await startedOnce();
+    await started.waitFor('Functions ready at');
+    const { stdout, stderr } = await run('npx', ['serverless', 'package'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
+    // A copy: the next package, whatever its --package, empties .serverless/ when it starts.
+    const dir = await mkdtemp(path.join(tmpdir(), 'sls-package-readme-'));
+    await cp(path.join(ROOT, '.serverless'), dir, { recursive: true });
+    return { ...(await packaged(dir)), said: `${stdout}${stderr}` };
+  })();
+  return readmePackaged;
 }
 
 describe('serverless package and its CloudFormation template', () => {
@@ -107,7 +190,8 @@ describe('serverless package and its CloudFormation template', () => {
   const functionName = (logicalId: string) => logicalId.replace(/LambdaFunction$/, '');
 
   beforeAll(async () => {
-    const dev = await packageStage('dev', URLS);
+    // One package at a time: each empties the project's .serverless/ when it starts.
+    const dev = await readmePackage();
     out = dev.dir;
     resources = dev.resources;
     prod = await packageStage('prod', PROD_SETTINGS, [
@@ -152,23 +236,28 @@ describe('serverless package and its CloudFormation template', () => {
    */
   let refused: Promise<string> | undefined;
   const refusal = () => {
-    refused ??= run(
-      path.join(ROOT, 'node_modules/.bin/serverless'),
-      ['package', '--stage', 'prod'],
-      {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          SCAN_BASE_URL: 'http://wsc.apigw.example.com',
+    // Into a folder of the test's own, as the other packages of this file.
+    refused ??= mkdtemp(path.join(tmpdir(), 'sls-package-refused-')).then((dir) =>
+      run(
+        path.join(ROOT, 'node_modules/.bin/serverless'),
+        ['package', '--stage', 'prod', '--package', dir],
+        {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            SCAN_BASE_URL: 'http://wsc.apigw.example.com',
+          },
         },
-      },
-    ).then(
-      () => 'packaged',
-      (error: { code?: number; stdout?: string; stderr?: string }) => {
-        expect(error.code).not.toBe(0);
-        return `${error.stdout ?? ''}${error.stderr ?? ''}`;
-      },
+      )
+        .then(
+          () => 'packaged',
+          (error: { code?: number; stdout?: string; stderr?: string }) => {
+            expect(error.code).not.toBe(0);
+            return `${error.stdout ?? ''}${error.stderr ?? ''}`;
+          },
+        )
+        .finally(() => rm(dir, { recursive: true, force: true })),
     );
     return refused;
   };
@@ -1075,48 +1164,15 @@ function samplePattern(line: string, port: number): RegExp {
 }
 
 describe("the README's package command while npm start runs", () => {
-  const output: string[] = [];
-  let start: ChildProcess | undefined;
-  let base = '';
-  let port = 0;
-  const printed = () => output.join('');
-  const waitFor = async (text: string, from = 0) => {
-    await vi.waitFor(
-      () => {
-        if (start?.exitCode !== null) throw new Error(`npm start exited:\n${printed()}`);
-        expect(printed().indexOf(text, from), printed()).toBeGreaterThanOrEqual(0);
-      },
-      { timeout: 180_000, interval: 250 },
-    );
-  };
+  let started: NpmStart;
   const demoToken = async () =>
     (JSON.parse(await readFile(DEMO_SECRETS_FILE, 'utf8')) as { callers: { token: string }[] })
       .callers[0]!.token;
 
   beforeAll(async () => {
-    port = await findFreePort();
-    base = `http://127.0.0.1:${port}`;
-    start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        PORT: String(port),
-        EMULATOR_PORT: String(await findFreePort()),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    start.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    start.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    await waitFor('Functions ready at');
+    started = await startedOnce();
+    await started.waitFor('Functions ready at');
   }, 200_000);
-
-  afterAll(async () => {
-    if (!start || start.exitCode !== null) return;
-    const exited = new Promise((resolve) => start?.once('exit', resolve));
-    start.kill('SIGTERM');
-    await exited;
-  }, 30_000);
 
   it("prints what the README's sample shows, and nothing else before the functions are ready", async () => {
     const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
@@ -1129,11 +1185,12 @@ describe("the README's package command while npm start runs", () => {
       .filter((line) => !line.startsWith('> '))
       .slice(1)
       .filter((line) => !(/^Node v\S+ runs the local stack;/.test(line) && nodeMajor >= 22));
-    const shown = printed().slice(0, printed().indexOf('Ctrl-C stops everything.'));
+    const printed = started.printed();
+    const shown = printed.slice(0, printed.indexOf('Ctrl-C stops everything.'));
     const lines = `${shown}Ctrl-C stops everything.\n`.split('\n');
     expect(lines).toHaveLength(expected.length);
     expected.forEach((line, i) => {
-      expect(lines[i], `line ${i + 1} of:\n${shown}`).toMatch(samplePattern(line, port));
+      expect(lines[i], `line ${i + 1} of:\n${shown}`).toMatch(samplePattern(line, started.port));
     });
   });
 
@@ -1142,21 +1199,22 @@ describe("the README's package command while npm start runs", () => {
   }, async () => {
     const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain('`npx serverless package`');
-    const packaged = await run('npx', ['serverless', 'package'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    });
-    expect(`${packaged.stdout}${packaged.stderr}`).toMatch(/built for inspection only/);
+    const { said } = await readmePackage();
+    expect(said).toMatch(/built for inspection only/);
     const token = await demoToken();
-    expect((await fetch(`${base}/health`)).status).toBe(200);
-    const jobs = await fetch(`${base}/jobs`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await fetch(`${started.base}/health`)).status).toBe(200);
+    const jobs = await fetch(`${started.base}/jobs`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(jobs.status, await jobs.clone().text()).toBe(200);
 
     // A build deleted under it anyway is built again, said in one line.
-    const before = printed().length;
-    await rm(path.join(ROOT, `.esbuild/start-${port}`), { recursive: true, force: true });
-    await waitFor('Functions ready again at', before);
-    expect(printed().slice(before)).toMatch(/The build in \.esbuild\/start-\d+ was deleted/);
-    expect((await fetch(`${base}/health`)).status).toBe(200);
+    const before = started.printed().length;
+    await rm(path.join(ROOT, `.esbuild/start-${started.port}`), { recursive: true, force: true });
+    await started.waitFor('Functions ready again at', before);
+    expect(started.printed().slice(before)).toMatch(
+      /The build in \.esbuild\/start-\d+ was deleted/,
+    );
+    expect((await fetch(`${started.base}/health`)).status).toBe(200);
   });
 });

@@ -32,10 +32,18 @@ const reservedIds = (emulator: Emulator) =>
 const requestsTo = (emulator: Emulator, method: string, suffix: string) =>
   emulator.requests.filter((r) => r.method === method && r.url.endsWith(suffix));
 
+/**
+ * Handlers load one at a time (each in a fresh module graph, with its emulator's environment
+ * read as it loads): the two long walks below run side by side, each with its own.
+ */
+let loading: Promise<unknown> = Promise.resolve();
+
 async function cancelReservedIn(emulator: Emulator, extra: Record<string, string> = {}) {
-  const { cancelReserved } = await loadHandlers(emulatorEnv(emulator, extra), {
-    cancelReserved: SCAN_FUNCTIONS.cancelReserved,
-  });
+  const loaded = loading.then(() =>
+    loadHandlers(emulatorEnv(emulator, extra), { cancelReserved: SCAN_FUNCTIONS.cancelReserved }),
+  );
+  loading = loaded.catch(() => undefined);
+  const { cancelReserved } = await loaded;
   return async (context: Context = lambdaContext(FUNCTION_TIMEOUT_MS)) => {
     const result = await cancelReserved(
       httpEvent('jobs-cancel-reserved.json', { body: LOAD_SEARCH }),
@@ -51,7 +59,7 @@ const walkLine = (lines: string[]) =>
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .find((line) => String(line.message).startsWith('cancel-reserved'));
 
-describe('cancel-reserved at 50 ms a call', () => {
+describe.concurrent('cancel-reserved at 50 ms a call', () => {
   let emulator: Emulator;
   let call: Awaited<ReturnType<typeof cancelReservedIn>>;
   beforeAll(async () => {
@@ -90,7 +98,7 @@ describe('cancel-reserved at 50 ms a call', () => {
   });
 });
 
-describe('cancel-reserved when the time cannot cover the work', () => {
+describe.concurrent('cancel-reserved when the time cannot cover the work', () => {
   let emulator: Emulator;
   let call: Awaited<ReturnType<typeof cancelReservedIn>>;
   beforeAll(async () => {

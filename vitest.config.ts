@@ -43,8 +43,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          // The fault suite's six kinds of route side by side (faults.test.ts), not five then one.
-          maxConcurrency: 6,
+          // The fault suite's twelve lanes side by side (faults.test.ts: six kinds of route, two
+          // deadlines each), not five then five then two.
+          maxConcurrency: 12,
           ...SHARED_WORKER,
         },
       },

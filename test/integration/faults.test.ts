@@ -294,33 +294,38 @@ function checkAnswer(
   }
 }
 
+/** The deadlines of the cases: each kind has a lane of cases, an emulator and a container per deadline. */
+const LANES = [DEADLINE_MS, SHORT_DEADLINE_MS].map((deadlineMs) => ({
+  deadlineMs,
+  cases: CASES.filter((faultCase) => (faultCase.deadlineMs ?? DEADLINE_MS) === deadlineMs),
+}));
+
 /**
- * Each kind of route on an emulator and in a container of its own, so that the kinds run side by
- * side (`concurrent`), each kind's cases one after another on its emulator, reset before each:
- * most cases wait on an answer held back or dripping in, not on the machine, and no case of one
- * kind can see another's faults, requests or activations (a list's path is the prefix of a
- * cancel's).
+ * Each kind of route, and each of its deadlines, on an emulator and in a container of its own, so
+ * that the lanes run side by side (`concurrent`), each lane's cases one after another on its
+ * emulator, reset before each: most cases wait on an answer held back or dripping in, not on the
+ * machine, and no case of one lane can see another's faults, requests or activations (a list's
+ * path is the prefix of a cancel's).
  */
 describe('the fault suite: every fault class against every kind of route', () => {
+  /** By kind and deadline: `${kind.name} ${deadlineMs}`. */
   const emulators = new Map<string, Emulator>();
-  /** The handler of each route kind, by deadline: one container per kind and deadline. */
-  const handlers = new Map<string, Map<number, HttpHandler>>();
+  const handlers = new Map<string, HttpHandler>();
+  const laneOf = (kind: RouteKind, deadlineMs: number) => `${kind.name} ${deadlineMs}`;
 
   beforeAll(async () => {
     // One after another: loading a container sets the environment it reads.
     for (const kind of KINDS) {
-      const emulator = await startTestEmulator();
-      emulators.set(kind.name, emulator);
-      const file = await secretFile(demoSecretFor(emulator.url));
-      const byDeadline = new Map<number, HttpHandler>();
-      for (const deadlineMs of [DEADLINE_MS, SHORT_DEADLINE_MS]) {
+      for (const { deadlineMs } of LANES) {
+        const emulator = await startTestEmulator();
+        emulators.set(laneOf(kind, deadlineMs), emulator);
+        const file = await secretFile(demoSecretFor(emulator.url));
         const { handler } = await loadHandlers(
           emulatorEnv(emulator, { SECRETS_FILE: file, UPSTREAM_TIMEOUT_MS: String(deadlineMs) }),
           { handler: kind.module },
         );
-        byDeadline.set(deadlineMs, handler);
+        handlers.set(laneOf(kind, deadlineMs), handler);
       }
-      handlers.set(kind.name, byDeadline);
     }
   });
   afterAll(async () => {
@@ -328,21 +333,23 @@ describe('the fault suite: every fault class against every kind of route', () =>
   });
 
   describe.concurrent.each(KINDS)('$name', (kind) => {
-    const emulatorOf = () => emulators.get(kind.name)!;
-    beforeEach(() => {
-      emulatorOf().reset();
-    });
+    describe.concurrent.each(LANES)('deadline $deadlineMs ms', ({ deadlineMs, cases }) => {
+      const emulatorOf = () => emulators.get(laneOf(kind, deadlineMs))!;
+      beforeEach(() => {
+        emulatorOf().reset();
+      });
 
-    it.sequential.each(CASES)('$name', async (faultCase) => {
-      const emulator = emulatorOf();
-      for (const fault of faultCase.faults(kind.upstreamPath)) emulator.faults.add(fault);
-      const expected = faultCase.expect(kind);
-      const context = `${kind.name}, ${faultCase.name}`;
-      const handler = handlers.get(kind.name)!.get(faultCase.deadlineMs ?? DEADLINE_MS)!;
-      const result = await handler(kind.event(), lambdaContext());
-      checkAnswer(result, expected, context);
-      expect(attemptsOn(emulator, kind.upstreamPath), context).toBe(expected.attempts);
-      if (kind.runs) expect(kind.runs(emulator), context).toBeLessThanOrEqual(1);
+      it.sequential.each(cases)('$name', async (faultCase) => {
+        const emulator = emulatorOf();
+        for (const fault of faultCase.faults(kind.upstreamPath)) emulator.faults.add(fault);
+        const expected = faultCase.expect(kind);
+        const context = `${kind.name}, ${faultCase.name}`;
+        const handler = handlers.get(laneOf(kind, deadlineMs))!;
+        const result = await handler(kind.event(), lambdaContext());
+        checkAnswer(result, expected, context);
+        expect(attemptsOn(emulator, kind.upstreamPath), context).toBe(expected.attempts);
+        if (kind.runs) expect(kind.runs(emulator), context).toBeLessThanOrEqual(1);
+      });
     });
   });
 });

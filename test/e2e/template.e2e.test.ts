@@ -72,7 +72,11 @@ interface Packaged {
   readonly resources: Record<string, Resource>;
 }
 
-/** `serverless package` of a stage into a fresh folder, with only these settings. */
+/**
+ * `serverless package` of a stage into a fresh folder, with only these settings; a refused or
+ * failed package rejects with the command's error (its exit code, stdout and stderr) and leaves
+ * no folder.
+ */
 async function packageStage(
   stage: string,
   settings: Record<string, string>,
@@ -91,6 +95,9 @@ async function packageStage(
       ['package', '--stage', stage, '--package', dir, ...params.map((p) => `--param=${p}`)],
       { cwd: ROOT, env },
     );
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
   } finally {
     await rm(path.join(ROOT, env.SLS_ESBUILD_WORK_FOLDER!), { recursive: true, force: true });
   }
@@ -236,28 +243,15 @@ describe('serverless package and its CloudFormation template', () => {
    */
   let refused: Promise<string> | undefined;
   const refusal = () => {
-    // Into a folder of the test's own, as the other packages of this file.
-    refused ??= mkdtemp(path.join(tmpdir(), 'sls-package-refused-')).then((dir) =>
-      run(
-        path.join(ROOT, 'node_modules/.bin/serverless'),
-        ['package', '--stage', 'prod', '--package', dir],
-        {
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            SCAN_BASE_URL: 'http://wsc.apigw.example.com',
-          },
-        },
-      )
-        .then(
-          () => 'packaged',
-          (error: { code?: number; stdout?: string; stderr?: string }) => {
-            expect(error.code).not.toBe(0);
-            return `${error.stdout ?? ''}${error.stderr ?? ''}`;
-          },
-        )
-        .finally(() => rm(dir, { recursive: true, force: true })),
+    refused ??= packageStage('prod', { SCAN_BASE_URL: 'http://wsc.apigw.example.com' }).then(
+      async (packagedAnyway) => {
+        await rm(packagedAnyway.dir, { recursive: true, force: true });
+        return 'packaged';
+      },
+      (error: { code?: number; stdout?: string; stderr?: string }) => {
+        expect(error.code).not.toBe(0);
+        return `${error.stdout ?? ''}${error.stderr ?? ''}`;
+      },
     );
     return refused;
   };

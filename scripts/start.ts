@@ -3,7 +3,7 @@
  * `serverless offline` (a child process, scripts/local/offline.ts), wired together with the
  * local defaults.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { demoSecretFor, startEmulator } from '../emulator/index.js';
 import { watchBuildFolder } from './local/build-guard.js';
@@ -130,8 +130,11 @@ async function main(): Promise<void> {
     env.SECRETS_FILE = resolve(given('SECRETS_FILE') ?? DEMO_SECRETS_FILE);
     const usesDemoSecret = env.SECRETS_SOURCE === 'file' && env.SECRETS_FILE === DEMO_SECRETS_FILE;
     if (emulatorUrl && usesDemoSecret && emulatorPort !== 4010) {
-      // The demo secret's action URLs name port 4010: use a copy that names this emulator.
-      env.SECRETS_FILE = await writeRebasedDemoSecret(emulatorUrl, emulatorPort);
+      // The demo secret's action URLs name port 4010: use a copy that names this emulator, for
+      // as long as it runs.
+      const copy = await writeRebasedDemoSecret(emulatorUrl, emulatorPort);
+      cleanups.push(() => rm(copy, { force: true }));
+      env.SECRETS_FILE = copy;
     }
 
     // What the functions would refuse on every call stops npm start now, with its cause.

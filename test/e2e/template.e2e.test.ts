@@ -1211,4 +1211,13 @@ describe("the README's package command while npm start runs", () => {
     );
     expect((await fetch(`${started.base}/health`)).status).toBe(200);
   });
+
+  it('leaves no copy of the demo secret behind when it stops', async () => {
+    // On ports other than 4010 the functions read a copy that names this run's emulator.
+    const copy = /secrets: (\S+\.json)/.exec(started.printed())?.[1];
+    expect(copy).toMatch(/[\\/]\.local[\\/]demo-secret-\d+\.json$/);
+    expect(existsSync(copy!)).toBe(true);
+    await started.stop();
+    expect(existsSync(copy!)).toBe(false);
+  });
 });

@@ -182,27 +182,6 @@ const httpParserBeside = {
 };
 
 /**
- * middy's core imports Node's web streams (about 1.2 ms of a cold start) for one check, made only
- * when a handler returns a streamed response, which none of ours does. Its import of them is
- * answered with a module that loads them on first use.
- */
-const middyWebStreamsOnUse = {
-  name: 'middy-web-streams-on-use',
-  setup(build) {
-    build.onResolve({ filter: /^node:stream\/web$/ }, (args) =>
-      /[\\/]@middy[\\/]core[\\/]/.test(args.importer)
-        ? { path: 'node:stream/web', namespace: 'on-use' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'on-use' }, () => ({
-      contents:
-        "module.exports = { get ReadableStream() { return require('node:stream/web').ReadableStream; } };",
-      loader: 'js',
-    }));
-  },
-};
-
-/**
  * undici's HTTP client reads two of the parser's constant tables (ERROR, TYPE); the module that
  * holds them carries about thirty (character classes, method and status names: 10 KB of every
  * HTTP bundle). It is replaced by those tables alone, taken from undici's own module when the
@@ -428,6 +407,5 @@ module.exports = [
   docsAssetsBuiltIn,
   httpParserBeside,
   parserConstantsRead,
-  middyWebStreamsOnUse,
   handOffBeside,
 ];

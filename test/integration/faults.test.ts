@@ -339,7 +339,7 @@ describe('the fault suite: every fault class against every kind of route', () =>
         emulatorOf().reset();
       });
 
-      it.sequential.each(cases)('$name', async (faultCase) => {
+      it.each(cases)('$name', { concurrent: false }, async (faultCase) => {
         const emulator = emulatorOf();
         for (const fault of faultCase.faults(kind.upstreamPath)) emulator.faults.add(fault);
         const expected = faultCase.expect(kind);

@@ -26,11 +26,12 @@ const plugins = require('../../../../sls/plugins/esbuild-plugins.cjs') as esbuil
 async function bundle(
   source: string,
   where = '.',
+  extension: 'cjs' | 'mjs' = 'cjs',
 ): Promise<{ exports: unknown; bytes: number; outfile: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'plugins-'));
   const entryDir = path.join(dir, where);
   mkdirSync(entryDir, { recursive: true });
-  const entry = path.join(entryDir, 'entry.cjs');
+  const entry = path.join(entryDir, `entry.${extension}`);
   const outfile = path.join(dir, 'out.cjs');
   writeFileSync(entry, source);
   const result = await esbuild.build({
@@ -190,13 +191,16 @@ describe('the bundles’ esbuild plugins', () => {
   });
 
   it('let middy load Node’s web streams only when a handler returns a stream', async () => {
+    // middy 7 is published as ES modules only: the functions import it, as here.
     const { outfile } = await bundle(
-      "const middy = require('@middy/core').default; module.exports = middy(async () => 'ok');",
+      "import middy from '@middy/core'; export const handler = middy(async () => 'ok');",
+      '.',
+      'mjs',
     );
     // In a fresh process: what loading the bundle, then answering once, loads of Node.
     const script = `
       const before = new Set(process.moduleLoadList);
-      const handler = require(${JSON.stringify(outfile)});
+      const { handler } = require(${JSON.stringify(outfile)});
       handler({}, {}).then((answer) => {
         const loaded = process.moduleLoadList.filter((name) => !before.has(name));
         console.log(JSON.stringify({ answer, webStreams: loaded.includes('NativeModule stream/web') }));

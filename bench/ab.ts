@@ -1,6 +1,6 @@
 /**
  * A/B of builds of the list-jobs handler, in one process so that all see the same machine:
- *   npx tsx bench/ab.ts <bundle A.cjs> <bundle B.cjs> [<bundle C.cjs>...] [rounds] [--per-round=N]
+ *   node bench/ab.ts <bundle A.cjs> <bundle B.cjs> [<bundle C.cjs>...] [rounds] [--per-round=N]
  *     [--event=jobs-report.json]
  * Each bundle is a CommonJS build of functions/jobs/list.ts (a packaged zip's .cjs, or esbuild
  * with the options of serverless.yml), or the floor (bench/floor/undici.ts built as floor.ts
@@ -14,8 +14,8 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
-import { logLinesAsLambda, median, startNeutralUpstream } from './harness.js';
+import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.ts';
+import { logLinesAsLambda, median, startNeutralUpstream } from './harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -26,7 +26,7 @@ const perRound = Number(
 );
 if (files.length < 2) {
   console.error(
-    'usage: npx tsx bench/ab.ts <bundle A.cjs> <bundle B.cjs>... [rounds] [--per-round=N]',
+    'usage: node bench/ab.ts <bundle A.cjs> <bundle B.cjs>... [rounds] [--per-round=N]',
   );
   process.exit(2);
 }

@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { median } from './harness.js';
-import { deployedEnvironment, loadedBytes, unpackedEntry } from './packaged.js';
+import { median } from './harness.ts';
+import { deployedEnvironment, loadedBytes, unpackedEntry } from './packaged.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

@@ -5,13 +5,13 @@
  */
 import { createServer as createHttpServer } from 'node:http';
 import { Agent } from 'undici';
-import { median, startNeutralUpstream, timeSequential } from './harness.js';
+import { median, startNeutralUpstream, timeSequential } from './harness.ts';
 
 /** `pin` (--pin): the neutral upstream on core 1. */
 export async function benchDeadline(pin: boolean): Promise<void> {
-  const { UpstreamClient } = await import('../lib/upstream/client.js');
-  const { Metrics } = await import('../lib/core/metrics.js');
-  const { createLogger } = await import('../lib/core/log.js');
+  const { UpstreamClient } = await import('../lib/upstream/client.ts');
+  const { Metrics } = await import('../lib/core/metrics.ts');
+  const { createLogger } = await import('../lib/core/log.ts');
   // One call context, as a request of the package has: its metrics are taken between rounds.
   const call = { metrics: new Metrics(), log: createLogger({}, () => {}) };
   const { port, child } = await startNeutralUpstream(pin);

@@ -20,12 +20,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { demoSecretFor, startEmulator } from '../emulator/index.js';
-import { jsonObjectOf } from '../lib/core/json.js';
-import type { SecretCapability } from '../lib/core/secret-capabilities.js';
-import { routes } from '../lib/http/routes/index.js';
-import { splitByCapability } from '../lib/secrets/schema.js';
-import { median } from './harness.js';
+import { demoSecretFor, startEmulator } from '../emulator/index.ts';
+import { jsonObjectOf } from '../lib/core/json.ts';
+import type { SecretCapability } from '../lib/core/secret-capabilities.ts';
+import { routes } from '../lib/http/routes/index.ts';
+import { splitByCapability } from '../lib/secrets/schema.ts';
+import { median } from './harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);

@@ -16,13 +16,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { demoSecretFor, startEmulator } from '../emulator/index.js';
-import { FUNCTIONS } from '../lib/functions.js';
-import { serviceRoutes } from '../lib/http/routes/service.js';
-import { sampleEvent } from '../test/helpers/lambda.js';
-import { firstAnswerOnce, startSecretsStandIn } from './first-answer.js';
-import { median } from './harness.js';
-import { deployedEnvironment, loadedBytes, unpackedEntry } from './packaged.js';
+import { demoSecretFor, startEmulator } from '../emulator/index.ts';
+import { FUNCTIONS } from '../lib/functions.ts';
+import { serviceRoutes } from '../lib/http/routes/service.ts';
+import { sampleEvent } from '../test/helpers/lambda.ts';
+import { firstAnswerOnce, startSecretsStandIn } from './first-answer.ts';
+import { median } from './harness.ts';
+import { deployedEnvironment, loadedBytes, unpackedEntry } from './packaged.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECRET_ID = 'platform-gateway/dev/platform';
@@ -182,11 +182,11 @@ function warmCpu(
 ): Record<'package' | 'undici floor' | 'fetch floor', number> {
   const measure = (...bundles: string[]): number[] =>
     JSON.parse(
-      execFileSync(
-        node,
-        ['--import', 'tsx', path.join(ROOT, 'bench/floor/warm-cpu.ts'), secretFile, ...bundles],
-        { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-      ),
+      execFileSync(node, [path.join(ROOT, 'bench/floor/warm-cpu.ts'), secretFile, ...bundles], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
     );
   const [pkg = Number.NaN, undici = Number.NaN] = measure(listJobs, floors.undici);
   const [fetch = Number.NaN] = measure(floors.fetch);

@@ -17,10 +17,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { demoSecretFor, startEmulator } from '../emulator/index.js';
-import { startLocalHandOff } from '../scripts/local/s3-stand-in.js';
-import { median } from './harness.js';
-import { packageArtifacts, unpackedEntry } from './packaged.js';
+import { demoSecretFor, startEmulator } from '../emulator/index.ts';
+import { startLocalHandOff } from '../scripts/local/s3-stand-in.ts';
+import { median } from './harness.ts';
+import { packageArtifacts, unpackedEntry } from './packaged.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const MB = 1024 * 1024;

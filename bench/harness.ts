@@ -41,14 +41,16 @@ export async function timeSequential(run: () => Promise<void>, count: number): P
 export async function startNeutralUpstream(
   pin: boolean,
 ): Promise<{ port: number; child: ChildProcess }> {
-  const tsx = path.join(ROOT, 'node_modules/.bin/tsx');
-  const commandArgs = [tsx, 'bench/neutral-upstream.ts'];
+  const commandArgs = [process.execPath, 'bench/neutral-upstream.ts'];
   const child = pin
     ? spawn('taskset', ['-c', '1', ...commandArgs], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'inherit'],
       })
-    : spawn(tsx, commandArgs.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    : spawn(process.execPath, commandArgs.slice(1), {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`neutral upstream exited with ${code}`)));
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -13,16 +13,16 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
-import { findFreePort } from '../scripts/local/ports.js';
-import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.js';
-import { logLinesAsLambda, median, startNeutralUpstream, timeSequential } from './harness.js';
+import { findFreePort } from '../scripts/local/ports.ts';
+import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.ts';
+import { logLinesAsLambda, median, startNeutralUpstream, timeSequential } from './harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 export interface OverheadOptions {
   /** --pin: this process on core 0, the upstream on core 1. */
   readonly pin: boolean;
-  /** --source: the TypeScript sources through tsx rather than the packaged bundle. */
+  /** --source: the TypeScript sources (Node strips their types) rather than the packaged bundle. */
   readonly fromSource: boolean;
   /** --upstream=emulator: against the emulator rather than the neutral upstream. */
   readonly useEmulator: boolean;
@@ -36,9 +36,7 @@ function percentile(values: number[], p: number): number {
 }
 
 async function startEmulatorProcess(port: number, pin: boolean): Promise<ChildProcess> {
-  const [command, commandArgs] = pinned(pin, path.join(ROOT, 'node_modules/.bin/tsx'), [
-    'emulator/main.ts',
-  ]);
+  const [command, commandArgs] = pinned(pin, process.execPath, ['emulator/main.ts']);
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: { ...process.env, EMULATOR_PORT: String(port) },
@@ -105,7 +103,7 @@ export async function benchOverhead(options: OverheadOptions): Promise<void> {
     if (process.env.BENCH_LOG === 'none') console.log = () => {};
     else logLinesAsLambda(event.requestContext.requestId);
     const { handler } = (
-      entry ? createRequire(import.meta.url)(entry) : await import('../functions/jobs/list.js')
+      entry ? createRequire(import.meta.url)(entry) : await import('../functions/jobs/list.ts')
     ) as { handler: HttpHandler };
 
     // The bare request: the same signed URL, headers signed once (valid for minutes).

@@ -18,15 +18,15 @@
  * --node=/path/to/node (cold imports under another Node, e.g. 22 as on Lambda; repeatable as
  * a comma-separated list), --upstream=neutral|emulator (handler overhead; neutral by default),
  * --pin (section 1: this process on core 0, the upstream on core 1), --source (section 1 on the TypeScript
- * sources through tsx rather than on the packaged bundle).
+ * sources (Node strips their types) rather than on the packaged bundle).
  */
 import path from 'node:path';
-import { benchColdStart } from './cold-start.js';
-import { benchDeadline } from './deadline.js';
-import { benchFirstAnswer } from './first-answer.js';
-import { benchFloor } from './floor.js';
-import { benchOverhead } from './overhead.js';
-import { packageArtifacts, unpackedEntry } from './packaged.js';
+import { benchColdStart } from './cold-start.ts';
+import { benchDeadline } from './deadline.ts';
+import { benchFirstAnswer } from './first-answer.ts';
+import { benchFloor } from './floor.ts';
+import { benchOverhead } from './overhead.ts';
+import { packageArtifacts, unpackedEntry } from './packaged.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = new Map(
@@ -72,7 +72,7 @@ if (!only || only === 'floor') {
     args.get('node')?.split(',')[0],
   );
 }
-if (only === 'scale') await (await import('./scale.js')).benchScale(args);
-if (only === 'hand-off') await (await import('./hand-off.js')).benchHandOff(args);
-if (!only || only === 'usage') await (await import('./usage.js')).benchUsage(args);
+if (only === 'scale') await (await import('./scale.ts')).benchScale(args);
+if (only === 'hand-off') await (await import('./hand-off.ts')).benchHandOff(args);
+if (!only || only === 'usage') await (await import('./usage.ts')).benchUsage(args);
 process.exit(0);

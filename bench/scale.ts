@@ -26,11 +26,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build, type Plugin } from 'esbuild';
-import { type Emulator, startEmulator, syntheticScanJobs } from '../emulator/index.js';
-import { FUNCTIONS } from '../lib/functions.js';
-import { jobRoutes } from '../lib/http/routes/jobs.js';
-import { WATCHER_FUNCTION } from '../lib/watcher/watcher.js';
-import { startDynalite } from '../scripts/local-ledger.js';
+import { type Emulator, startEmulator, syntheticScanJobs } from '../emulator/index.ts';
+import { FUNCTIONS } from '../lib/functions.ts';
+import { jobRoutes } from '../lib/http/routes/jobs.ts';
+import { WATCHER_FUNCTION } from '../lib/watcher/watcher.ts';
+import { startDynalite } from '../scripts/local-ledger.ts';
 import tables from '../sls/resolvers/tables.cjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -24,14 +24,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createLogger } from '../lib/core/log.js';
-import type { PlanEntry } from '../lib/secrets/callers-schema.js';
-import { type Admission, admit as admitWith } from '../lib/usage/admission.js';
-import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.js';
-import { UsageGate } from '../lib/usage/gate.js';
-import { ONE_REQUEST } from '../lib/usage/units.js';
+import { createLogger } from '../lib/core/log.ts';
+import type { PlanEntry } from '../lib/secrets/callers-schema.ts';
+import { type Admission, admit as admitWith } from '../lib/usage/admission.ts';
+import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.ts';
+import { UsageGate } from '../lib/usage/gate.ts';
+import { ONE_REQUEST } from '../lib/usage/units.ts';
 import tables from '../sls/resolvers/tables.cjs';
-import { benchUsageScale } from './usage-scale.js';
+import { benchUsageScale } from './usage-scale.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CREDENTIALS = { accessKeyId: 'AKIDLOOPBACKBENCH', secretAccessKey: 'loopback-bench' };

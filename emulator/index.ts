@@ -4,45 +4,45 @@
  * ships inside a function bundle.
  */
 import { setMaxListeners } from 'node:events';
-import { type ActionActivations, ActivationLog, actionModule } from './actions/index.js';
-import { type CatalogueControl, catalogueModule } from './catalogue/index.js';
-import { AnswerSizes } from './core/answer-sizes.js';
-import { type ControlRoute, coreControlRoutes } from './core/control-api.js';
-import { type FaultController, FaultRegistry } from './core/faults.js';
-import { baseUrl, listen } from './core/http-server.js';
-import type { RecordedRequest } from './core/request-log.js';
-import { Router } from './core/router.js';
-import { demoCredentials, type EmulatorCredentials } from './credentials.js';
-import type { ApiModule } from './gateway/api-module.js';
-import { createGatewayDispatcher } from './gateway/dispatch.js';
-import { iamAuthenticator } from './gateway/iam-auth.js';
-import { RateLimiter } from './gateway/rate-limit.js';
-import { DEFAULT_VENDOR, type VendorHeaders, vendorHeaders } from './gateway/vendor-headers.js';
-import { createRequestHandler } from './request-handler.js';
-import { scanJobModule } from './scan-jobs/module.js';
-import { createScanJobStore, type ScanJobStore } from './scan-jobs/store.js';
-import type { ScanJobRecord } from './scan-jobs/types.js';
+import { type ActionActivations, ActivationLog, actionModule } from './actions/index.ts';
+import { type CatalogueControl, catalogueModule } from './catalogue/index.ts';
+import { AnswerSizes } from './core/answer-sizes.ts';
+import { type ControlRoute, coreControlRoutes } from './core/control-api.ts';
+import { type FaultController, FaultRegistry } from './core/faults.ts';
+import { baseUrl, listen } from './core/http-server.ts';
+import type { RecordedRequest } from './core/request-log.ts';
+import { Router } from './core/router.ts';
+import { demoCredentials, type EmulatorCredentials } from './credentials.ts';
+import type { ApiModule } from './gateway/api-module.ts';
+import { createGatewayDispatcher } from './gateway/dispatch.ts';
+import { iamAuthenticator } from './gateway/iam-auth.ts';
+import { RateLimiter } from './gateway/rate-limit.ts';
+import { DEFAULT_VENDOR, type VendorHeaders, vendorHeaders } from './gateway/vendor-headers.ts';
+import { createRequestHandler } from './request-handler.ts';
+import { scanJobModule } from './scan-jobs/module.ts';
+import { createScanJobStore, type ScanJobStore } from './scan-jobs/store.ts';
+import type { ScanJobRecord } from './scan-jobs/types.ts';
 
-export * from './actions/index.js';
-export type { Fault } from './core/faults.js';
-export { FaultValidationError } from './core/faults.js';
+export * from './actions/index.ts';
+export type { Fault } from './core/faults.ts';
+export { FaultValidationError } from './core/faults.ts';
 export {
   demoCredentials,
   INACTIVE_ACCESS_KEY,
   INACTIVE_API_KEY,
   INACTIVE_SECRET_KEY,
-} from './credentials.js';
-export { AUTH_DETAILS } from './gateway/iam-auth.js';
-export { MAX_BODY_BYTES, MAX_CLOCK_SKEW_MS } from './gateway/limits.js';
+} from './credentials.ts';
+export { AUTH_DETAILS } from './gateway/iam-auth.ts';
+export { MAX_BODY_BYTES, MAX_CLOCK_SKEW_MS } from './gateway/limits.ts';
 export {
   signatureV2,
   stringToSign,
   verifySignatureV2,
-} from './gateway/signature-v2.js';
-export { demoScanJobs } from './scan-jobs/demo-data.js';
-export { DEFAULT_MAX_LIMIT, type ScanJobListResult } from './scan-jobs/pagination.js';
-export { syntheticScanJobs } from './scan-jobs/synthetic-data.js';
-export type { ScanJobRecord } from './scan-jobs/types.js';
+} from './gateway/signature-v2.ts';
+export { demoScanJobs } from './scan-jobs/demo-data.ts';
+export { DEFAULT_MAX_LIMIT, type ScanJobListResult } from './scan-jobs/pagination.ts';
+export { syntheticScanJobs } from './scan-jobs/synthetic-data.ts';
+export type { ScanJobRecord } from './scan-jobs/types.ts';
 
 export interface EmulatorOptions {
   /** 0 (default) = a free port. */

@@ -1,12 +1,12 @@
 /**
- * Runs the emulator on its own: `tsx emulator/main.ts`.
+ * Runs the emulator on its own: `node emulator/main.ts`.
  * EMULATOR_PORT [4010], GATEWAY_VENDOR [platform], EMULATOR_PHASE_MS [off]: scan jobs move one
  * phase per this many ms. EMULATOR_LATENCY_MS [0]: added to every API request.
  * EMULATOR_JOBS [off]: that many synthetic scan jobs (url https://load.example.com/) instead of
  * the demo set, EMULATOR_RESERVED [a quarter] of them reserved. EMULATOR_RATE_LIMIT [off]:
  * the gateway throttles above this many requests per second (429, errorCode 410).
  */
-import { startEmulator, syntheticScanJobs } from './index.js';
+import { startEmulator, syntheticScanJobs } from './index.ts';
 
 function integerFromEnv(
   name: string,

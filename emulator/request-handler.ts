@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { readBody } from './core/body.js';
-import { type ControlRoute, handleControlRequest, isControlPath } from './core/control-api.js';
+import { readBody } from './core/body.ts';
+import { type ControlRoute, handleControlRequest, isControlPath } from './core/control-api.ts';
 import type {
   CutFault,
   DripFault,
@@ -9,17 +9,17 @@ import type {
   FaultRegistry,
   OversizeFault,
   StatusFault,
-} from './core/faults.js';
-import type { RequestListener } from './core/http-server.js';
-import { type RecordedRequest, recordRequest } from './core/request-log.js';
-import type { Router } from './core/router.js';
-import type { GatewayResponse, RequestHeaders } from './core/types.js';
-import type { GatewayDispatcher } from './gateway/dispatch.js';
-import { gatewayErrorResponse, JSON_CONTENT_TYPE } from './gateway/envelope.js';
-import { arbitraryGatewayError, gatewayError } from './gateway/error-table.js';
-import { MAX_BODY_BYTES } from './gateway/limits.js';
-import type { RateLimiter } from './gateway/rate-limit.js';
-import type { VendorHeaders } from './gateway/vendor-headers.js';
+} from './core/faults.ts';
+import type { RequestListener } from './core/http-server.ts';
+import { type RecordedRequest, recordRequest } from './core/request-log.ts';
+import type { Router } from './core/router.ts';
+import type { GatewayResponse, RequestHeaders } from './core/types.ts';
+import type { GatewayDispatcher } from './gateway/dispatch.ts';
+import { gatewayErrorResponse, JSON_CONTENT_TYPE } from './gateway/envelope.ts';
+import { arbitraryGatewayError, gatewayError } from './gateway/error-table.ts';
+import { MAX_BODY_BYTES } from './gateway/limits.ts';
+import type { RateLimiter } from './gateway/rate-limit.ts';
+import type { VendorHeaders } from './gateway/vendor-headers.ts';
 
 export interface RequestHandlerDependencies {
   readonly controlRouter: Router<ControlRoute>;

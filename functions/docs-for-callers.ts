@@ -3,11 +3,12 @@
  * stage turns its public reference off (publicReference: false). A browser sends no bearer token
  * when it opens a page: on such a stage the page is for tools that do.
  */
-import { docsAsset, docsPage } from '../lib/http/docs-responses.js';
-import { callerRoute } from '../lib/http/caller-route.js';
-import { callerReferenceRoute } from '../lib/http/reference-routes.js';
-import { routeGroup } from '../lib/http/route-group.js';
-import { serviceRoutes } from '../lib/http/routes/service.js';
+
+import { callerRoute } from '../lib/http/caller-route.ts';
+import { docsAsset, docsPage } from '../lib/http/docs-responses.ts';
+import { callerReferenceRoute } from '../lib/http/reference-routes.ts';
+import { routeGroup } from '../lib/http/route-group.ts';
+import { serviceRoutes } from '../lib/http/routes/service.ts';
 
 export const handler = routeGroup([
   callerRoute(callerReferenceRoute(serviceRoutes.docs), async () => docsPage()),

@@ -3,11 +3,11 @@
  * UI from this function's own bundle, without a token (a stage's public reference, the
  * default). A stage that turns it off deploys docs-for-callers.ts instead (serverless.yml).
  */
-import { docsAsset, docsPage } from '../lib/http/docs-responses.js';
-import { publicRoute } from '../lib/http/public-route.js';
-import { publicReferenceRoute } from '../lib/http/reference-routes.js';
-import { routeGroup } from '../lib/http/route-group.js';
-import { serviceRoutes } from '../lib/http/routes/service.js';
+import { docsAsset, docsPage } from '../lib/http/docs-responses.ts';
+import { publicRoute } from '../lib/http/public-route.ts';
+import { publicReferenceRoute } from '../lib/http/reference-routes.ts';
+import { routeGroup } from '../lib/http/route-group.ts';
+import { serviceRoutes } from '../lib/http/routes/service.ts';
 
 export const handler = routeGroup([
   publicRoute(publicReferenceRoute(serviceRoutes.docs), async () => docsPage()),

@@ -2,10 +2,10 @@
  * The catch-all route: an unknown path is a 404 (`300`), a known path called with another
  * method a 405 (`100`) with `Allow`, both in the uniform envelope rather than API Gateway's own.
  */
-import { MethodNotAllowedError, NotFoundError } from '../lib/core/errors.js';
-import { publicRoute } from '../lib/http/public-route.js';
-import { allowedMethods } from '../lib/http/routes/index.js';
-import { fallbackRoute } from '../lib/http/routes/fallback.js';
+import { MethodNotAllowedError, NotFoundError } from '../lib/core/errors.ts';
+import { publicRoute } from '../lib/http/public-route.ts';
+import { fallbackRoute } from '../lib/http/routes/fallback.ts';
+import { allowedMethods } from '../lib/http/routes/index.ts';
 
 export const handler = publicRoute(fallbackRoute, async (request) => {
   const allow = allowedMethods(request.rawPath);

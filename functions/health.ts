@@ -1,7 +1,7 @@
 /** GET /health: liveness, without credentials and without calling the platform. */
 
-import { publicRoute } from '../lib/http/public-route.js';
-import { json } from '../lib/http/responses.js';
-import { serviceRoutes } from '../lib/http/routes/service.js';
+import { publicRoute } from '../lib/http/public-route.ts';
+import { json } from '../lib/http/responses.ts';
+import { serviceRoutes } from '../lib/http/routes/service.ts';
 
 export const handler = publicRoute(serviceRoutes.health, async () => json(200, { status: 'ok' }));

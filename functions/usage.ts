@@ -3,15 +3,15 @@
  * account's; `?caller=<id>` reads another caller's, with the scope usage:read. It reads the
  * usage table and never counts (it reaches nothing of the platform).
  */
-import { CallerScopeError, NotFoundError, UsageStoreUnavailableError } from '../lib/core/errors.js';
-import { grants, USAGE_READ_SCOPE } from '../lib/core/scopes.js';
-import { callerRoute } from '../lib/http/caller-route.js';
-import { json } from '../lib/http/responses.js';
-import { serviceRoutes } from '../lib/http/routes/service.js';
-import type { Runtime } from '../lib/runtime.js';
-import { type Plans, plansOf } from '../lib/usage/plan.js';
-import { usageGateOf } from '../lib/usage/setup.js';
-import { type UsageReport, usageReport } from '../lib/usage/report.js';
+import { CallerScopeError, NotFoundError, UsageStoreUnavailableError } from '../lib/core/errors.ts';
+import { grants, USAGE_READ_SCOPE } from '../lib/core/scopes.ts';
+import { callerRoute } from '../lib/http/caller-route.ts';
+import { json } from '../lib/http/responses.ts';
+import { serviceRoutes } from '../lib/http/routes/service.ts';
+import type { Runtime } from '../lib/runtime.ts';
+import { type Plans, plansOf } from '../lib/usage/plan.ts';
+import { type UsageReport, usageReport } from '../lib/usage/report.ts';
+import { usageGateOf } from '../lib/usage/setup.ts';
 
 const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
 

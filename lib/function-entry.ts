@@ -4,8 +4,8 @@
  * read it, with what follows from its routes (its name, whether it hands off, whether it serves
  * the reference) and the defaults filled in. Read when the package is built and by the tests.
  */
-import type { SecretCapability } from './core/secret-capabilities.js';
-import type { Route } from './http/routes/route.js';
+import type { SecretCapability } from './core/secret-capabilities.ts';
+import type { Route } from './http/routes/route.ts';
 
 /**
  * What a role may do besides writing its own logs and reading its secrets: each a policy of

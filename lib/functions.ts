@@ -13,11 +13,11 @@
  * handler imports its routes' module, never this one. An entry's shape, and what follows from it,
  * is function-entry.ts's.
  */
-import { captchaEntries } from './catalogue/captcha.js';
-import type { CatalogueEntry } from './catalogue/entry.js';
-import { languageEntries } from './catalogue/language.js';
-import { mapsEntries } from './catalogue/maps.js';
-import { utilityEntries } from './catalogue/utility.js';
+import { captchaEntries } from './catalogue/captcha.ts';
+import type { CatalogueEntry } from './catalogue/entry.ts';
+import { languageEntries } from './catalogue/language.ts';
+import { mapsEntries } from './catalogue/maps.ts';
+import { utilityEntries } from './catalogue/utility.ts';
 import {
   custom,
   type FunctionSpec,
@@ -26,14 +26,14 @@ import {
   localOrDeployed,
   param,
   shell,
-} from './function-entry.js';
-import { fallbackRoute } from './http/routes/fallback.js';
-import { functionRoutes } from './http/routes/functions.js';
-import { routes as registry } from './http/routes/index.js';
-import { jobRoutes } from './http/routes/jobs.js';
-import { serviceRoutes } from './http/routes/service.js';
-import { WATCHER_FUNCTION } from './watcher/watcher.js';
-import { CONSUMER_FUNCTION } from './webhooks/consumer.js';
+} from './function-entry.ts';
+import { fallbackRoute } from './http/routes/fallback.ts';
+import { functionRoutes } from './http/routes/functions.ts';
+import { routes as registry } from './http/routes/index.ts';
+import { jobRoutes } from './http/routes/jobs.ts';
+import { serviceRoutes } from './http/routes/service.ts';
+import { WATCHER_FUNCTION } from './watcher/watcher.ts';
+import { CONSUMER_FUNCTION } from './webhooks/consumer.ts';
 
 /** The registry's routes of a catalogue group (lib/catalogue/<group>.ts). */
 const routesOf = (entries: readonly CatalogueEntry[]) =>

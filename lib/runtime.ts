@@ -8,17 +8,17 @@
  * serves. The composition root: it imports core/, secrets/ and upstream/, and nothing above them.
  */
 import type { Dispatcher } from 'undici';
-import { type Config, loadConfig } from './core/config.js';
-import { configurationErrorMetric } from './core/configuration-metric.js';
-import { ConfigError, SecretReadError } from './core/errors.js';
-import { createLogger, describeError, type Logger } from './core/log.js';
+import { type Config, loadConfig } from './core/config.ts';
+import { configurationErrorMetric } from './core/configuration-metric.ts';
+import { ConfigError, SecretReadError } from './core/errors.ts';
+import { createLogger, describeError, type Logger } from './core/log.ts';
 import {
   SECRET_CAPABILITIES,
   type SecretCapability,
   secretIdSetting,
-} from './core/secret-capabilities.js';
-import { CREDENTIAL_REFUSALS, getSecretValueSource } from './secrets/get-secret-value.js';
-import { CAPABILITY_FIELDS, type PlatformSecret } from './secrets/schema.js';
+} from './core/secret-capabilities.ts';
+import { CREDENTIAL_REFUSALS, getSecretValueSource } from './secrets/get-secret-value.ts';
+import { CAPABILITY_FIELDS, type PlatformSecret } from './secrets/schema.ts';
 import {
   awsSecretSource,
   extensionOrSdkSource,
@@ -26,10 +26,10 @@ import {
   fallingBackToSdk,
   fileSecretSource,
   type SecretSource,
-} from './secrets/sources.js';
-import { isMisconfiguration, SecretStore } from './secrets/store.js';
-import { createDispatcher } from './upstream/dispatch.js';
-import { RetryBudget } from './upstream/retry-budget.js';
+} from './secrets/sources.ts';
+import { isMisconfiguration, SecretStore } from './secrets/store.ts';
+import { createDispatcher } from './upstream/dispatch.ts';
+import { RetryBudget } from './upstream/retry-budget.ts';
 
 export interface Runtime {
   readonly config: Config;

@@ -8,13 +8,13 @@
  * every other HTTP function loads at most 250 KB (its bundle and the parser beside it; the
  * hand-off's upload only when an answer is too large). Prints each artifact's size, and what its
  * function loads (the bundle and the parser beside it). Exits
- * non-zero on any problem. `npx tsx scripts/check-package.ts [folder]` checks another package folder.
+ * non-zero on any problem. `node scripts/check-package.ts [folder]` checks another package folder.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { FUNCTIONS } from '../lib/functions.js';
-import { serviceRoutes } from '../lib/http/routes/service.js';
+import { FUNCTIONS } from '../lib/functions.ts';
+import { serviceRoutes } from '../lib/http/routes/service.ts';
 
 const out = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../.serverless'));
 /** What an HTTP function may load: its bundle and the HTTP parser beside it. */

@@ -9,7 +9,7 @@
  */
 import { hash, randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { type CallerEntry, callerSchema } from '../lib/secrets/callers-schema.js';
+import { type CallerEntry, callerSchema } from '../lib/secrets/callers-schema.ts';
 
 /** Random bytes of a new token: 256 bits, which no number of tries can guess. */
 export const TOKEN_BYTES = 32;

@@ -1,7 +1,7 @@
 /** Writes the OpenAPI 3.1 document of every route to openapi.json at the repository root. */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildOpenApiDocument } from '../lib/http/openapi.js';
+import { buildOpenApiDocument } from '../lib/http/openapi.ts';
 
 const file = path.resolve(import.meta.dirname, '../openapi.json');
 const document = buildOpenApiDocument();

@@ -19,13 +19,13 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Check, Reservation } from './deploy/account.js';
+import type { Check, Reservation } from './deploy/account.ts';
 import {
   documentFileOf,
   documentProblems,
   type SecretStage,
   stageSecrets,
-} from './deploy/secret-documents.js';
+} from './deploy/secret-documents.ts';
 import {
   type DeployFlags,
   deployedNameOf,
@@ -34,7 +34,7 @@ import {
   reservationParams,
   resolveStage,
   type StageResolver,
-} from './deploy/stage.js';
+} from './deploy/stage.ts';
 
 const require = createRequire(import.meta.url);
 const settings = require('../sls/plugins/settings.cjs') as {
@@ -198,7 +198,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
   } else {
     // The AWS SDK's clients, loaded only for the checks that call AWS.
     const { callerAccount, checkConcurrency, checkPrincipal, checkSecrets, checkTopics } =
-      await import('./deploy/account.js');
+      await import('./deploy/account.ts');
     let account: { account: string } | { none: string };
     try {
       account = await callerAccount(resolved.region);

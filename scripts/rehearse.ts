@@ -50,22 +50,22 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
-import { demoCredentials, type Emulator, startEmulator } from '../emulator/index.js';
-import { FUNCTIONS } from '../lib/functions.js';
-import { routes as registry } from '../lib/http/routes/index.js';
-import { VALID } from '../test/helpers/route-requests.js';
-import { callerAccount } from './deploy/account.js';
-import { linkedClone } from './deploy/clone.js';
-import { blocksOfSection, commandsOf, fill, placeholdersOf } from './deploy/guide.js';
-import { PROJECT_ROOT } from './local/paths.js';
-import { newCaller } from './new-caller.js';
-import { type DeployedRoute, routesOf, selectRoute, startHttpApi } from './rehearse/http-api.js';
-import { type Invocation, LambdaHost } from './rehearse/lambda-host.js';
+import { demoCredentials, type Emulator, startEmulator } from '../emulator/index.ts';
+import { FUNCTIONS } from '../lib/functions.ts';
+import { routes as registry } from '../lib/http/routes/index.ts';
+import { VALID } from '../test/helpers/route-requests.ts';
+import { callerAccount } from './deploy/account.ts';
+import { linkedClone } from './deploy/clone.ts';
+import { blocksOfSection, commandsOf, fill, placeholdersOf } from './deploy/guide.ts';
+import { PROJECT_ROOT } from './local/paths.ts';
+import { newCaller } from './new-caller.ts';
+import { type DeployedRoute, routesOf, selectRoute, startHttpApi } from './rehearse/http-api.ts';
+import { type Invocation, LambdaHost } from './rehearse/lambda-host.ts';
 import {
   enforceIdentities,
   startAccountSettingsFront,
   startMoto,
-} from './rehearse/stand-in-aws.js';
+} from './rehearse/stand-in-aws.ts';
 
 const GUIDE = 'docs/deploy.md';
 const SECTION = '0. Deploy from zero';

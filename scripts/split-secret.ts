@@ -20,16 +20,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SECRET_CAPABILITIES, type SecretCapability } from '../lib/core/secret-capabilities.js';
-import { CAPABILITY_FIELDS, splitByCapability } from '../lib/secrets/schema.js';
-import { parseSecret } from '../lib/secrets/store.js';
-import { callerAccount, secretsExist } from './deploy/account.js';
+import { SECRET_CAPABILITIES, type SecretCapability } from '../lib/core/secret-capabilities.ts';
+import { CAPABILITY_FIELDS, splitByCapability } from '../lib/secrets/schema.ts';
+import { parseSecret } from '../lib/secrets/store.ts';
+import { callerAccount, secretsExist } from './deploy/account.ts';
 import {
   documentProblems,
   missingCapability,
   neededCapabilities,
   type SecretStage,
-} from './deploy/secret-documents.js';
+} from './deploy/secret-documents.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const secrets = createRequire(import.meta.url)('../sls/resolvers/secrets.cjs') as {

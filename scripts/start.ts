@@ -5,14 +5,14 @@
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { demoSecretFor, startEmulator } from '../emulator/index.js';
-import { watchBuildFolder } from './local/build-guard.js';
-import { launchOffline, type OfflineProcess } from './local/offline.js';
-import { DEMO_SECRETS_FILE, PROJECT_ROOT } from './local/paths.js';
-import { localConfigurationProblems } from './local/preflight.js';
-import { startLocalHandOff } from './local/s3-stand-in.js';
-import { quietSdkNodeNotice } from './local/sdk-node-notice.js';
-import { startLocalLedger } from './local-ledger.js';
+import { demoSecretFor, startEmulator } from '../emulator/index.ts';
+import { watchBuildFolder } from './local/build-guard.ts';
+import { launchOffline, type OfflineProcess } from './local/offline.ts';
+import { DEMO_SECRETS_FILE, PROJECT_ROOT } from './local/paths.ts';
+import { localConfigurationProblems } from './local/preflight.ts';
+import { startLocalHandOff } from './local/s3-stand-in.ts';
+import { quietSdkNodeNotice } from './local/sdk-node-notice.ts';
+import { startLocalLedger } from './local-ledger.ts';
 
 function portFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];

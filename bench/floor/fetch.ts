@@ -1,5 +1,5 @@
 /** The floor of the benchmark on Node's built-in fetch (list-jobs.ts). */
-import { listJobsHandler } from './list-jobs.js';
+import { listJobsHandler } from './list-jobs.ts';
 
 export const handler = listJobsHandler(async (request) => {
   const answer = await fetch(request.url, {

@@ -1,6 +1,6 @@
 /** The floor of the benchmark on an undici Agent, one per container (list-jobs.ts). */
 import { Agent } from 'undici';
-import { listJobsHandler } from './list-jobs.js';
+import { listJobsHandler } from './list-jobs.ts';
 
 const agent = new Agent({ keepAliveTimeout: 4000, connections: 64 });
 

@@ -1,7 +1,7 @@
 /**
  * Warm CPU per request of HTTP function bundles, for the floor section (bench/floor.ts), run on
  * the Node under test:
- *   node --import tsx bench/floor/warm-cpu.ts <secret.json> <bundle.cjs>...
+ *   node bench/floor/warm-cpu.ts <secret.json> <bundle.cjs>...
  * Loads each bundle's handler in this process (pinned to core 0; the neutral upstream on core
  * 1), each reading its secret from the file, warms them with 3,000 requests each, then times
  * 16 rounds of 1,000 requests per bundle, the order turning every round, as bench/ab.ts does.
@@ -11,8 +11,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { type HttpHandler, lambdaContext, sampleEvent } from '../../test/helpers/lambda.js';
-import { logLinesAsLambda, median, startNeutralUpstream, timeSequential } from '../harness.js';
+import { type HttpHandler, lambdaContext, sampleEvent } from '../../test/helpers/lambda.ts';
+import { logLinesAsLambda, median, startNeutralUpstream, timeSequential } from '../harness.ts';
 
 const [secretFile, ...bundles] = process.argv.slice(2);
 if (!secretFile || bundles.length === 0) {

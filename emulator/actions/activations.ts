@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyJson } from './json-values.js';
+import { copyJson } from './json-values.ts';
 import type {
   ActionActivations,
   ActionDefinition,
@@ -7,7 +7,7 @@ import type {
   ActivationRecord,
   ActivationStatus,
   JsonObject,
-} from './types.js';
+} from './types.ts';
 
 /** The demo namespace and subject that activation records name. */
 const ACTIVATION_SUBJECT = 'demo@example.com';

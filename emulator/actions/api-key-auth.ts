@@ -1,7 +1,7 @@
-import type { EmulatorCredentials } from '../credentials.js';
-import { constantTimeEqual } from '../gateway/constant-time.js';
-import { gatewayError } from '../gateway/error-table.js';
-import { AUTH_DETAILS, type Authenticator } from '../gateway/iam-auth.js';
+import type { EmulatorCredentials } from '../credentials.ts';
+import { constantTimeEqual } from '../gateway/constant-time.ts';
+import { gatewayError } from '../gateway/error-table.ts';
+import { AUTH_DETAILS, type Authenticator } from '../gateway/iam-auth.ts';
 
 /** A function execution URL needs no authentication by default. */
 export const openAccess: Authenticator = () => undefined;

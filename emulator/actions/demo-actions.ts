@@ -2,7 +2,7 @@
  * The demo actions and triggers the emulator serves, at the paths the bundled demo secret
  * (emulator/demo-secret.json) names. Each one exercises one behaviour of the platform.
  */
-import type { ActionDefinition, ActionOutcome, JsonObject, TriggerDefinition } from './types.js';
+import type { ActionDefinition, ActionOutcome, JsonObject, TriggerDefinition } from './types.ts';
 
 /** The gateway API (a random-looking id, as the gateway generates them) and its stage. */
 export const DEMO_API_ID = 'fx7h2k';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DEMO_SECRET_URL } from '../credentials.js';
+import { DEMO_SECRET_URL } from '../credentials.ts';
 
 interface UrlEntry {
   url: string;

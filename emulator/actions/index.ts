@@ -2,18 +2,18 @@
 export {
   ActivationLog,
   MAX_LOGGED_ACTIVATIONS,
-} from './activations.js';
+} from './activations.ts';
 export {
   DEMO_API_ID,
   DEMO_STAGE,
   ECHO_BINARY_BODY,
   FAIL_ERROR,
-} from './demo-actions.js';
-export { demoSecretFor } from './demo-secret.js';
-export { actionModule } from './module.js';
+} from './demo-actions.ts';
+export { demoSecretFor } from './demo-secret.ts';
+export { actionModule } from './module.ts';
 export type {
   ActionActivations,
   ActivationRecord,
-} from './types.js';
-export { WEB_METHODS } from './web.js';
-export { ACTIVATION_ID_HEADER } from './whisk-responses.js';
+} from './types.ts';
+export { WEB_METHODS } from './web.ts';
+export { ACTIVATION_ID_HEADER } from './whisk-responses.ts';

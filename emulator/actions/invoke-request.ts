@@ -4,11 +4,11 @@
  * params from the body.
  */
 
-import type { GatewayRequest } from '../core/types.js';
-import { mediaType } from '../gateway/envelope.js';
-import { depthOf, MAX_JSON_DEPTH } from './json-values.js';
-import type { JsonObject } from './types.js';
-import { WHISK_MESSAGES } from './whisk-responses.js';
+import type { GatewayRequest } from '../core/types.ts';
+import { mediaType } from '../gateway/envelope.ts';
+import { depthOf, MAX_JSON_DEPTH } from './json-values.ts';
+import type { JsonObject } from './types.ts';
+import { WHISK_MESSAGES } from './whisk-responses.ts';
 
 /** The longest a blocking invocation waits before answering 202 (OpenWhisk's default, 60 s). */
 export const MAX_BLOCKING_WAIT_MS = 60_000;

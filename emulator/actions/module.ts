@@ -1,29 +1,29 @@
-import { type AnswerSizes, sizedJson, sizedRoute } from '../core/answer-sizes.js';
-import { CONTROL_PREFIX, type ControlRoute } from '../core/control-api.js';
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { EmulatorCredentials } from '../credentials.js';
-import type { ApiModule, ApiRoute } from '../gateway/api-module.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
+import { type AnswerSizes, sizedJson, sizedRoute } from '../core/answer-sizes.ts';
+import { CONTROL_PREFIX, type ControlRoute } from '../core/control-api.ts';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { EmulatorCredentials } from '../credentials.ts';
+import type { ApiModule, ApiRoute } from '../gateway/api-module.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
 import {
   type ActivationContext,
   type ActivationLog,
   newActivationId,
   startActivation,
   waitForRecord,
-} from './activations.js';
-import { apiKeyAuthenticator, openAccess } from './api-key-auth.js';
-import { DEMO_API_ID, DEMO_STAGE, demoActions, demoTriggers } from './demo-actions.js';
-import { MAX_BLOCKING_WAIT_MS, parseInvokeOptions, parseJsonParams } from './invoke-request.js';
-import { copyJson } from './json-values.js';
-import type { ActionDefinition, TriggerDefinition } from './types.js';
-import { WEB_METHODS, webActionParams, webResponseOf } from './web.js';
+} from './activations.ts';
+import { apiKeyAuthenticator, openAccess } from './api-key-auth.ts';
+import { DEMO_API_ID, DEMO_STAGE, demoActions, demoTriggers } from './demo-actions.ts';
+import { MAX_BLOCKING_WAIT_MS, parseInvokeOptions, parseJsonParams } from './invoke-request.ts';
+import { copyJson } from './json-values.ts';
+import type { ActionDefinition, TriggerDefinition } from './types.ts';
+import { WEB_METHODS, webActionParams, webResponseOf } from './web.ts';
 import {
   accepted,
   completed,
   WHISK_MESSAGES,
   whiskError,
   withActivationId,
-} from './whisk-responses.js';
+} from './whisk-responses.ts';
 
 const ACTIVATIONS_CONTROL_PATH = `${CONTROL_PREFIX}/activations`;
 

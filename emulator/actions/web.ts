@@ -3,11 +3,11 @@
  * request becomes the action's params, and the action's {statusCode, headers, body} result
  * becomes the HTTP response (the `.http` media extension, the default).
  */
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import { mediaType } from '../gateway/envelope.js';
-import { isJsonObject, type Parsed, parseJson } from './invoke-request.js';
-import type { ActivationRecord, JsonObject } from './types.js';
-import { WHISK_MESSAGES, whiskError } from './whisk-responses.js';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import { mediaType } from '../gateway/envelope.ts';
+import { isJsonObject, type Parsed, parseJson } from './invoke-request.ts';
+import type { ActivationRecord, JsonObject } from './types.ts';
+import { WHISK_MESSAGES, whiskError } from './whisk-responses.ts';
 
 /** The methods a web action accepts through the gateway's HTTP-type resource. */
 export const WEB_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'] as const;

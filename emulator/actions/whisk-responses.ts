@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { GatewayResponse } from '../core/types.js';
-import { endpointJson } from '../gateway/envelope.js';
-import type { ActivationRecord, ActivationStatus } from './types.js';
+import type { GatewayResponse } from '../core/types.ts';
+import { endpointJson } from '../gateway/envelope.ts';
+import type { ActivationRecord, ActivationStatus } from './types.ts';
 
 /** OpenWhisk names the activation of an answer in this header (on 200, 202 and 502). */
 export const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';

@@ -1,9 +1,9 @@
-import type { GatewayRequest } from '../core/types.js';
-import type { EmulatorCredentials } from '../credentials.js';
-import { constantTimeEqual } from '../gateway/constant-time.js';
-import { gatewayError } from '../gateway/error-table.js';
-import { AUTH_DETAILS, type Authenticator } from '../gateway/iam-auth.js';
-import type { VendorHeaders } from '../gateway/vendor-headers.js';
+import type { GatewayRequest } from '../core/types.ts';
+import type { EmulatorCredentials } from '../credentials.ts';
+import { constantTimeEqual } from '../gateway/constant-time.ts';
+import { gatewayError } from '../gateway/error-table.ts';
+import { AUTH_DETAILS, type Authenticator } from '../gateway/iam-auth.ts';
+import type { VendorHeaders } from '../gateway/vendor-headers.ts';
 
 interface ClientCredentials {
   readonly clientId: string;

@@ -3,11 +3,11 @@
  * one DTMF tone per digit. The layouts are exported so tests can read the answer back.
  */
 import { createHash } from 'node:crypto';
-import { drawText, textWidth } from '../media/font.js';
-import { encodeJpeg } from '../media/jpeg.js';
-import { createRaster, drawLine, type Rgb, setPixel } from '../media/raster.js';
-import { dtmfSegments, encodeWav, renderSegments } from '../media/wav.js';
-import { IMAGE_ANSWER_LENGTH } from './captcha-store.js';
+import { drawText, textWidth } from '../media/font.ts';
+import { encodeJpeg } from '../media/jpeg.ts';
+import { createRaster, drawLine, type Rgb, setPixel } from '../media/raster.ts';
+import { dtmfSegments, encodeWav, renderSegments } from '../media/wav.ts';
+import { IMAGE_ANSWER_LENGTH } from './captcha-store.ts';
 
 export const CAPTCHA_IMAGE = {
   width: 200,

@@ -3,13 +3,13 @@
  * (`/scaptcha/v1/nkey` as the spec has it, `/scaptcha/v1/skey` as the platform has it, and
  * `/scaptcha-bin/v1/scaptcha`).
  */
-import { CONTROL_PREFIX, ControlError, type ControlRoute } from '../core/control-api.js';
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { ApiRoute } from '../gateway/api-module.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
-import { captchaAudio, captchaImage } from './captcha-media.js';
-import type { CaptchaKind, CaptchaStore } from './captcha-store.js';
-import { badRequest, binary, endpointJson } from './responses.js';
+import { CONTROL_PREFIX, ControlError, type ControlRoute } from '../core/control-api.ts';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { ApiRoute } from '../gateway/api-module.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
+import { captchaAudio, captchaImage } from './captcha-media.ts';
+import type { CaptchaKind, CaptchaStore } from './captcha-store.ts';
+import { badRequest, binary, endpointJson } from './responses.ts';
 
 const INVALID_KEY = { result: false, errorMessage: 'Invalid key.', errorCode: 'CT001' };
 const invalidKey = (): GatewayResponse => endpointJson(400, INVALID_KEY);

@@ -4,11 +4,11 @@
  * of the call is 100. Periods after the gateway's today have no data and are left out.
  */
 import { createHash } from 'node:crypto';
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { ApiRoute } from '../gateway/api-module.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
-import { isJson } from './params.js';
-import { badRequest, endpointJson } from './responses.js';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { ApiRoute } from '../gateway/api-module.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
+import { isJson } from './params.ts';
+import { badRequest, endpointJson } from './responses.ts';
 
 const DATALAB_EARLIEST_DATE = '2016-01-01';
 const MAX_KEYWORD_GROUPS = 5;

@@ -3,11 +3,11 @@
  * "route" through the waypoints with road-like distance, time and fares. Route failures come
  * as HTTP 200 bodies with a non-zero `code`, as in the platform's older samples.
  */
-import type { GatewayResponse } from '../core/types.js';
-import type { ApiRoute } from '../gateway/api-module.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
-import { distanceMetres, type LonLat, parseInteger, parseLonLat } from './params.js';
-import { badRequest, endpointJson } from './responses.js';
+import type { GatewayResponse } from '../core/types.ts';
+import type { ApiRoute } from '../gateway/api-module.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
+import { distanceMetres, type LonLat, parseInteger, parseLonLat } from './params.ts';
+import { badRequest, endpointJson } from './responses.ts';
 
 const DIRECTION_OPTIONS = [
   'trafast',

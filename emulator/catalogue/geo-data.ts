@@ -3,7 +3,7 @@
  * administrative (H) codes, behind geocoding, reverse geocoding and place search.
  * Coordinates are WGS84 (EPSG:4326).
  */
-import type { LonLat } from './params.js';
+import type { LonLat } from './params.ts';
 
 export interface GazetteerEntry {
   readonly sido: string;

@@ -3,19 +3,19 @@
  * (`/map-reversegeocode/v2/gc`, 1.6) and place search (`/map-place/v1/search`, 1.9), all
  * answered from the gazetteer.
  */
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { ApiRoute } from '../gateway/api-module.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { ApiRoute } from '../gateway/api-module.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
 import {
   coordinateText,
   GAZETTEER,
   type GazetteerEntry,
   jibunAddressOf,
   roadAddressOf,
-} from './geo-data.js';
-import { distanceMetres, type LonLat, parseInteger, parseLonLat } from './params.js';
-import { endpointJson } from './responses.js';
-import { reverseGeocode } from './reverse-geocoding.js';
+} from './geo-data.ts';
+import { distanceMetres, type LonLat, parseInteger, parseLonLat } from './params.ts';
+import { endpointJson } from './responses.ts';
+import { reverseGeocode } from './reverse-geocoding.ts';
 
 const MAX_GEOCODE_COUNT = 100;
 const DEFAULT_GEOCODE_COUNT = 10;

@@ -2,20 +2,20 @@
  * The open API catalogue: every
  * product at its upstream path, behind Client ID / Client Secret authentication.
  */
-import { type AnswerSizes, sizedRoute } from '../core/answer-sizes.js';
-import type { EmulatorCredentials } from '../credentials.js';
-import type { ApiModule } from '../gateway/api-module.js';
-import type { VendorHeaders } from '../gateway/vendor-headers.js';
-import { catalogueAuthenticator } from './auth.js';
-import { captchaControlRoutes, captchaRoutes } from './captcha.js';
-import { CaptchaStore } from './captcha-store.js';
-import { datalabRoutes } from './datalab.js';
-import { directionRoutes } from './directions.js';
-import { geocodingRoutes } from './geocoding.js';
-import { mapImageRoutes, sizedImage } from './map-images.js';
-import { shortUrlRoutes } from './shorturl.js';
-import { sizedSpeech, speechRoutes } from './speech.js';
-import { translationRoutes } from './translation.js';
+import { type AnswerSizes, sizedRoute } from '../core/answer-sizes.ts';
+import type { EmulatorCredentials } from '../credentials.ts';
+import type { ApiModule } from '../gateway/api-module.ts';
+import type { VendorHeaders } from '../gateway/vendor-headers.ts';
+import { catalogueAuthenticator } from './auth.ts';
+import { captchaControlRoutes, captchaRoutes } from './captcha.ts';
+import { CaptchaStore } from './captcha-store.ts';
+import { datalabRoutes } from './datalab.ts';
+import { directionRoutes } from './directions.ts';
+import { geocodingRoutes } from './geocoding.ts';
+import { mapImageRoutes, sizedImage } from './map-images.ts';
+import { shortUrlRoutes } from './shorturl.ts';
+import { sizedSpeech, speechRoutes } from './speech.ts';
+import { translationRoutes } from './translation.ts';
 
 /** What tests may ask of the catalogue while the emulator runs. */
 export interface CatalogueControl {

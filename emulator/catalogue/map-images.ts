@@ -3,15 +3,15 @@
  * (`/map-tile/v1/raster/styles/...`, nothing public: rules chosen here). Both refuse bad
  * parameters with HTTP 403 and an empty body, as the static map does.
  */
-import type { GatewayResponse } from '../core/types.js';
-import type { ApiRoute } from '../gateway/api-module.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
-import { drawText } from '../media/font.js';
-import { encodeJpeg, sizedJpeg } from '../media/jpeg.js';
-import { encodePng, sizedPng } from '../media/png.js';
-import { createRaster, drawLine, fillRect, type Raster, type Rgb } from '../media/raster.js';
-import { type LonLat, parseInteger } from './params.js';
-import { binary, emptyStatus } from './responses.js';
+import type { GatewayResponse } from '../core/types.ts';
+import type { ApiRoute } from '../gateway/api-module.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
+import { drawText } from '../media/font.ts';
+import { encodeJpeg, sizedJpeg } from '../media/jpeg.ts';
+import { encodePng, sizedPng } from '../media/png.ts';
+import { createRaster, drawLine, fillRect, type Raster, type Rgb } from '../media/raster.ts';
+import { type LonLat, parseInteger } from './params.ts';
+import { binary, emptyStatus } from './responses.ts';
 
 const MAP_TYPES = ['basic', 'traffic', 'satellite', 'satellite_base', 'terrain'] as const;
 const STATIC_FORMATS = ['jpg', 'jpeg', 'png8', 'png'] as const;

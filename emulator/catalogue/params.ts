@@ -1,6 +1,6 @@
 /** Reading the parameters of catalogue calls: form or JSON bodies, numbers, coordinates. */
-import type { GatewayRequest } from '../core/types.js';
-import { mediaType } from '../gateway/envelope.js';
+import type { GatewayRequest } from '../core/types.ts';
+import { mediaType } from '../gateway/envelope.ts';
 
 export type Parameters = ReadonlyMap<string, string>;
 

@@ -1,7 +1,7 @@
 /** Answers of the catalogue's backends, in the shapes the platform's products use. */
-import type { GatewayResponse } from '../core/types.js';
-import { endpointJson } from '../gateway/envelope.js';
-import { gatewayError } from '../gateway/error-table.js';
+import type { GatewayResponse } from '../core/types.ts';
+import { endpointJson } from '../gateway/envelope.ts';
+import { gatewayError } from '../gateway/error-table.ts';
 
 /** The AI products' own error shape (Papago, CLOVA): `{"errorMessage","errorCode"}`. */
 export function legacyError(status: number, errorCode: string, errorMessage: string) {

@@ -1,9 +1,9 @@
 /** Reverse geocoding, `/map-reversegeocode/v2/gc`, from the gazetteer. */
-import type { GatewayResponse } from '../core/types.js';
-import { GAZETTEER, type GazetteerEntry, SIDO_CENTRES } from './geo-data.js';
-import { distanceMetres, type LonLat, parseLonLat } from './params.js';
-import { endpointJson, xmlResponse } from './responses.js';
-import { toXmlDocument } from './xml.js';
+import type { GatewayResponse } from '../core/types.ts';
+import { GAZETTEER, type GazetteerEntry, SIDO_CENTRES } from './geo-data.ts';
+import { distanceMetres, type LonLat, parseLonLat } from './params.ts';
+import { endpointJson, xmlResponse } from './responses.ts';
+import { toXmlDocument } from './xml.ts';
 
 const REVERSE_GEOCODE_ORDERS = ['legalcode', 'admcode', 'addr', 'roadaddr'] as const;
 type Order = (typeof REVERSE_GEOCODE_ORDERS)[number];

@@ -3,13 +3,13 @@
  * always gives the same hash (base62 of its SHA-256).
  */
 import { createHash } from 'node:crypto';
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { ApiRoute } from '../gateway/api-module.js';
-import { wantsXml, XML_CONTENT_TYPE } from '../gateway/envelope.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
-import { bodyParams } from './params.js';
-import { badRequest, endpointJson } from './responses.js';
-import { toXmlDocument } from './xml.js';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { ApiRoute } from '../gateway/api-module.ts';
+import { wantsXml, XML_CONTENT_TYPE } from '../gateway/envelope.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
+import { bodyParams } from './params.ts';
+import { badRequest, endpointJson } from './responses.ts';
+import { toXmlDocument } from './xml.ts';
 
 const SHORT_URL_BASE = 'https://me2.do/';
 const SHORT_HASH_LENGTH = 8;

@@ -3,14 +3,14 @@
  * recognition on `/recog/v1/stt` (1.4). Audio is real: silent MPEG-1 Layer III frames, or a
  * PCM WAV tone.
  */
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { ApiRoute } from '../gateway/api-module.js';
-import { mediaType } from '../gateway/envelope.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
-import { silentMp3 } from '../media/mp3.js';
-import { encodeWav, parseWav, renderSegments, sizedWav } from '../media/wav.js';
-import { formParams, isForm, type Parameters } from './params.js';
-import { binary, endpointJson, legacyError } from './responses.js';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { ApiRoute } from '../gateway/api-module.ts';
+import { mediaType } from '../gateway/envelope.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
+import { silentMp3 } from '../media/mp3.ts';
+import { encodeWav, parseWav, renderSegments, sizedWav } from '../media/wav.ts';
+import { formParams, isForm, type Parameters } from './params.ts';
+import { binary, endpointJson, legacyError } from './responses.ts';
 
 /** The legacy synthesis voices (legacy `POST /voice/v1/tts`). */
 const TTS_SPEAKERS = [

@@ -3,11 +3,11 @@
  * The "translation" is a tiny phrase book with a marked fallback,
  * so answers are deterministic.
  */
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { ApiRoute } from '../gateway/api-module.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
-import { bodyParams, type Parameters } from './params.js';
-import { badRequest, endpointJson, legacyError } from './responses.js';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { ApiRoute } from '../gateway/api-module.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
+import { bodyParams, type Parameters } from './params.ts';
+import { badRequest, endpointJson, legacyError } from './responses.ts';
 
 const MAX_TRANSLATION_CHARS = 5000;
 

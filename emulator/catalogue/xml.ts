@@ -4,7 +4,7 @@
  * element.
  */
 
-import { escapeXml } from '../gateway/envelope.js';
+import { escapeXml } from '../gateway/envelope.ts';
 
 function element(name: string, value: unknown): string {
   if (Array.isArray(value)) return value.map((item) => element(name, item)).join('');

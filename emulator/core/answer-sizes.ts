@@ -10,8 +10,8 @@
  * A reset clears them. `served` lists the latest answers made to a size, with their SHA-256.
  */
 import { createHash } from 'node:crypto';
-import { CONTROL_PREFIX, ControlError, type ControlRoute } from './control-api.js';
-import type { GatewayResponse } from './types.js';
+import { CONTROL_PREFIX, ControlError, type ControlRoute } from './control-api.ts';
+import type { GatewayResponse } from './types.ts';
 
 const SIZED_KINDS = ['report', 'speech', 'map', 'action'] as const;
 export type SizedKind = (typeof SIZED_KINDS)[number];

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from './body.js';
-import { type Fault, type FaultController, FaultValidationError, parseFault } from './faults.js';
-import type { RecordedRequest } from './request-log.js';
-import type { RouteDefinition, Router } from './router.js';
+import { readBody } from './body.ts';
+import { type Fault, type FaultController, FaultValidationError, parseFault } from './faults.ts';
+import type { RecordedRequest } from './request-log.ts';
+import type { RouteDefinition, Router } from './router.ts';
 
 /**
  * Test-control endpoints under /__emulator: no authentication, never recorded, never faulted.
@@ -30,11 +30,11 @@ export interface ControlRoute extends RouteDefinition {
 
 /** A refusal of a control request, answered as {"error":"<message>"} with its status. */
 export class ControlError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
     this.name = 'ControlError';
   }
 }

@@ -1,4 +1,4 @@
-import type { RequestHeaders } from './types.js';
+import type { RequestHeaders } from './types.ts';
 
 /** One request as it reached the emulator, before faults or gateway rules were applied. */
 export interface RecordedRequest {

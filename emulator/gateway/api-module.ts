@@ -1,7 +1,7 @@
-import type { ControlRoute } from '../core/control-api.js';
-import type { RouteDefinition } from '../core/router.js';
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { Authenticator } from './iam-auth.js';
+import type { ControlRoute } from '../core/control-api.ts';
+import type { RouteDefinition } from '../core/router.ts';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { Authenticator } from './iam-auth.ts';
 
 interface RouteContext {
   readonly request: GatewayRequest;

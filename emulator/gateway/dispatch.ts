@@ -1,8 +1,8 @@
-import { Router } from '../core/router.js';
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { ApiModule, ApiRoute } from './api-module.js';
-import { gatewayErrorResponse } from './envelope.js';
-import { gatewayError } from './error-table.js';
+import { Router } from '../core/router.ts';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { ApiModule, ApiRoute } from './api-module.ts';
+import { gatewayErrorResponse } from './envelope.ts';
+import { gatewayError } from './error-table.ts';
 
 export type GatewayDispatcher = (request: GatewayRequest) => Promise<GatewayResponse>;
 

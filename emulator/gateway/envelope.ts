@@ -1,5 +1,5 @@
-import type { GatewayResponse, RequestHeaders } from '../core/types.js';
-import type { GatewayError } from './error-table.js';
+import type { GatewayResponse, RequestHeaders } from '../core/types.ts';
+import type { GatewayError } from './error-table.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
 export const XML_CONTENT_TYPE = 'text/xml;charset=UTF-8';

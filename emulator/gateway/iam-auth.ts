@@ -1,10 +1,10 @@
-import type { GatewayRequest } from '../core/types.js';
-import type { EmulatorCredentials } from '../credentials.js';
-import { constantTimeEqual } from './constant-time.js';
-import { type GatewayError, gatewayError } from './error-table.js';
-import { MAX_CLOCK_SKEW_MS } from './limits.js';
-import { verifySignatureV2 } from './signature-v2.js';
-import type { VendorHeaders } from './vendor-headers.js';
+import type { GatewayRequest } from '../core/types.ts';
+import type { EmulatorCredentials } from '../credentials.ts';
+import { constantTimeEqual } from './constant-time.ts';
+import { type GatewayError, gatewayError } from './error-table.ts';
+import { MAX_CLOCK_SKEW_MS } from './limits.ts';
+import { verifySignatureV2 } from './signature-v2.ts';
+import type { VendorHeaders } from './vendor-headers.ts';
 
 /** Decides whether the gateway lets a request through; undefined means it may pass. */
 export type Authenticator = (request: GatewayRequest) => GatewayError | undefined;

@@ -9,15 +9,18 @@ export class RateLimiter {
   #tokens: number;
   #refilledAt: number;
 
+  private readonly perSecond: number;
+  private readonly now: () => number;
+  private readonly burst: number;
+
   /**
    * @param perSecond sustained requests per second
    * @param burst requests accepted at once from a full bucket (default: one second's worth)
    */
-  constructor(
-    private readonly perSecond: number,
-    private readonly now: () => number,
-    private readonly burst = perSecond,
-  ) {
+  constructor(perSecond: number, now: () => number, burst = perSecond) {
+    this.perSecond = perSecond;
+    this.now = now;
+    this.burst = burst;
     if (!(perSecond > 0)) throw new Error(`rateLimitPerSecond must be positive, got ${perSecond}`);
     this.#tokens = burst;
     this.#refilledAt = now();

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { constantTimeEqual } from './constant-time.js';
+import { constantTimeEqual } from './constant-time.ts';
 
 /** The parts of a request that signature v2 covers. */
 export interface SignedParts {

@@ -2,7 +2,7 @@
  * A 5x7 bitmap font (digits, capitals, a few symbols) for text drawn into generated images:
  * CAPTCHA answers, tile coordinates. Each glyph is 7 rows of 5 bits, the top bit the leftmost.
  */
-import { fillRect, type Raster, type Rgb } from './raster.js';
+import { fillRect, type Raster, type Rgb } from './raster.ts';
 
 export const GLYPH_WIDTH = 5;
 export const GLYPH_HEIGHT = 7;

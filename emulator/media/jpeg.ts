@@ -1,6 +1,6 @@
 /** Baseline JPEG through the jpeg-js encoder (the emulator never ships in a function bundle). */
 import jpeg from 'jpeg-js';
-import type { Raster } from './raster.js';
+import type { Raster } from './raster.ts';
 
 const DEFAULT_QUALITY = 85;
 

@@ -3,7 +3,7 @@
  * 8-bit palette (colour type 3) when the image has at most 256 colours.
  */
 import { crc32, deflateSync } from 'node:zlib';
-import type { Raster } from './raster.js';
+import type { Raster } from './raster.ts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -3,7 +3,7 @@ import {
   type ScanJobRecord,
   type ScanJobStatus,
   STOPPED_DESCRIPTION,
-} from './types.js';
+} from './types.ts';
 
 interface DemoJobSeed {
   readonly instanceNo: string;

@@ -1,20 +1,20 @@
-import { type AnswerSizes, sizedJson, sizedRoute } from '../core/answer-sizes.js';
-import { CONTROL_PREFIX, ControlError, type ControlRoute } from '../core/control-api.js';
-import type { GatewayRequest, GatewayResponse } from '../core/types.js';
-import type { ApiModule, ApiRoute } from '../gateway/api-module.js';
-import { endpointJson, mediaType } from '../gateway/envelope.js';
-import type { Authenticator } from '../gateway/iam-auth.js';
+import { type AnswerSizes, sizedJson, sizedRoute } from '../core/answer-sizes.ts';
+import { CONTROL_PREFIX, ControlError, type ControlRoute } from '../core/control-api.ts';
+import type { GatewayRequest, GatewayResponse } from '../core/types.ts';
+import type { ApiModule, ApiRoute } from '../gateway/api-module.ts';
+import { endpointJson, mediaType } from '../gateway/envelope.ts';
+import type { Authenticator } from '../gateway/iam-auth.ts';
 import {
   DEFAULT_LIMIT,
   DEFAULT_MAX_LIMIT,
   DEFAULT_PAGE,
   pageResult,
   positiveIntParam,
-} from './pagination.js';
-import { buildReport } from './report.js';
-import { apiCallFail, requestSuccess } from './responses.js';
-import { matchesSearch, parseSearchBody } from './search.js';
-import type { ScanJobStore, TransitionOutcome } from './store.js';
+} from './pagination.ts';
+import { buildReport } from './report.ts';
+import { apiCallFail, requestSuccess } from './responses.ts';
+import { matchesSearch, parseSearchBody } from './search.ts';
+import type { ScanJobStore, TransitionOutcome } from './store.ts';
 
 const SCAN_JOB_PATH_PREFIX = '/api/v1';
 

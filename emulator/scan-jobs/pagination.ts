@@ -1,4 +1,4 @@
-import type { ScanJobRecord } from './types.js';
+import type { ScanJobRecord } from './types.ts';
 
 /** The list shows page links in blocks of ten. */
 const PAGE_BLOCK_SIZE = 10;

@@ -1,5 +1,5 @@
-import { formatPlatformDate, parsePlatformDate, toReportDate } from './dates.js';
-import type { ScanJobRecord } from './types.js';
+import { formatPlatformDate, parsePlatformDate, toReportDate } from './dates.ts';
+import type { ScanJobRecord } from './types.ts';
 
 /** The report of a finished job, with the mixed-case keys of the real API. */
 export interface ScanReport {

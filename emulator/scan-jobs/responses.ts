@@ -1,5 +1,5 @@
-import type { GatewayResponse } from '../core/types.js';
-import { endpointJson } from '../gateway/envelope.js';
+import type { GatewayResponse } from '../core/types.ts';
+import { endpointJson } from '../gateway/envelope.ts';
 
 /** The success body of cancel and stop. */
 const WSC_REQUEST_SUCCESS = {

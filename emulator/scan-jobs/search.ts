@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DEFAULT_LIMIT, DEFAULT_PAGE } from './pagination.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE } from './pagination.ts';
 import {
   type ScanJobRecord,
   type ScanJobStatus,
   STATUS_BY_CODE,
   UNUSED_STATUS_CODES,
-} from './types.js';
+} from './types.ts';
 
 type SearchType = 'memo' | 'url' | '';
 

@@ -1,11 +1,11 @@
-import { formatPlatformDate } from './dates.js';
-import { crawlCountOf, demoScanJobs } from './demo-data.js';
+import { formatPlatformDate } from './dates.ts';
+import { crawlCountOf, demoScanJobs } from './demo-data.ts';
 import {
   RESULT_BUTTON_BY_STATUS,
   type ScanJobRecord,
   type ScanJobStatus,
   STOPPED_DESCRIPTION,
-} from './types.js';
+} from './types.ts';
 
 export type TransitionOutcome = 'done' | 'not-found' | 'wrong-phase';
 

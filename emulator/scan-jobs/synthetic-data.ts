@@ -3,9 +3,9 @@
  * of reserved jobs, a watcher over ten thousand): deterministic, so that two runs see the same
  * list.
  */
-import { formatPlatformDate } from './dates.js';
-import { crawlCountOf } from './demo-data.js';
-import { RESULT_BUTTON_BY_STATUS, type ScanJobRecord, type ScanJobStatus } from './types.js';
+import { formatPlatformDate } from './dates.ts';
+import { crawlCountOf } from './demo-data.ts';
+import { RESULT_BUTTON_BY_STATUS, type ScanJobRecord, type ScanJobStatus } from './types.ts';
 
 export interface SyntheticJobsOptions {
   /** How many jobs. */

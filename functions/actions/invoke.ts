@@ -1,9 +1,9 @@
 /** ANY /actions/{name}: runs an action through its execution URL. */
-import { callerRoute } from '../../lib/http/caller-route.js';
-import { executionHandler } from '../../lib/http/execution-route.js';
-import { answerHandOff } from '../../lib/http/hand-off.js';
-import { functionRoutes } from '../../lib/http/routes/functions.js';
-import { getRuntime } from '../../lib/runtime.js';
+import { callerRoute } from '../../lib/http/caller-route.ts';
+import { executionHandler } from '../../lib/http/execution-route.ts';
+import { answerHandOff } from '../../lib/http/hand-off.ts';
+import { functionRoutes } from '../../lib/http/routes/functions.ts';
+import { getRuntime } from '../../lib/runtime.ts';
 
 export const handler = callerRoute(functionRoutes.invokeAction, executionHandler('action'), {
   handOff: answerHandOff(getRuntime()),

@@ -1,6 +1,6 @@
 /** The catalogue's captcha routes in one function (lib/catalogue/captcha.ts lists them). */
 
-import { captchaEntries } from '../../lib/catalogue/captcha.js';
-import { catalogueRoutes } from '../../lib/http/catalogue-routes.js';
+import { captchaEntries } from '../../lib/catalogue/captcha.ts';
+import { catalogueRoutes } from '../../lib/http/catalogue-routes.ts';
 
 export const handler = catalogueRoutes(captchaEntries);

@@ -1,6 +1,6 @@
 /** The catalogue's language routes in one function (lib/catalogue/language.ts lists them). */
 
-import { languageEntries } from '../../lib/catalogue/language.js';
-import { catalogueRoutes } from '../../lib/http/catalogue-routes.js';
+import { languageEntries } from '../../lib/catalogue/language.ts';
+import { catalogueRoutes } from '../../lib/http/catalogue-routes.ts';
 
 export const handler = catalogueRoutes(languageEntries);

@@ -1,6 +1,6 @@
 /** The catalogue's maps routes in one function (lib/catalogue/maps.ts lists them). */
 
-import { mapsEntries } from '../../lib/catalogue/maps.js';
-import { catalogueRoutes } from '../../lib/http/catalogue-routes.js';
+import { mapsEntries } from '../../lib/catalogue/maps.ts';
+import { catalogueRoutes } from '../../lib/http/catalogue-routes.ts';
 
 export const handler = catalogueRoutes(mapsEntries);

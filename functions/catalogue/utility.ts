@@ -1,6 +1,6 @@
 /** The catalogue's utility routes in one function (lib/catalogue/utility.ts lists them). */
 
-import { utilityEntries } from '../../lib/catalogue/utility.js';
-import { catalogueRoutes } from '../../lib/http/catalogue-routes.js';
+import { utilityEntries } from '../../lib/catalogue/utility.ts';
+import { catalogueRoutes } from '../../lib/http/catalogue-routes.ts';
 
 export const handler = catalogueRoutes(utilityEntries);

@@ -8,13 +8,13 @@
  * line names every job it cancelled or failed to.
  */
 
-import { meteredRoute } from '../../lib/http/metered-route.js';
-import { json } from '../../lib/http/responses.js';
-import { jobRoutes } from '../../lib/http/routes/jobs.js';
-import { getRuntime } from '../../lib/runtime.js';
-import { bulkScanJobsOf } from '../../lib/scan-jobs/bulk.js';
-import { jobIdsOf } from '../../lib/scan-jobs/cancel-reserved.js';
-import { leasesOf } from '../../lib/usage/lease.js';
+import { meteredRoute } from '../../lib/http/metered-route.ts';
+import { json } from '../../lib/http/responses.ts';
+import { jobRoutes } from '../../lib/http/routes/jobs.ts';
+import { getRuntime } from '../../lib/runtime.ts';
+import { bulkScanJobsOf } from '../../lib/scan-jobs/bulk.ts';
+import { jobIdsOf } from '../../lib/scan-jobs/cancel-reserved.ts';
+import { leasesOf } from '../../lib/usage/lease.ts';
 
 const runtime = getRuntime();
 const scanJobs = bulkScanJobsOf(runtime);

@@ -1,12 +1,12 @@
 /** GET /jobs/{instanceId}/report */
 
-import { callerRoute } from '../../lib/http/caller-route.js';
-import { answerHandOff, handedOffResponse } from '../../lib/http/hand-off.js';
-import { reportDisposition, reportResponse } from '../../lib/http/responses.js';
-import { jobRoutes } from '../../lib/http/routes/jobs.js';
-import { getRuntime } from '../../lib/runtime.js';
-import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
-import type { InstancePath } from '../../lib/scan-jobs/schemas.js';
+import { callerRoute } from '../../lib/http/caller-route.ts';
+import { answerHandOff, handedOffResponse } from '../../lib/http/hand-off.ts';
+import { reportDisposition, reportResponse } from '../../lib/http/responses.ts';
+import { jobRoutes } from '../../lib/http/routes/jobs.ts';
+import { getRuntime } from '../../lib/runtime.ts';
+import { scanJobsClientOf } from '../../lib/scan-jobs/client.ts';
+import type { InstancePath } from '../../lib/scan-jobs/schemas.ts';
 
 const scanJobs = scanJobsClientOf(getRuntime());
 

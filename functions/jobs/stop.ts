@@ -1,10 +1,10 @@
 /** PATCH /jobs/{instanceId}/stop */
 
-import { callerRoute } from '../../lib/http/caller-route.js';
-import { passThrough } from '../../lib/http/responses.js';
-import { jobRoutes } from '../../lib/http/routes/jobs.js';
-import { getRuntime } from '../../lib/runtime.js';
-import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
+import { callerRoute } from '../../lib/http/caller-route.ts';
+import { passThrough } from '../../lib/http/responses.ts';
+import { jobRoutes } from '../../lib/http/routes/jobs.ts';
+import { getRuntime } from '../../lib/runtime.ts';
+import { scanJobsClientOf } from '../../lib/scan-jobs/client.ts';
 
 const scanJobs = scanJobsClientOf(getRuntime());
 

@@ -8,12 +8,12 @@
  */
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { callContextOf } from '../../lib/core/call-context.js';
-import { logWithMetrics } from '../../lib/core/log.js';
-import { getRuntime } from '../../lib/runtime.js';
-import { consumeBatch } from '../../lib/webhooks/batch.js';
-import { CONSUMER_FUNCTION } from '../../lib/webhooks/consumer.js';
-import { consumerDepsOf } from '../../lib/webhooks/setup.js';
+import { callContextOf } from '../../lib/core/call-context.ts';
+import { logWithMetrics } from '../../lib/core/log.ts';
+import { getRuntime } from '../../lib/runtime.ts';
+import { consumeBatch } from '../../lib/webhooks/batch.ts';
+import { CONSUMER_FUNCTION } from '../../lib/webhooks/consumer.ts';
+import { consumerDepsOf } from '../../lib/webhooks/setup.ts';
 
 const deps = consumerDepsOf(getRuntime());
 

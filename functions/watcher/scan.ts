@@ -7,12 +7,12 @@
  */
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { type CallContext, callContextOf } from '../../lib/core/call-context.js';
-import { WatchRunError } from '../../lib/core/errors.js';
-import { describeError, logWithMetrics } from '../../lib/core/log.js';
-import { getRuntime } from '../../lib/runtime.js';
-import { scanJobWatcherOf } from '../../lib/watcher/setup.js';
-import { WATCHER_FUNCTION, type WatchSummary } from '../../lib/watcher/watcher.js';
+import { type CallContext, callContextOf } from '../../lib/core/call-context.ts';
+import { WatchRunError } from '../../lib/core/errors.ts';
+import { describeError, logWithMetrics } from '../../lib/core/log.ts';
+import { getRuntime } from '../../lib/runtime.ts';
+import { scanJobWatcherOf } from '../../lib/watcher/setup.ts';
+import { WATCHER_FUNCTION, type WatchSummary } from '../../lib/watcher/watcher.ts';
 
 // Built at cold start, so that a bad configuration fails the function's init.
 const runtime = getRuntime();

@@ -3,11 +3,11 @@
  * runs: a verified delivery is run by the consumer's own code in this process, right after the
  * 202 (serverless.yml picks this handler locally; the deployed bundle carries none of it).
  */
-import { publicRoute } from '../../lib/http/public-route.js';
-import { functionRoutes } from '../../lib/http/routes/functions.js';
-import { webhookReceiver } from '../../lib/http/webhook-receiver.js';
-import { getRuntime } from '../../lib/runtime.js';
-import { inProcessInvocationQueueOf } from '../../lib/webhooks/setup.js';
+import { publicRoute } from '../../lib/http/public-route.ts';
+import { functionRoutes } from '../../lib/http/routes/functions.ts';
+import { webhookReceiver } from '../../lib/http/webhook-receiver.ts';
+import { getRuntime } from '../../lib/runtime.ts';
+import { inProcessInvocationQueueOf } from '../../lib/webhooks/setup.ts';
 
 const runtime = getRuntime();
 

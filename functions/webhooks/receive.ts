@@ -2,11 +2,11 @@
  * POST /webhooks/{name}, deployed: a verified delivery goes to the SQS invocation queue
  * (lib/http/webhook-receiver.ts has the route's rules).
  */
-import { publicRoute } from '../../lib/http/public-route.js';
-import { functionRoutes } from '../../lib/http/routes/functions.js';
-import { webhookReceiver } from '../../lib/http/webhook-receiver.js';
-import { getRuntime } from '../../lib/runtime.js';
-import { sqsInvocationQueueOf } from '../../lib/webhooks/queue.js';
+import { publicRoute } from '../../lib/http/public-route.ts';
+import { functionRoutes } from '../../lib/http/routes/functions.ts';
+import { webhookReceiver } from '../../lib/http/webhook-receiver.ts';
+import { getRuntime } from '../../lib/runtime.ts';
+import { sqsInvocationQueueOf } from '../../lib/webhooks/queue.ts';
 
 const runtime = getRuntime();
 

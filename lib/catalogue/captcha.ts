@@ -6,8 +6,8 @@
  * `/scaptcha/v1/skey` for the same call (docs/catalogue.md says when to change it).
  */
 import type * as z from 'zod/mini';
-import { type CatalogueEntry, catalogueGroup, defineEntry } from './entry.js';
-import { strictInput, text, token } from './fields.js';
+import { type CatalogueEntry, catalogueGroup, defineEntry } from './entry.ts';
+import { strictInput, text, token } from './fields.ts';
 
 const AUDIO_CAPTCHA_KEY_PATH = '/scaptcha/v1/nkey';
 

@@ -7,22 +7,22 @@
  * decoder.
  */
 
-import type { CallContext } from '../core/call-context.js';
-import { requiredSetting } from '../core/deployed-settings.js';
-import { ConfigurationError } from '../core/errors.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
-import { credentialsFrom } from '../secrets/credentials.js';
-import type { SecretStore } from '../secrets/store.js';
-import { type UpstreamAnswer, type UpstreamClient, upstreamClientOf } from '../upstream/client.js';
-import { decodeUpstreamError } from '../upstream/error-decoding.js';
+import type { CallContext } from '../core/call-context.ts';
+import { requiredSetting } from '../core/deployed-settings.ts';
+import { ConfigurationError } from '../core/errors.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
+import { credentialsFrom } from '../secrets/credentials.ts';
+import type { SecretStore } from '../secrets/store.ts';
+import { type UpstreamAnswer, type UpstreamClient, upstreamClientOf } from '../upstream/client.ts';
+import { decodeUpstreamError } from '../upstream/error-decoding.ts';
 import {
   type CredentialSource,
   sendRefreshingCredentials,
-} from '../upstream/gateway/credential-refresh.js';
-import { gatewayHeaderNames } from '../upstream/gateway/header-names.js';
-import { encodePairs, type Pairs, type UpstreamTarget, upstreamUrl } from '../upstream/urls.js';
-import type { CatalogueEntry, CatalogueInput } from './entry.js';
+} from '../upstream/gateway/credential-refresh.ts';
+import { gatewayHeaderNames } from '../upstream/gateway/header-names.ts';
+import { encodePairs, type Pairs, type UpstreamTarget, upstreamUrl } from '../upstream/urls.ts';
+import type { CatalogueEntry, CatalogueInput } from './entry.ts';
 
 /** A header value of visible ASCII and spaces: what an Accept header is made of. */
 const HEADER_VALUE = /^[\x20-\x7e]{1,1024}$/;
@@ -58,7 +58,10 @@ interface WireRequest {
 export class CatalogueClient {
   private readonly names: ReturnType<typeof gatewayHeaderNames>;
 
-  constructor(private readonly options: CatalogueClientOptions) {
+  private readonly options: CatalogueClientOptions;
+
+  constructor(options: CatalogueClientOptions) {
+    this.options = options;
     this.names = gatewayHeaderNames(options.vendor);
   }
 

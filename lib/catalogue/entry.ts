@@ -4,10 +4,10 @@
  * this shape (lib/catalogue/table.ts), so that adding an API is adding one entry.
  */
 import type * as z from 'zod/mini';
-import type { UpstreamError } from '../core/errors.js';
-import type { CatalogueApi } from '../core/scopes.js';
-import type { UpstreamAnswer } from '../upstream/client.js';
-import type { Pairs } from '../upstream/urls.js';
+import type { UpstreamError } from '../core/errors.ts';
+import type { CatalogueApi } from '../core/scopes.ts';
+import type { UpstreamAnswer } from '../upstream/client.ts';
+import type { Pairs } from '../upstream/urls.ts';
 
 /**
  * How the input goes upstream: `query` (GET parameters), `form` (POST body,

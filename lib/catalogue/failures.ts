@@ -4,10 +4,10 @@
  * failure. Bodies that cannot be read are passed through: a decoder never invents an error.
  */
 
-import { UpstreamError } from '../core/errors.js';
-import { jsonObjectOf } from '../core/json.js';
-import type { UpstreamAnswer } from '../upstream/client.js';
-import { decodeUpstreamError, fieldsOf } from '../upstream/error-decoding.js';
+import { UpstreamError } from '../core/errors.ts';
+import { jsonObjectOf } from '../core/json.ts';
+import type { UpstreamAnswer } from '../upstream/client.ts';
+import { decodeUpstreamError, fieldsOf } from '../upstream/error-decoding.ts';
 
 const FAILURE_STATUS = 400;
 

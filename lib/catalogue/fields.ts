@@ -4,7 +4,7 @@
  * `details` of a 400.
  */
 import * as z from 'zod/mini';
-import { isDotOnlySegment } from '../core/schemas.js';
+import { isDotOnlySegment } from '../core/schemas.ts';
 
 /** An object that refuses unknown members: a misspelt parameter is an error, not a no-op. */
 export function strictInput<S extends z.core.$ZodLooseShape>(shape: S) {

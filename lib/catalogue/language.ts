@@ -3,9 +3,9 @@
  * speech synthesis (the legacy CSS endpoint `/voice/v1/tts`) and speech recognition (CSR).
  */
 import * as z from 'zod/mini';
-import { int } from '../core/schemas.js';
-import { catalogueGroup, defineEntry } from './entry.js';
-import { oneOf, strictInput, text } from './fields.js';
+import { int } from '../core/schemas.ts';
+import { catalogueGroup, defineEntry } from './entry.ts';
+import { oneOf, strictInput, text } from './fields.ts';
 
 const TRANSLATION_TARGETS = [
   'ko',

@@ -3,14 +3,14 @@
  * search, geocoding and reverse geocoding.
  */
 import * as z from 'zod/mini';
-import { intText } from '../core/schemas.js';
-import { catalogueGroup, defineEntry } from './entry.js';
+import { intText } from '../core/schemas.ts';
+import { catalogueGroup, defineEntry } from './entry.ts';
 import {
   decodeDirectionsError,
   directionsCodeNotZero,
   reverseGeocodeFailure,
   statusNotOk,
-} from './failures.js';
+} from './failures.ts';
 import {
   lonLat,
   oneOf,
@@ -21,7 +21,7 @@ import {
   strictInput,
   text,
   token,
-} from './fields.js';
+} from './fields.ts';
 
 const MAX_ZOOM = 21;
 

@@ -5,11 +5,11 @@
  * this module gathers them for the route registry, the OpenAPI document and the tests.
  */
 
-import { captchaEntries } from './captcha.js';
-import type { CatalogueEntry } from './entry.js';
-import { languageEntries } from './language.js';
-import { mapsEntries } from './maps.js';
-import { utilityEntries } from './utility.js';
+import { captchaEntries } from './captcha.ts';
+import type { CatalogueEntry } from './entry.ts';
+import { languageEntries } from './language.ts';
+import { mapsEntries } from './maps.ts';
+import { utilityEntries } from './utility.ts';
 
 export const catalogue: readonly CatalogueEntry[] = [
   ...languageEntries,

@@ -2,8 +2,8 @@
  * Utility APIs (one function, `catalogueGroup` below): short URLs and the DataLab search trend.
  */
 import * as z from 'zod/mini';
-import { catalogueGroup, defineEntry } from './entry.js';
-import { httpUrl, isoDate, oneOf, strictInput, text } from './fields.js';
+import { catalogueGroup, defineEntry } from './entry.ts';
+import { httpUrl, isoDate, oneOf, strictInput, text } from './fields.ts';
 
 const shortUrlQuerySchema = strictInput({ url: httpUrl() });
 type ShortUrlQuery = z.infer<typeof shortUrlQuerySchema>;

@@ -34,10 +34,10 @@ export class AdaptiveLimit {
   readonly #now: () => number;
   readonly #pauseMs: number;
 
-  constructor(
-    readonly max: number,
-    options: AdaptiveLimitOptions = {},
-  ) {
+  readonly max: number;
+
+  constructor(max: number, options: AdaptiveLimitOptions = {}) {
+    this.max = max;
     if (!Number.isInteger(max) || max < 1)
       throw new Error(`A pool limit must be 1 or more: ${max}`);
     this.#current = max;

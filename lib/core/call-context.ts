@@ -6,8 +6,8 @@
  * logs must never land on another's line.
  */
 import type { Context } from 'aws-lambda';
-import type { Logger } from './log.js';
-import { Metrics } from './metrics.js';
+import type { Logger } from './log.ts';
+import { Metrics } from './metrics.ts';
 
 export interface CallContext {
   /**

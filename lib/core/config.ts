@@ -3,21 +3,21 @@
  * an invalid value fails at cold start with a message that names the variable, never its value.
  */
 import path from 'node:path';
-import { isSecureUrl } from './deployed-settings.js';
+import { isSecureUrl } from './deployed-settings.ts';
 import {
   type AwsEnvironment,
   awsEnvironmentOf,
   environmentSchema,
   logLevelSchema,
   publicReferenceSchema,
-} from './environment.js';
-import { ConfigError } from './errors.js';
-import type { LogLevel } from './log.js';
+} from './environment.ts';
+import { ConfigError } from './errors.ts';
+import type { LogLevel } from './log.ts';
 import {
   SECRET_CAPABILITIES,
   type SecretCapability,
   secretIdSetting,
-} from './secret-capabilities.js';
+} from './secret-capabilities.ts';
 
 export interface Config {
   /** True inside a real Lambda container (not serverless offline, not invoke local). */

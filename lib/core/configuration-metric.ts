@@ -7,7 +7,7 @@
  * the call that met the refusal for the credentials (lib/upstream/gateway/credential-refresh.ts).
  * The stack's ConfigurationErrorsAlarm (sls/plugins/alarms.cjs) watches both causes.
  */
-import { METRIC_NAMESPACE, type MetricDocument } from './metrics.js';
+import { METRIC_NAMESPACE, type MetricDocument } from './metrics.ts';
 
 const CONFIGURATION_ERRORS_METRIC = 'ConfigurationErrors';
 

@@ -4,7 +4,7 @@
  * variable), and credentials travel only to https (or a loopback host: a local stand-in, a
  * benchmark's upstream). Locally, a part that must exist when deployed may be left out.
  */
-import { ConfigError } from './errors.js';
+import { ConfigError } from './errors.ts';
 
 /** The hosts a plain http:// URL may name when deployed: local stand-ins and benchmarks. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -5,8 +5,8 @@
  * A value that does not parse names the variable, never its value.
  */
 import * as z from 'zod/mini';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from './lambda-limits.js';
-import { SECRET_CAPABILITIES, secretIdSetting } from './secret-capabilities.js';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from './lambda-limits.ts';
+import { SECRET_CAPABILITIES, secretIdSetting } from './secret-capabilities.ts';
 
 const positiveInt = z.pipe(
   z.string().check(z.regex(/^[1-9][0-9]*$/, 'expected a positive integer')),

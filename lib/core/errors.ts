@@ -20,14 +20,14 @@ export {
   SecretReadError,
   WatcherStateError,
   WatchRunError,
-} from './internal-errors.js';
+} from './internal-errors.ts';
 export {
   type PlanHolder,
   QuotaExceededError,
   RateLimitedError,
   ThrottleLimitedError,
   UsageStoreUnavailableError,
-} from './plan-errors.js';
+} from './plan-errors.ts';
 export {
   CallerAuthError,
   CallerScopeError,
@@ -40,14 +40,14 @@ export {
   TooManyMatchesError,
   WebhookSignatureError,
   WebhooksUnavailableError,
-} from './request-errors.js';
+} from './request-errors.ts';
 export {
   ConfigurationError,
   type InputIssue,
   ServiceError,
   toServiceError,
   UnexpectedError,
-} from './service-error.js';
+} from './service-error.ts';
 export {
   CredentialsRefusedError,
   CredentialsUnavailableError,
@@ -55,4 +55,4 @@ export {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from './upstream-errors.js';
+} from './upstream-errors.ts';

@@ -21,8 +21,8 @@
  * validates a request's input.
  */
 import type * as z from 'zod/mini';
-import type { InputIssue } from './errors.js';
-import { knownKeysAt } from './known-keys.js';
+import type { InputIssue } from './errors.ts';
+import { knownKeysAt } from './known-keys.ts';
 
 /** Where an input comes from: the path parameters, the query string, or the body. */
 export type InputPlace = 'path' | 'query' | 'body';

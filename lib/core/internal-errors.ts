@@ -47,11 +47,11 @@ export class WatchRunError extends Error {
  */
 export class SecretReadError extends Error {
   override readonly name = 'SecretReadError';
-  constructor(
-    message: string,
-    readonly type: string,
-  ) {
+  readonly type: string;
+
+  constructor(message: string, type: string) {
     super(message);
+    this.type = type;
   }
 }
 

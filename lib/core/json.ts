@@ -1,5 +1,5 @@
 /** JSON text in, for every reader of the service: upstream answers, messages, files, callers. */
-import { InputError } from './errors.js';
+import { InputError } from './errors.ts';
 
 export type JsonObject = Record<string, unknown>;
 

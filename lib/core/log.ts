@@ -2,7 +2,7 @@
  * Structured JSON log lines, one object per line (CloudWatch Logs Insights reads them).
  * Callers pass explicit fields: never headers, bodies, secrets or stack traces.
  */
-import type { MetricDocument } from './metrics.js';
+import type { MetricDocument } from './metrics.ts';
 
 /** A line's fields: plain values, or a list of names (a request's targets: `jobIds`). */
 export type LogFields = Record<
@@ -33,11 +33,15 @@ const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
  * since each request makes one or two.
  */
 class JsonLogger implements Logger {
-  constructor(
-    private readonly base: LogFields,
-    private readonly sink: LogSink,
-    private readonly level: LogLevel,
-  ) {}
+  private readonly base: LogFields;
+  private readonly sink: LogSink;
+  private readonly level: LogLevel;
+
+  constructor(base: LogFields, sink: LogSink, level: LogLevel) {
+    this.base = base;
+    this.sink = sink;
+    this.level = level;
+  }
 
   info(message: string, fields?: LogFields, metrics?: MetricDocument): void {
     this.write('info', message, fields, metrics);

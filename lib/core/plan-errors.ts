@@ -3,7 +3,7 @@
  * second long-running request of one caller, or the counters out of reach while the stage holds
  * its plans closed. Each says when to come back (Retry-After).
  */
-import { retryAfterOf, ServiceError } from './service-error.js';
+import { retryAfterOf, ServiceError } from './service-error.ts';
 
 /** Which plan refused a request: the caller's own, or the account's (every caller's together). */
 export type PlanHolder = 'caller' | 'account';
@@ -15,8 +15,10 @@ export type PlanHolder = 'caller' | 'account';
  */
 export class RateLimitedError extends ServiceError {
   override name = 'RateLimitedError';
+  readonly plan: PlanHolder;
+
   constructor(
-    readonly plan: PlanHolder,
+    plan: PlanHolder,
     retryAfterSeconds: number,
     headers: Readonly<Record<string, string>> = {},
   ) {
@@ -28,6 +30,7 @@ export class RateLimitedError extends ServiceError {
       reason: `rate-limited ${plan} rateRps`,
       headers: { ...headers, 'Retry-After': retryAfterOf(retryAfterSeconds) },
     });
+    this.plan = plan;
   }
 }
 
@@ -38,9 +41,12 @@ export class RateLimitedError extends ServiceError {
  */
 export class QuotaExceededError extends ServiceError {
   override name = 'QuotaExceededError';
+  readonly plan: PlanHolder;
+  readonly limit: string;
+
   constructor(
-    readonly plan: PlanHolder,
-    readonly limit: string,
+    plan: PlanHolder,
+    limit: string,
     retryAfterSeconds: number,
     headers: Readonly<Record<string, string>> = {},
   ) {
@@ -52,6 +58,8 @@ export class QuotaExceededError extends ServiceError {
       reason: `quota-exceeded ${plan} ${limit}`,
       headers: { ...headers, 'Retry-After': retryAfterOf(retryAfterSeconds) },
     });
+    this.plan = plan;
+    this.limit = limit;
   }
 }
 

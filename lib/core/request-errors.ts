@@ -3,7 +3,7 @@
  * caller's token and scope, a webhook's signature, and the lists of them when they cannot be
  * checked), its route and method, its size, and a bulk call that found more than it expected.
  */
-import { type InputIssue, retryAfterOf, ServiceError } from './service-error.js';
+import { type InputIssue, retryAfterOf, ServiceError } from './service-error.ts';
 
 /** Malformed input: failed validation, wrong Content-Type, bad JSON, bad path parameter. */
 export class InputError extends ServiceError {
@@ -40,7 +40,9 @@ const CALLER_AUTH_DETAILS: Readonly<Record<CallerAuthReason, string>> = {
 
 export class CallerAuthError extends ServiceError {
   override name = 'CallerAuthError';
-  constructor(readonly authReason: CallerAuthReason = 'unknown-or-expired-token') {
+  readonly authReason: CallerAuthReason;
+
+  constructor(authReason: CallerAuthReason = 'unknown-or-expired-token') {
     super({
       status: 401,
       code: '200',
@@ -48,6 +50,7 @@ export class CallerAuthError extends ServiceError {
       details: CALLER_AUTH_DETAILS[authReason],
       reason: authReason,
     });
+    this.authReason = authReason;
   }
 }
 
@@ -120,10 +123,9 @@ export class WebhookSignatureError extends ServiceError {
  */
 export class TooManyMatchesError extends ServiceError {
   override name = 'TooManyMatchesError';
-  constructor(
-    readonly found: number,
-    expectAtMost: number,
-  ) {
+  readonly found: number;
+
+  constructor(found: number, expectAtMost: number) {
     super({
       status: 409,
       code: '100',
@@ -136,6 +138,7 @@ export class TooManyMatchesError extends ServiceError {
       ],
       reason: 'too-many-matches',
     });
+    this.found = found;
   }
 }
 

@@ -5,7 +5,7 @@
  * a configuration only an operator can mend, and anything unexpected; whatever else escapes a
  * handler is answered as one of them (`toServiceError`).
  */
-import { ConfigError } from './internal-errors.js';
+import { ConfigError } from './internal-errors.ts';
 
 export interface InputIssue {
   readonly path: string;

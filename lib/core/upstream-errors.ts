@@ -3,7 +3,7 @@
  * code and message), the platform out of reach or too slow, an answer too large to return, and
  * the deployment's own credentials not there yet or refused.
  */
-import { retryAfterOf, ServiceError, type ServiceErrorInit } from './service-error.js';
+import { retryAfterOf, ServiceError, type ServiceErrorInit } from './service-error.ts';
 
 /** The upstream could not be reached: refused, reset, DNS failure. */
 export class UpstreamUnreachableError extends ServiceError {
@@ -93,11 +93,11 @@ export class CredentialsUnavailableError extends ServiceError {
  */
 export class CredentialsRefusedError extends ServiceError {
   override name = 'CredentialsRefusedError';
-  constructor(
-    readonly refusal: UpstreamError,
-    /** Which credentials, in words: `the signing keys (iam, apiKey)`. Never a value. */
-    readonly credentials: string,
-  ) {
+  readonly refusal: UpstreamError;
+  /** Which credentials, in words: `the signing keys (iam, apiKey)`. Never a value. */
+  readonly credentials: string;
+
+  constructor(refusal: UpstreamError, credentials: string) {
     super({
       status: 500,
       code: '900',
@@ -108,6 +108,8 @@ export class CredentialsRefusedError extends ServiceError {
       reason: `credentials-refused ${refusal.status}/${refusal.code}`,
       cause: refusal,
     });
+    this.refusal = refusal;
+    this.credentials = credentials;
   }
 }
 

@@ -2,7 +2,7 @@
  * The time plan of a bulk walk: many upstream calls in one invocation, each started only when
  * the time left covers it.
  */
-import { type CallContext, withReserve } from './call-context.js';
+import { type CallContext, withReserve } from './call-context.ts';
 
 interface WalkPlanOptions {
   /** Kept back from the invocation's remaining time, to build and send the answer. */

@@ -10,22 +10,22 @@
  * operator's 500/`900` (lib/upstream/gateway/credential-refresh.ts), never the caller's 401.
  */
 
-import type { CallContext } from '../core/call-context.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
-import type { SecretStore } from '../secrets/store.js';
-import { identifyAnswer } from '../upstream/answer-origin.js';
-import { type UpstreamAnswer, type UpstreamClient, upstreamClientOf } from '../upstream/client.js';
-import { decodeUpstreamError } from '../upstream/error-decoding.js';
-import { credentialsRefused, refusesCredentials } from '../upstream/gateway/credential-refresh.js';
-import { gatewayHeaderNames } from '../upstream/gateway/header-names.js';
+import type { CallContext } from '../core/call-context.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
+import type { SecretStore } from '../secrets/store.ts';
+import { identifyAnswer } from '../upstream/answer-origin.ts';
+import { type UpstreamAnswer, type UpstreamClient, upstreamClientOf } from '../upstream/client.ts';
+import { decodeUpstreamError } from '../upstream/error-decoding.ts';
+import { credentialsRefused, refusesCredentials } from '../upstream/gateway/credential-refresh.ts';
+import { gatewayHeaderNames } from '../upstream/gateway/header-names.ts';
 import {
   checkMethod,
   type ExecutionKind,
   type ExecutionTarget,
   executionUrl,
   resolveTarget,
-} from './targets.js';
+} from './targets.ts';
 
 /** One execution of a target. */
 export interface Execution {
@@ -78,7 +78,11 @@ interface ExecutionClientOptions {
 
 /** Runs actions and triggers for callers (HTTP routes) and for the invocation queue. */
 export class ExecutionClient {
-  constructor(private readonly options: ExecutionClientOptions) {}
+  private readonly options: ExecutionClientOptions;
+
+  constructor(options: ExecutionClientOptions) {
+    this.options = options;
+  }
 
   /** The target of a request, checked: known name, allowed method. Nothing is sent. */
   async target(kind: ExecutionKind, name: string, method: string): Promise<ExecutionTarget> {

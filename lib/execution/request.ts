@@ -4,13 +4,13 @@
  * answer comes back whole.
  */
 
-import type { CallContext } from '../core/call-context.js';
-import { InputError } from '../core/errors.js';
-import { mediaType } from '../core/headers.js';
-import { callerJson, callerJsonObject } from '../core/json.js';
-import type { UpstreamAnswer } from '../upstream/client.js';
-import type { ExecutionClient } from './client.js';
-import type { ExecutionKind, ExecutionTarget } from './targets.js';
+import type { CallContext } from '../core/call-context.ts';
+import { InputError } from '../core/errors.ts';
+import { mediaType } from '../core/headers.ts';
+import { callerJson, callerJsonObject } from '../core/json.ts';
+import type { UpstreamAnswer } from '../upstream/client.ts';
+import type { ExecutionClient } from './client.ts';
+import type { ExecutionKind, ExecutionTarget } from './targets.ts';
 
 /** OpenWhisk names the activation of an answer in this header; callers need it for support. */
 export const ACTIVATION_ID_HEADER = 'x-openwhisk-activation-id';

@@ -2,8 +2,8 @@
  * What an execution runs: an action or a trigger of the secret (its target), the methods it
  * takes, and its execution URL with the platform's `blocking` and `result` parameters.
  */
-import { MethodNotAllowedError, NotFoundError } from '../core/errors.js';
-import type { PlatformSecret } from '../secrets/schema.js';
+import { MethodNotAllowedError, NotFoundError } from '../core/errors.ts';
+import type { PlatformSecret } from '../secrets/schema.ts';
 
 export type ExecutionKind = 'action' | 'trigger';
 

@@ -9,15 +9,15 @@
  * undici dispatcher, each within the time the call has left, signed with the function's own
  * credentials.
  */
-import { deployedSetting } from '../core/deployed-settings.js';
-import { UpstreamResponseTooLargeError, UpstreamTimeoutError } from '../core/errors.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
-import type { SigningCredentials } from '../secrets/sign-v4.js';
-import { Deadline, dispatchOnce } from '../upstream/dispatch.js';
-import type { Dispatcher } from '../upstream/undici.js';
-import type { HandOffRequest, HandOffSettings } from './multipart-upload.js';
-import type { AnswerSink } from './taker.js';
+import { deployedSetting } from '../core/deployed-settings.ts';
+import { UpstreamResponseTooLargeError, UpstreamTimeoutError } from '../core/errors.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
+import type { SigningCredentials } from '../secrets/sign-v4.ts';
+import { Deadline, dispatchOnce } from '../upstream/dispatch.ts';
+import type { Dispatcher } from '../upstream/undici.ts';
+import type { HandOffRequest, HandOffSettings } from './multipart-upload.ts';
+import type { AnswerSink } from './taker.ts';
 
 interface HandOffBucketOptions {
   readonly bucket: string;
@@ -59,7 +59,7 @@ function failed(cause: unknown): Error {
 const MAX_S3_ANSWER_BYTES = 64 * 1024;
 
 export class HandOffBucket {
-  private module: Promise<typeof import('./multipart-upload.js')> | undefined;
+  private module: Promise<typeof import('./multipart-upload.ts')> | undefined;
   private readonly settings: HandOffSettings;
 
   constructor(options: HandOffBucketOptions) {
@@ -97,7 +97,7 @@ export class HandOffBucket {
 
   /** Starts storing one answer: the sink its body goes to as it arrives. */
   async open(request: HandOffRequest): Promise<AnswerSink> {
-    this.module ??= import('./multipart-upload.js');
+    this.module ??= import('./multipart-upload.ts');
     const module = await this.module.catch((error: unknown) => {
       this.module = undefined;
       throw failed(error);

@@ -11,7 +11,7 @@
  * the `send` it is given, and the service's errors come from the factories it is given.
  */
 import { randomUUID } from 'node:crypto';
-import type { StoredAnswer } from '../core/call-context.js';
+import type { StoredAnswer } from '../core/call-context.ts';
 import {
   type ObjectLocation,
   presignedGetUrl,
@@ -19,8 +19,8 @@ import {
   type S3Request,
   startUpload,
   type UploadOptions,
-} from './s3-multipart.js';
-import type { AnswerOpening, AnswerSink } from './taker.js';
+} from './s3-multipart.ts';
+import type { AnswerOpening, AnswerSink } from './taker.ts';
 
 /** What every hand-off of a container shares (bucket.ts): its bucket, its means, its errors. */
 export interface HandOffSettings extends Omit<ObjectLocation, 'key'> {

@@ -15,7 +15,7 @@ import {
   presignS3,
   type SigningCredentials,
   signS3,
-} from '../secrets/sign-v4.js';
+} from '../secrets/sign-v4.ts';
 
 /** One request to S3, as `send` sends it. */
 export interface S3Request {
@@ -76,12 +76,15 @@ export interface Upload {
 /** S3 refused a request (its error code and status), or answered one strangely. */
 class S3RequestError extends Error {
   override name = 'S3RequestError';
-  constructor(
-    readonly operation: string,
-    readonly status: number,
-    readonly code: string,
-  ) {
+  readonly operation: string;
+  readonly status: number;
+  readonly code: string;
+
+  constructor(operation: string, status: number, code: string) {
     super(`S3 ${operation} answered ${status} ${code}`);
+    this.operation = operation;
+    this.status = status;
+    this.code = code;
   }
 }
 

@@ -12,7 +12,7 @@ import type {
   AnswerTaken,
   AnswerTaker,
   StoredAnswer,
-} from '../core/call-context.js';
+} from '../core/call-context.ts';
 
 /** Where an answer too large to return goes, and how large is too large. */
 export interface AnswerStore {
@@ -66,10 +66,12 @@ class Taker implements AnswerTaker {
   private early: Buffer[] | undefined;
   private ended = false;
 
-  constructor(
-    private readonly store: AnswerStore,
-    private readonly answer: AnswerTaken,
-  ) {
+  private readonly store: AnswerStore;
+  private readonly answer: AnswerTaken;
+
+  constructor(store: AnswerStore, answer: AnswerTaken) {
+    this.store = store;
+    this.answer = answer;
     this.limit = store.readLimit(answer);
     this.declared = Number(answer.headers['content-length']);
     if (this.declared > this.limit) this.open();

@@ -5,10 +5,10 @@
  * handler, not the middlewares before it (and, in middy 6, aborts one AbortController shared by
  * every request of the process): it is off.
  */
-import { UpstreamTimeoutError } from '../core/errors.js';
-import { encodeError, negotiateErrorFormat } from './envelope.js';
-import type { RequestState } from './request-state.js';
-import type { HttpResponse } from './responses.js';
+import { UpstreamTimeoutError } from '../core/errors.ts';
+import { encodeError, negotiateErrorFormat } from './envelope.ts';
+import type { RequestState } from './request-state.ts';
+import type { HttpResponse } from './responses.ts';
 
 /**
  * Kept back from the function's remaining time. Smaller than the upstream client's reserve, so

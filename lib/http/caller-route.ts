@@ -6,16 +6,16 @@
  * plans by the container's usage gate. The handler gets the validated request and the runtime.
  * Bulk work, which takes a unit of the plans for each call it sends, is bound by meteredRoute.
  */
-import type { Runtime } from '../runtime.js';
-import { getRuntime } from '../runtime.js';
-import { usageGateOf } from '../usage/setup.js';
-import { callersOf } from './callers.js';
-import type { HandOffOf } from './hand-off.js';
-import { admission } from './middleware/admission.js';
-import type { RouteRequest } from './request-state.js';
-import type { HttpResponse } from './responses.js';
-import { type BoundRoute, routeStack } from './route-stack.js';
-import type { Route } from './routes/route.js';
+import type { Runtime } from '../runtime.ts';
+import { getRuntime } from '../runtime.ts';
+import { usageGateOf } from '../usage/setup.ts';
+import { callersOf } from './callers.ts';
+import type { HandOffOf } from './hand-off.ts';
+import { admission } from './middleware/admission.ts';
+import type { RouteRequest } from './request-state.ts';
+import type { HttpResponse } from './responses.ts';
+import { type BoundRoute, routeStack } from './route-stack.ts';
+import type { Route } from './routes/route.ts';
 
 /** A caller route's handler: the validated request, and the container's runtime. */
 export type CallerRouteHandler<B, Q, P> = (

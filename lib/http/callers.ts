@@ -13,15 +13,15 @@
  */
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { CallerAuthError, CallersUnavailableError } from '../core/errors.js';
-import type { HeaderMap } from '../core/headers.js';
-import { perRuntime } from '../core/per-runtime.js';
-import { ALL_SCOPES } from '../core/scopes.js';
-import type { Runtime } from '../runtime.js';
-import { tokenDigestOf } from '../secrets/callers-schema.js';
-import type { PlatformSecret } from '../secrets/schema.js';
-import type { FetchedSecret } from '../secrets/store.js';
-import { type Plans, plansOf } from '../usage/plan.js';
+import { CallerAuthError, CallersUnavailableError } from '../core/errors.ts';
+import type { HeaderMap } from '../core/headers.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import { ALL_SCOPES } from '../core/scopes.ts';
+import type { Runtime } from '../runtime.ts';
+import { tokenDigestOf } from '../secrets/callers-schema.ts';
+import type { PlatformSecret } from '../secrets/schema.ts';
+import type { FetchedSecret } from '../secrets/store.ts';
+import { type Plans, plansOf } from '../usage/plan.ts';
 
 /**
  * A known caller: its id (on log lines and metrics), the scopes it holds, and the usage plans

@@ -3,13 +3,13 @@
  * route of the registry, bound like every other route, and its handler is the same three steps
  * for every API: validated input -> CatalogueClient.call -> the upstream answer byte for byte.
  */
-import { catalogueClientOf } from '../catalogue/client.js';
-import type { CatalogueEntry } from '../catalogue/entry.js';
-import { getRuntime } from '../runtime.js';
-import { callerRoute } from './caller-route.js';
-import { answerHandOff, passThroughOrHandedOff } from './hand-off.js';
-import { routeGroup } from './route-group.js';
-import { routeOfEntry } from './routes/catalogue.js';
+import { catalogueClientOf } from '../catalogue/client.ts';
+import type { CatalogueEntry } from '../catalogue/entry.ts';
+import { getRuntime } from '../runtime.ts';
+import { callerRoute } from './caller-route.ts';
+import { answerHandOff, passThroughOrHandedOff } from './hand-off.ts';
+import { routeGroup } from './route-group.ts';
+import { routeOfEntry } from './routes/catalogue.ts';
 
 export function catalogueRoutes(entries: readonly CatalogueEntry[]) {
   // Built now, at cold start: a deployed function without OPENAPI_BASE_URL fails its init.

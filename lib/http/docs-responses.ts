@@ -4,16 +4,16 @@
  * (about a fifth of its size: Swagger UI's script is 1.5 MB as it is) unless the client refuses
  * gzip, which gets 406. The routes answer without a token: a flood of them should cost little.
  */
-import { NotAcceptableError } from '../core/errors.js';
-import type { HeaderMap } from '../core/headers.js';
-import { rendererFile } from './docs-assets.js';
+import { NotAcceptableError } from '../core/errors.ts';
+import type { HeaderMap } from '../core/headers.ts';
+import { rendererFile } from './docs-assets.ts';
 import {
   DOCS_CONTENT_SECURITY_POLICY,
   type DocsAssetName,
   docsInitScript,
   docsPageHtml,
-} from './docs-page.js';
-import type { HttpResponse } from './responses.js';
+} from './docs-page.ts';
+import type { HttpResponse } from './responses.ts';
 
 /**
  * Whether Accept-Encoding takes gzip (RFC 9110, 12.5.3): no Accept-Encoding at all (then any

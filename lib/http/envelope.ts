@@ -2,8 +2,8 @@
  * The uniform error envelope: every ServiceError encoded in JSON or XML, by content negotiation.
  * The one encoder: the functions' middy stack and the local server's own refusals both use it.
  */
-import type { InputIssue, ServiceError } from '../core/errors.js';
-import { type HeaderMap, mediaType } from '../core/headers.js';
+import type { InputIssue, ServiceError } from '../core/errors.ts';
+import { type HeaderMap, mediaType } from '../core/headers.ts';
 
 type ErrorFormat = 'json' | 'xml';
 

@@ -3,14 +3,14 @@
  * request run through the target's execution URL (lib/execution/request.ts checks it first),
  * and the answer passed through with its activation id. The request line names the target.
  */
-import type { NamePath } from '../core/schemas.js';
-import { executionClientOf } from '../execution/client.js';
-import { ACTIVATION_ID_HEADER, runExecutionRequest } from '../execution/request.js';
-import type { ExecutionKind } from '../execution/targets.js';
-import { getRuntime } from '../runtime.js';
-import type { CallerRouteHandler } from './caller-route.js';
-import { passThroughOrHandedOff } from './hand-off.js';
-import type { ExecutionQuery } from './routes/functions.js';
+import type { NamePath } from '../core/schemas.ts';
+import { executionClientOf } from '../execution/client.ts';
+import { ACTIVATION_ID_HEADER, runExecutionRequest } from '../execution/request.ts';
+import type { ExecutionKind } from '../execution/targets.ts';
+import { getRuntime } from '../runtime.ts';
+import type { CallerRouteHandler } from './caller-route.ts';
+import { passThroughOrHandedOff } from './hand-off.ts';
+import type { ExecutionQuery } from './routes/functions.ts';
 
 export function executionHandler(
   kind: ExecutionKind,

@@ -10,14 +10,14 @@
  * The request line names the stored object (`handOffKey`, `handOffBytes`); the request counts
  * once in its caller's plans, as any other.
  */
-import type { AnswerHandOff, StoredAnswer } from '../core/call-context.js';
-import { handOffBucketOf } from '../hand-off/bucket.js';
-import { answerTaker } from '../hand-off/taker.js';
-import type { Runtime } from '../runtime.js';
-import type { UpstreamAnswer } from '../upstream/client.js';
-import type { RequestState } from './request-state.js';
-import { fitsResponse, type HttpResponse, passThrough, readLimitOf } from './responses.js';
-import type { Route } from './routes/route.js';
+import type { AnswerHandOff, StoredAnswer } from '../core/call-context.ts';
+import { handOffBucketOf } from '../hand-off/bucket.ts';
+import { answerTaker } from '../hand-off/taker.ts';
+import type { Runtime } from '../runtime.ts';
+import type { UpstreamAnswer } from '../upstream/client.ts';
+import type { RequestState } from './request-state.ts';
+import { fitsResponse, type HttpResponse, passThrough, readLimitOf } from './responses.ts';
+import type { Route } from './routes/route.ts';
 
 /** A request's hand-off, when the stage has a bucket for it. */
 export type HandOffOf = (state: RequestState, route: Route) => AnswerHandOff | undefined;

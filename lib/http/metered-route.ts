@@ -6,15 +6,15 @@
  * plans' RateLimit fields as the walk left them, and what the meter's blocks left unused goes
  * back when the handler ends.
  */
-import { getRuntime } from '../runtime.js';
-import { BulkMeter } from '../usage/bulk-meter.js';
-import type { Plans } from '../usage/plan.js';
-import { usageGateOf } from '../usage/setup.js';
-import { callersOf } from './callers.js';
-import type { RouteRequest } from './request-state.js';
-import type { HttpResponse } from './responses.js';
-import { type BoundRoute, routeStack } from './route-stack.js';
-import type { Route } from './routes/route.js';
+import { getRuntime } from '../runtime.ts';
+import { BulkMeter } from '../usage/bulk-meter.ts';
+import type { Plans } from '../usage/plan.ts';
+import { usageGateOf } from '../usage/setup.ts';
+import { callersOf } from './callers.ts';
+import type { RouteRequest } from './request-state.ts';
+import type { HttpResponse } from './responses.ts';
+import { type BoundRoute, routeStack } from './route-stack.ts';
+import type { Route } from './routes/route.ts';
 
 export function meteredRoute<B, Q, P>(
   route: Route<B, Q, P>,

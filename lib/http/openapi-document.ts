@@ -4,7 +4,7 @@
  * package time (sls/plugins/esbuild-plugins.cjs), so that the function loads neither the
  * registry nor a schema it would only describe.
  */
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument } from './openapi.ts';
 
 let text: string | undefined;
 

@@ -4,8 +4,8 @@
  * and the route docs of its entry, and who may call it.
  */
 import * as z from 'zod/mini';
-import { scopesGranting } from '../core/scopes.js';
-import { docsOf, type JsonSchema, needsCaller, type Route } from './routes/route.js';
+import { scopesGranting } from '../core/scopes.ts';
+import { docsOf, type JsonSchema, needsCaller, type Route } from './routes/route.ts';
 
 type Schema = z.ZodMiniType;
 

@@ -4,10 +4,10 @@
  * from what the functions accept (each route's operation: openapi-operation.ts). Served at GET
  * /openapi.json and written to openapi.json by `npm run openapi`.
  */
-import { ALL_SCOPES, FIXED_SCOPES } from '../core/scopes.js';
-import { operationOf } from './openapi-operation.js';
-import { routes as allRoutes } from './routes/index.js';
-import { ANY_METHODS, type JsonSchema, type Route } from './routes/route.js';
+import { ALL_SCOPES, FIXED_SCOPES } from '../core/scopes.ts';
+import { operationOf } from './openapi-operation.ts';
+import { routes as allRoutes } from './routes/index.ts';
+import { ANY_METHODS, type JsonSchema, type Route } from './routes/route.ts';
 
 const ERROR_ENVELOPE: JsonSchema = {
   type: 'object',

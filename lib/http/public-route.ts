@@ -4,10 +4,10 @@
  * the runtime: health's bundle carries no undici and no secret store. A public route that
  * needs the runtime (the webhook receiver) builds it itself and hands its logger over.
  */
-import { loadLogLevel } from '../core/config.js';
-import { createLogger, type Logger } from '../core/log.js';
-import { type BoundRoute, type RouteHandler, routeStack } from './route-stack.js';
-import type { Route } from './routes/route.js';
+import { loadLogLevel } from '../core/config.ts';
+import { createLogger, type Logger } from '../core/log.ts';
+import { type BoundRoute, type RouteHandler, routeStack } from './route-stack.ts';
+import type { Route } from './routes/route.ts';
 
 export function publicRoute<B, Q, P>(
   route: Route<B, Q, P>,

@@ -5,11 +5,11 @@
  * handler of the stage's choice; each checks at its init that the stage says the same. And
  * GET /openapi.json's answer, the document as built at package time (openapi-document.ts).
  */
-import { loadPublicReference } from '../core/config.js';
-import { ConfigError } from '../core/errors.js';
-import { openApiDocumentText } from './openapi-document.js';
-import type { HttpResponse } from './responses.js';
-import { accessOf, type Route } from './routes/route.js';
+import { loadPublicReference } from '../core/config.ts';
+import { ConfigError } from '../core/errors.ts';
+import { openApiDocumentText } from './openapi-document.ts';
+import type { HttpResponse } from './responses.ts';
+import { accessOf, type Route } from './routes/route.ts';
 
 /** The route as a public reference serves it; refused at init where the stage says otherwise. */
 export function publicReferenceRoute<B, Q, P>(route: Route<B, Q, P>): Route<B, Q, P> {

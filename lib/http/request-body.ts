@@ -4,7 +4,7 @@
  * that takes JSON, the JSON value (parsed once). Made with the request's state; every middleware
  * and the handler read the body through it, and nothing converts it twice.
  */
-import { InputError } from '../core/errors.js';
+import { InputError } from '../core/errors.ts';
 
 export class RequestBody {
   readonly #raw: string;

@@ -9,14 +9,14 @@
  * validated input) and what the handler says it changed (its targets, for the request line).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { AnswerHandOff, CallContext } from '../core/call-context.js';
-import { currentTraceId } from '../core/config.js';
-import { UpstreamTimeoutError } from '../core/errors.js';
-import type { HeaderMap } from '../core/headers.js';
-import type { LogFields, Logger } from '../core/log.js';
-import { Metrics } from '../core/metrics.js';
-import type { Caller } from './callers.js';
-import { RequestBody } from './request-body.js';
+import type { AnswerHandOff, CallContext } from '../core/call-context.ts';
+import { currentTraceId } from '../core/config.ts';
+import { UpstreamTimeoutError } from '../core/errors.ts';
+import type { HeaderMap } from '../core/headers.ts';
+import type { LogFields, Logger } from '../core/log.ts';
+import { Metrics } from '../core/metrics.ts';
+import type { Caller } from './callers.ts';
+import { RequestBody } from './request-body.ts';
 
 /** The validated parts of a request. */
 export interface RequestInput {

@@ -6,10 +6,10 @@
  * SVG from an endpoint runs nothing on this API's origin. A report comes as an attachment.
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { AnswerHead } from '../core/call-context.js';
-import { UpstreamResponseTooLargeError } from '../core/errors.js';
-import { mediaType } from '../core/headers.js';
-import type { UpstreamAnswer } from '../upstream/client.js';
+import type { AnswerHead } from '../core/call-context.ts';
+import { UpstreamResponseTooLargeError } from '../core/errors.ts';
+import { mediaType } from '../core/headers.ts';
+import type { UpstreamAnswer } from '../upstream/client.ts';
 
 export type HttpResponse = APIGatewayProxyStructuredResultV2;
 

@@ -3,12 +3,12 @@
  * in `event.routeKey`, and each route keeps its own stack, bound the one way every route is.
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { NotFoundError } from '../core/errors.js';
-import { publicRoute } from './public-route.js';
-import type { HttpResponse } from './responses.js';
-import type { BoundRoute } from './route-stack.js';
-import { routeKeyOf } from './routes/route.js';
-import { notServedRoute } from './routes/fallback.js';
+import { NotFoundError } from '../core/errors.ts';
+import { publicRoute } from './public-route.ts';
+import type { HttpResponse } from './responses.ts';
+import type { BoundRoute } from './route-stack.ts';
+import { notServedRoute } from './routes/fallback.ts';
+import { routeKeyOf } from './routes/route.ts';
 
 export function routeGroup(
   bound: readonly BoundRoute[],

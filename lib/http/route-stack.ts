@@ -16,23 +16,23 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { Logger } from '../core/log.js';
-import { answerInTime } from './answer-in-time.js';
-import type { IdentifyCaller } from './callers.js';
-import type { HandOffOf } from './hand-off.js';
-import { authenticate } from './middleware/authenticate.js';
-import { authorize } from './middleware/authorize.js';
-import { bodyLimit } from './middleware/body-limit.js';
-import { bytesBody } from './middleware/bytes-body.js';
-import { errorEnvelope } from './middleware/error-envelope.js';
-import { jsonBody } from './middleware/json-body.js';
-import type { HttpMiddleware } from './middleware/middleware.js';
-import { pathParams } from './middleware/path-params.js';
-import { requestLog } from './middleware/request-log.js';
-import { validation } from './middleware/validation.js';
-import { RequestState, RouteRequest } from './request-state.js';
-import { type HttpResponse, withAnswerHeaders } from './responses.js';
-import { type Route, routeKeyOf } from './routes/route.js';
+import type { Logger } from '../core/log.ts';
+import { answerInTime } from './answer-in-time.ts';
+import type { IdentifyCaller } from './callers.ts';
+import type { HandOffOf } from './hand-off.ts';
+import { authenticate } from './middleware/authenticate.ts';
+import { authorize } from './middleware/authorize.ts';
+import { bodyLimit } from './middleware/body-limit.ts';
+import { bytesBody } from './middleware/bytes-body.ts';
+import { errorEnvelope } from './middleware/error-envelope.ts';
+import { jsonBody } from './middleware/json-body.ts';
+import type { HttpMiddleware } from './middleware/middleware.ts';
+import { pathParams } from './middleware/path-params.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { validation } from './middleware/validation.ts';
+import { RequestState, RouteRequest } from './request-state.ts';
+import { type HttpResponse, withAnswerHeaders } from './responses.ts';
+import { type Route, routeKeyOf } from './routes/route.ts';
 
 /** What a route's handler does with its validated request. */
 export type RouteHandler<B, Q, P> = (request: RouteRequest<B, Q, P>) => Promise<HttpResponse>;

@@ -8,12 +8,12 @@
  * running it (lib/webhooks/ledger.ts). The queue is the function's to choose: SQS deployed, the
  * consumer's code in process locally. The request line names the webhook and the delivery.
  */
-import type { NamePath } from '../core/schemas.js';
-import type { Runtime } from '../runtime.js';
-import type { InvocationQueue } from '../webhooks/queue.js';
-import { checkDelivery, invocationOf, webhookDirectoryOf } from '../webhooks/verify.js';
-import { json } from './responses.js';
-import type { RouteHandler } from './route-stack.js';
+import type { NamePath } from '../core/schemas.ts';
+import type { Runtime } from '../runtime.ts';
+import type { InvocationQueue } from '../webhooks/queue.ts';
+import { checkDelivery, invocationOf, webhookDirectoryOf } from '../webhooks/verify.ts';
+import { json } from './responses.ts';
+import type { RouteHandler } from './route-stack.ts';
 
 export function webhookReceiver(
   runtime: Runtime,

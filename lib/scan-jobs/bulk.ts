@@ -4,18 +4,22 @@
  * that a function of single calls (list, search, cancel, stop, report) carries none of it.
  */
 
-import type { CallContext } from '../core/call-context.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { WalkPlan } from '../core/walk-plan.js';
-import type { Runtime } from '../runtime.js';
-import type { CallMeter } from '../usage/bulk-meter.js';
-import { type CancelReservedAnswer, cancelReserved } from './cancel-reserved.js';
-import { type ScanJobsClient, scanJobsClientOf } from './client.js';
-import type { CancelReservedBody } from './schemas.js';
-import { PageWalk } from './walk.js';
+import type { CallContext } from '../core/call-context.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { WalkPlan } from '../core/walk-plan.ts';
+import type { Runtime } from '../runtime.ts';
+import type { CallMeter } from '../usage/bulk-meter.ts';
+import { type CancelReservedAnswer, cancelReserved } from './cancel-reserved.ts';
+import { type ScanJobsClient, scanJobsClientOf } from './client.ts';
+import type { CancelReservedBody } from './schemas.ts';
+import { PageWalk } from './walk.ts';
 
 class BulkScanJobs {
-  constructor(private readonly client: ScanJobsClient) {}
+  private readonly client: ScanJobsClient;
+
+  constructor(client: ScanJobsClient) {
+    this.client = client;
+  }
 
   /** A walk over the pages of the job list, under a walk's time plan (the watcher's). */
   listWalk(plan: WalkPlan): PageWalk {

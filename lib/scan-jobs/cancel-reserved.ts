@@ -9,14 +9,14 @@
  * and sends no cancel; `expectAtMost` refuses (409/`100`, nothing sent) when the search finds
  * more reserved jobs than the caller expects. Both are decided once every page has been read.
  */
-import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
-import type { CallContext } from '../core/call-context.js';
-import type { BulkSettings } from '../core/config.js';
-import { type ServiceError, TooManyMatchesError } from '../core/errors.js';
-import { WalkPlan } from '../core/walk-plan.js';
-import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
-import type { CallMeter } from '../usage/bulk-meter.js';
-import { type CancelReservedBody, isJobId, type SearchBody } from './schemas.js';
+import { AdaptiveLimit, runBounded } from '../core/bounded-pool.ts';
+import type { CallContext } from '../core/call-context.ts';
+import type { BulkSettings } from '../core/config.ts';
+import { type ServiceError, TooManyMatchesError } from '../core/errors.ts';
+import { WalkPlan } from '../core/walk-plan.ts';
+import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.ts';
+import type { CallMeter } from '../usage/bulk-meter.ts';
+import { type CancelReservedBody, isJobId, type SearchBody } from './schemas.ts';
 import {
   bulkAttempt,
   MAX_RESENDS,
@@ -24,7 +24,7 @@ import {
   PageWalk,
   pageRange,
   type WalkedPage,
-} from './walk.js';
+} from './walk.ts';
 
 const RESERVED_STATUS = 'Reservation';
 /**

@@ -5,25 +5,25 @@
  * none of it.
  */
 
-import type { CallContext } from '../core/call-context.js';
-import type { BulkSettings } from '../core/config.js';
-import { requiredSetting } from '../core/deployed-settings.js';
-import { ConfigurationError, UnexpectedError } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
-import { credentialsFrom } from '../secrets/credentials.js';
-import type { SecretStore } from '../secrets/store.js';
+import type { CallContext } from '../core/call-context.ts';
+import type { BulkSettings } from '../core/config.ts';
+import { requiredSetting } from '../core/deployed-settings.ts';
+import { ConfigurationError, UnexpectedError } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
+import { credentialsFrom } from '../secrets/credentials.ts';
+import type { SecretStore } from '../secrets/store.ts';
 import {
   type AttemptObserver,
   type UpstreamAnswer,
   type UpstreamClient,
   upstreamClientOf,
-} from '../upstream/client.js';
-import type { CredentialSource } from '../upstream/gateway/credential-refresh.js';
-import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.js';
-import { type JobOperation, withJobHint } from './hints.js';
-import { DEFAULT_PAGE_SIZE, isJobId, type ListQuery, type SearchBody } from './schemas.js';
+} from '../upstream/client.ts';
+import type { CredentialSource } from '../upstream/gateway/credential-refresh.ts';
+import { SignedGateway, type SigningKeys } from '../upstream/gateway/signed-gateway.ts';
+import { type JobOperation, withJobHint } from './hints.ts';
+import { DEFAULT_PAGE_SIZE, isJobId, type ListQuery, type SearchBody } from './schemas.ts';
 
 const API = '/api/v1/jobs';
 

@@ -3,7 +3,7 @@
  * input it refuses): the usual causes of a refusal of that call, so that a caller knows where to
  * look. The platform's own details, when it sends some, come first, unchanged.
  */
-import { UpstreamError } from '../core/errors.js';
+import { UpstreamError } from '../core/errors.ts';
 
 export type JobOperation = 'list' | 'search' | 'cancel' | 'stop' | 'report';
 

@@ -3,7 +3,7 @@
  * search answers that the page walker reads.
  */
 import * as z from 'zod/mini';
-import { intText } from '../core/schemas.js';
+import { intText } from '../core/schemas.ts';
 
 const MAX_INT = 999_999_999;
 const positiveIntText = intText(1, MAX_INT, 'expected a positive integer');

@@ -4,21 +4,21 @@
  * limit halves when the gateway throttles. Every call keeps its own deadline inside the walk's
  * time plan, and no page is asked for when the time left cannot cover it.
  */
-import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
-import type { CallContext } from '../core/call-context.js';
-import type { BulkSettings } from '../core/config.js';
+import { AdaptiveLimit, runBounded } from '../core/bounded-pool.ts';
+import type { CallContext } from '../core/call-context.ts';
+import type { BulkSettings } from '../core/config.ts';
 import {
   ServiceError,
   toServiceError,
   UnexpectedError,
   UpstreamUnreachableError,
-} from '../core/errors.js';
-import { parseJsonOrUndefined } from '../core/json.js';
-import type { WalkPlan } from '../core/walk-plan.js';
-import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.js';
-import { type AttemptOutcome, isThrottled, mayRetry } from '../upstream/retry-policy.js';
-import type { CallMeter } from '../usage/bulk-meter.js';
-import { DEFAULT_PAGE_SIZE, type ListedJob, listResultSchema } from './schemas.js';
+} from '../core/errors.ts';
+import { parseJsonOrUndefined } from '../core/json.ts';
+import type { WalkPlan } from '../core/walk-plan.ts';
+import type { AttemptObserver, UpstreamAnswer } from '../upstream/client.ts';
+import { type AttemptOutcome, isThrottled, mayRetry } from '../upstream/retry-policy.ts';
+import type { CallMeter } from '../usage/bulk-meter.ts';
+import { DEFAULT_PAGE_SIZE, type ListedJob, listResultSchema } from './schemas.ts';
 
 /** A guard against an upstream whose page count never ends. */
 export const MAX_WALK_PAGES = 1000;
@@ -65,7 +65,10 @@ export class PageWalk {
   /** The usage plan's refusal that stopped the walk's page reads, if one did. */
   refusal: ServiceError | undefined;
 
-  constructor(private readonly options: PageWalkOptions) {
+  private readonly options: PageWalkOptions;
+
+  constructor(options: PageWalkOptions) {
+    this.options = options;
     this.limit = new AdaptiveLimit(options.settings.pageConcurrency);
     this.pageSize = options.acceptedSize.get() ?? options.settings.pageSize;
   }

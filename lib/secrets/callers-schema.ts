@@ -7,7 +7,7 @@
 import { hash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { _isoDateTime } from 'zod/v4/core';
-import { isScope } from '../core/scopes.js';
+import { isScope } from '../core/scopes.ts';
 
 /**
  * A caller's bearer token: long enough that it cannot be guessed in any number of tries (a

@@ -3,9 +3,9 @@
  * secret (the signing keys, the catalogue's client id and secret). A refresh of the selection
  * refreshes the secret it was selected from.
  */
-import type { CredentialSource } from '../upstream/gateway/credential-refresh.js';
-import type { PlatformSecret } from './schema.js';
-import type { SecretStore } from './store.js';
+import type { CredentialSource } from '../upstream/gateway/credential-refresh.ts';
+import type { PlatformSecret } from './schema.ts';
+import type { SecretStore } from './store.ts';
 
 /**
  * `select` reads the credentials from a secret, and throws when the secret lacks them; it runs

@@ -10,12 +10,12 @@
  *
  * https://docs.aws.amazon.com/secretsmanager/latest/apireference/API_GetSecretValue.html
  */
-import { SecretReadError } from '../core/errors.js';
-import { jsonObjectOf } from '../core/json.js';
-import { Deadline, dispatchOnce } from '../upstream/dispatch.js';
-import type { Dispatcher } from '../upstream/undici.js';
-import { type SigningCredentials, signV4 } from './sign-v4.js';
-import type { SecretSource } from './sources.js';
+import { SecretReadError } from '../core/errors.ts';
+import { jsonObjectOf } from '../core/json.ts';
+import { Deadline, dispatchOnce } from '../upstream/dispatch.ts';
+import type { Dispatcher } from '../upstream/undici.ts';
+import { type SigningCredentials, signV4 } from './sign-v4.ts';
+import type { SecretSource } from './sources.ts';
 
 interface GetSecretValueSourceOptions {
   readonly secretId: string;

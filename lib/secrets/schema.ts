@@ -4,9 +4,9 @@
  * The callers' part (callers, their tokens and plans) is callers-schema.ts's.
  */
 import * as z from 'zod/mini';
-import { nameSchema as name } from '../core/schemas.js';
-import type { SecretCapability } from '../core/secret-capabilities.js';
-import { callersSchema, callerToken, planSchema, tokenDigestOf } from './callers-schema.js';
+import { nameSchema as name } from '../core/schemas.ts';
+import type { SecretCapability } from '../core/secret-capabilities.ts';
+import { callersSchema, callerToken, planSchema, tokenDigestOf } from './callers-schema.ts';
 
 const text = z.string().check(z.minLength(1, 'expected a non-empty string'));
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });

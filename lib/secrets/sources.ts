@@ -5,10 +5,10 @@
  * not in the bundles: Lambda's Node.js runtime provides it.
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ExtensionUnreachableError } from '../core/errors.js';
-import { jsonObjectOf } from '../core/json.js';
-import { type DispatchedAnswer, dispatchOnce } from '../upstream/dispatch.js';
-import { Agent, type Dispatcher } from '../upstream/undici.js';
+import { ExtensionUnreachableError } from '../core/errors.ts';
+import { jsonObjectOf } from '../core/json.ts';
+import { type DispatchedAnswer, dispatchOnce } from '../upstream/dispatch.ts';
+import { Agent, type Dispatcher } from '../upstream/undici.ts';
 
 export interface SecretSource {
   /** For log lines: where the secret comes from (a path or a secret id, never a value). */

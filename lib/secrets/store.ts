@@ -10,15 +10,15 @@
  * operator can mend it (the document does not validate, the secret does not exist or may not be
  * read): telling the caller to try again later would mislead.
  */
-import { isSecureUrl } from '../core/deployed-settings.js';
+import { isSecureUrl } from '../core/deployed-settings.ts';
 import {
   ConfigurationError,
   CredentialsUnavailableError,
   SecretError,
   SecretReadError,
-} from '../core/errors.js';
-import { type PlatformSecret, platformSecretSchema } from './schema.js';
-import type { SecretSource } from './sources.js';
+} from '../core/errors.ts';
+import { type PlatformSecret, platformSecretSchema } from './schema.ts';
+import type { SecretSource } from './sources.ts';
 
 export interface FetchFailure {
   /** True when the last good secret keeps serving. */
@@ -71,10 +71,12 @@ export class SecretStore {
   private readonly now: () => number;
   private readonly minRefreshIntervalMs: number;
 
-  constructor(
-    private readonly source: SecretSource,
-    private readonly options: SecretStoreOptions,
-  ) {
+  private readonly source: SecretSource;
+  private readonly options: SecretStoreOptions;
+
+  constructor(source: SecretSource, options: SecretStoreOptions) {
+    this.source = source;
+    this.options = options;
     this.now = options.now ?? (() => Date.now());
     this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? 5000;
   }

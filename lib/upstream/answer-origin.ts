@@ -6,9 +6,9 @@
  * status.
  */
 
-import { isJsonObject, jsonObjectOf } from '../core/json.js';
-import { gatewayHeaderNames } from './gateway/header-names.js';
-import type { AnswerOrigin } from './retry-policy.js';
+import { isJsonObject, jsonObjectOf } from '../core/json.ts';
+import { gatewayHeaderNames } from './gateway/header-names.ts';
+import type { AnswerOrigin } from './retry-policy.ts';
 
 /** The gateway's own error table: errorCode -> HTTP status. */
 const GATEWAY_ERROR_STATUS: Readonly<Record<string, number>> = {

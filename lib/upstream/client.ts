@@ -9,14 +9,14 @@
  * caller's deadline.
  */
 
-import type { CallContext, StoredAnswer } from '../core/call-context.js';
-import { UpstreamTimeoutError } from '../core/errors.js';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.js';
-import { perRuntime } from '../core/per-runtime.js';
-import { identifyAnswer } from './answer-origin.js';
-import { Deadline, dispatchOnce } from './dispatch.js';
-import { MAX_DECODED_ERROR_BYTES } from './error-decoding.js';
-import { RetryBudget } from './retry-budget.js';
+import type { CallContext, StoredAnswer } from '../core/call-context.ts';
+import { UpstreamTimeoutError } from '../core/errors.ts';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../core/lambda-limits.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import { identifyAnswer } from './answer-origin.ts';
+import { Deadline, dispatchOnce } from './dispatch.ts';
+import { MAX_DECODED_ERROR_BYTES } from './error-decoding.ts';
+import { RetryBudget } from './retry-budget.ts';
 import {
   type AttemptOutcome,
   type Backoff,
@@ -25,10 +25,10 @@ import {
   mayRetry,
   retryCauseOf,
   type TransportFailure,
-} from './retry-policy.js';
-import { callOutcomeOf, retryAfterMs, transportErrorOf } from './transport-errors.js';
-import type { Dispatcher } from './undici.js';
-import type { UpstreamTarget } from './urls.js';
+} from './retry-policy.ts';
+import { callOutcomeOf, retryAfterMs, transportErrorOf } from './transport-errors.ts';
+import type { Dispatcher } from './undici.ts';
+import type { UpstreamTarget } from './urls.ts';
 
 interface UpstreamRequest {
   readonly method: string;
@@ -120,7 +120,10 @@ export class UpstreamClient {
   private readonly maxBodyBytes: number;
   private readonly retryBudget: RetryBudget;
 
-  constructor(private readonly options: UpstreamClientOptions) {
+  private readonly options: UpstreamClientOptions;
+
+  constructor(options: UpstreamClientOptions) {
+    this.options = options;
     this.backoffSettings = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.now = options.now ?? (() => Date.now());
     this.random = options.random ?? Math.random;

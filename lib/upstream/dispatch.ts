@@ -3,9 +3,9 @@
  * container it goes through. Shared by every call this package makes (the upstream client, the
  * secrets extension), so that the first call of a container warms the code of the next.
  */
-import type { AnswerHandOff, AnswerTaker, StoredAnswer } from '../core/call-context.js';
-import { UpstreamResponseTooLargeError, UpstreamTimeoutError } from '../core/errors.js';
-import { Agent, type Dispatcher } from './undici.js';
+import type { AnswerHandOff, AnswerTaker, StoredAnswer } from '../core/call-context.ts';
+import { UpstreamResponseTooLargeError, UpstreamTimeoutError } from '../core/errors.ts';
+import { Agent, type Dispatcher } from './undici.ts';
 
 /** One dispatcher per container: connections are reused across invocations. */
 export function createDispatcher(): Dispatcher {

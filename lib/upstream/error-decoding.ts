@@ -4,8 +4,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { parse as parseXml, type TNode } from 'txml/txml';
-import { UpstreamError } from '../core/errors.js';
-import { isJsonObject as isRecord } from '../core/json.js';
+import { UpstreamError } from '../core/errors.ts';
+import { isJsonObject as isRecord } from '../core/json.ts';
 
 /** Upstream text is bounded so that a hostile or broken upstream cannot flood a response. */
 const MAX_TEXT = 1000;

@@ -9,7 +9,7 @@
  * matches decides.
  */
 
-import type { RetryCause } from './retry-budget.js';
+import type { RetryCause } from './retry-budget.ts';
 
 /** How a failed attempt ended without an answer. */
 export type TransportFailure =

@@ -8,8 +8,8 @@ import {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../core/errors.js';
-import type { TransportFailure } from './retry-policy.js';
+} from '../core/errors.ts';
+import type { TransportFailure } from './retry-policy.ts';
 
 /** Errors raised before any byte of the request can have reached the upstream. */
 const NOT_SENT_CODES = new Set([

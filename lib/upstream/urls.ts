@@ -1,6 +1,6 @@
 /** Upstream URLs: a path under a base URL, and name/value pairs as a query or a form body. */
-import { UnexpectedError } from '../core/errors.js';
-import { hasDotOnlySegment } from '../core/schemas.js';
+import { UnexpectedError } from '../core/errors.ts';
+import { hasDotOnlySegment } from '../core/schemas.ts';
 
 /** Name/value pairs in the order they are sent. */
 export type Pairs = ReadonlyArray<readonly [string, string]>;

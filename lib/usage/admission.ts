@@ -21,12 +21,12 @@ import {
   RateLimitedError,
   type ServiceError,
   UsageStoreUnavailableError,
-} from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import { type MetricRecorder, USAGE_METRICS, type UsageGate } from './gate.js';
-import type { Refusal } from './limits.js';
-import type { Counts, Plans } from './plan.js';
-import { rateLimitFields } from './rate-limit-headers.js';
+} from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { type MetricRecorder, USAGE_METRICS, type UsageGate } from './gate.ts';
+import type { Refusal } from './limits.ts';
+import type { Counts, Plans } from './plan.ts';
+import { rateLimitFields } from './rate-limit-headers.ts';
 import {
   giveBackAll,
   hasQuota,
@@ -36,9 +36,9 @@ import {
   type SubjectTake,
   subjectsOf,
   takeFromSubject,
-} from './taking.js';
-import { countsOf, type Units } from './units.js';
-import { monthShareUsed, planView, subjectState } from './views.js';
+} from './taking.ts';
+import { countsOf, type Units } from './units.ts';
+import { monthShareUsed, planView, subjectState } from './views.ts';
 
 export interface AdmitRequest {
   /** The caller's id (its records' key; never shown to another caller). */

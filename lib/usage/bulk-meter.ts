@@ -22,12 +22,12 @@ import {
   RateLimitedError,
   type ServiceError,
   UsageStoreUnavailableError,
-} from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import { type MetricRecorder, USAGE_METRICS, type UsageGate } from './gate.js';
-import type { Refusal } from './limits.js';
-import { NO_COUNTS, type Plans } from './plan.js';
-import { rateLimitFields } from './rate-limit-headers.js';
+} from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { type MetricRecorder, USAGE_METRICS, type UsageGate } from './gate.ts';
+import type { Refusal } from './limits.ts';
+import { NO_COUNTS, type Plans } from './plan.ts';
+import { rateLimitFields } from './rate-limit-headers.ts';
 import {
   giveBackAll,
   type Held,
@@ -38,8 +38,8 @@ import {
   type Subject,
   subjectsOf,
   takeFromSubject,
-} from './taking.js';
-import { planView, subjectState } from './views.js';
+} from './taking.ts';
+import { planView, subjectState } from './views.ts';
 
 /** What a bulk walk spends of its caller's plans: a unit before each call it sends. */
 export interface CallMeter {

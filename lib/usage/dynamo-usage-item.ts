@@ -25,10 +25,10 @@
  * and the store writes again in the right forms.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { ConditionalUpdate, Item } from '../core/dynamo-db.js';
-import type { Demand, UsageState } from './limits.js';
-import { COUNTERS, type Counter, type Counts, NO_COUNTS } from './plan.js';
-import type { GiveBack } from './store.js';
+import type { ConditionalUpdate, Item } from '../core/dynamo-db.ts';
+import type { Demand, UsageState } from './limits.ts';
+import { COUNTERS, type Counter, type Counts, NO_COUNTS } from './plan.ts';
+import type { GiveBack } from './store.ts';
 
 /** A record is kept a month past its month's end (last month's usage stays readable). */
 const KEEP_AFTER_MONTH_MS = 31 * 86_400_000;

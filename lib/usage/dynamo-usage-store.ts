@@ -22,17 +22,17 @@ import {
   type DynamoDbTable,
   dynamoDbTable,
   readItem,
-} from '../core/dynamo-db.js';
+} from '../core/dynamo-db.ts';
 import {
   admissionWrite,
   giveBackWrite,
   keyOf,
   stateOfItem,
   type UpdateBuilder,
-} from './dynamo-usage-item.js';
-import { type Demand, givenBack, judge, type Refusal, type UsageState } from './limits.js';
-import { likelyRunning, Sightings } from './sightings.js';
-import type { GiveBack, TakeResult, UsageStore } from './store.js';
+} from './dynamo-usage-item.ts';
+import { type Demand, givenBack, judge, type Refusal, type UsageState } from './limits.ts';
+import { likelyRunning, Sightings } from './sightings.ts';
+import type { GiveBack, TakeResult, UsageStore } from './store.ts';
 
 interface DynamoDbUsageStoreOptions {
   readonly tableName: string;

@@ -16,10 +16,10 @@
  * quotas are then admitted uncounted (USAGE_STORE_FAILURE=open, the default) or refused with
  * 503 / `500` (`closed`). Either way a warning and the metric UsageStoreFailures.
  */
-import { describeError, type Logger } from '../core/log.js';
-import { memoryUsageStore, type UsageStore } from './store.js';
-import type { Instant } from './taking.js';
-import { windowsOf } from './windows.js';
+import { describeError, type Logger } from '../core/log.ts';
+import { memoryUsageStore, type UsageStore } from './store.ts';
+import type { Instant } from './taking.ts';
+import { windowsOf } from './windows.ts';
 
 /** The request's metrics recorder, as the inbound side hands it over. */
 export interface MetricRecorder {

@@ -7,16 +7,16 @@
  * carries it, and only its role may delete from the table (sls/resolvers/iam.cjs).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { deployedSetting } from '../core/deployed-settings.js';
-import { conditionalWrite, dynamoDbTable } from '../core/dynamo-db.js';
-import { ThrottleLimitedError } from '../core/errors.js';
-import { describeError, type Logger } from '../core/log.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
-import { keyOf, leaseWrite } from './dynamo-usage-item.js';
-import { ADMISSION_BOUNDS } from './dynamo-usage-store.js';
-import type { MetricRecorder, UsageGate } from './gate.js';
-import { usageGateOf } from './setup.js';
+import { deployedSetting } from '../core/deployed-settings.ts';
+import { conditionalWrite, dynamoDbTable } from '../core/dynamo-db.ts';
+import { ThrottleLimitedError } from '../core/errors.ts';
+import { describeError, type Logger } from '../core/log.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
+import { keyOf, leaseWrite } from './dynamo-usage-item.ts';
+import { ADMISSION_BOUNDS } from './dynamo-usage-store.ts';
+import type { MetricRecorder, UsageGate } from './gate.ts';
+import { usageGateOf } from './setup.ts';
 
 /** Where leases are kept: `acquire` answers when the other holder's lease ends, if refused. */
 export interface LeaseStore {

@@ -12,8 +12,8 @@ import {
   type RateRule,
   type Rules,
   type WindowName,
-} from './plan.js';
-import type { Windows } from './windows.js';
+} from './plan.ts';
+import type { Windows } from './windows.ts';
 
 /** One subject's usage: its token bucket and its current windows' counters. */
 export interface UsageState {

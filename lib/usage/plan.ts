@@ -4,8 +4,8 @@
  * per counter). What a request spends is counted in three counters: requests, and characters
  * of text sent to `translate` (both engines) and to `tts`, the platform's billing units.
  */
-import type { PlanEntry } from '../secrets/callers-schema.js';
-import type { PlatformSecret } from '../secrets/schema.js';
+import type { PlanEntry } from '../secrets/callers-schema.ts';
+import type { PlatformSecret } from '../secrets/schema.ts';
 
 /** A request's or a window's amounts, per counter. */
 export interface Counts {

@@ -27,10 +27,10 @@
  * caller's plan come first, then the account's; names say whose (`caller-...`, `account-...`)
  * and never name a caller.
  */
-import type { PlanHolder } from '../core/errors.js';
-import { bucketAt, countsIn, type UsageState } from './limits.js';
-import { COUNTERS, type Counter, type Counts, type Rules, type WindowName } from './plan.js';
-import { DAY_SECONDS, type Windows } from './windows.js';
+import type { PlanHolder } from '../core/errors.ts';
+import { bucketAt, countsIn, type UsageState } from './limits.ts';
+import { COUNTERS, type Counter, type Counts, type Rules, type WindowName } from './plan.ts';
+import { DAY_SECONDS, type Windows } from './windows.ts';
 
 // ---------------------------------------------------------------------------------------
 // Structured Field Values (RFC 9651): the serialization of a List of Items with Parameters.

@@ -2,11 +2,11 @@
  * A request no plan holds, counted in the account's usage: a webhook delivery that reached its
  * action (its sender is not a caller). Apart from the gate, so that only the consumer carries it.
  */
-import { describeError, type Logger } from '../core/log.js';
-import type { UsageGate } from './gate.js';
-import { SHARDS, shardKey } from './shards.js';
-import { ACCOUNT_KEY } from './taking.js';
-import { countsOf, type Units } from './units.js';
+import { describeError, type Logger } from '../core/log.ts';
+import type { UsageGate } from './gate.ts';
+import { SHARDS, shardKey } from './shards.ts';
+import { ACCOUNT_KEY } from './taking.ts';
+import { countsOf, type Units } from './units.ts';
 
 /** Where such a request is counted: `record` never refuses, and never throws. */
 export interface AccountRecorder {

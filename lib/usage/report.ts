@@ -2,13 +2,13 @@
  * A caller's plan and usage, and the account's, as GET /usage answers them: read from the usage
  * gate's store, never written. Apart from the gate so that only the usage function carries it.
  */
-import type { PlanEntry } from '../secrets/callers-schema.js';
-import type { UsageGate } from './gate.js';
-import { countsIn, type UsageState } from './limits.js';
-import { type Counts, NO_COUNTS, type Plans, type Rules, rulesOf } from './plan.js';
-import { keysOf } from './shards.js';
-import { ACCOUNT_KEY, callerKey } from './taking.js';
-import { type Windows, windowsOf } from './windows.js';
+import type { PlanEntry } from '../secrets/callers-schema.ts';
+import type { UsageGate } from './gate.ts';
+import { countsIn, type UsageState } from './limits.ts';
+import { type Counts, NO_COUNTS, type Plans, type Rules, rulesOf } from './plan.ts';
+import { keysOf } from './shards.ts';
+import { ACCOUNT_KEY, callerKey } from './taking.ts';
+import { type Windows, windowsOf } from './windows.ts';
 
 /** A subject's usage in one window, as GET /usage answers it. */
 interface WindowUsage {

@@ -3,12 +3,12 @@
  * `npm start`, which keeps it in its local dynalite), else this process's memory (unit tests,
  * `serverless invoke local`). Deployed, the table is required of the functions that admit.
  */
-import { deployedSetting } from '../core/deployed-settings.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
-import { dynamoDbUsageStore } from './dynamo-usage-store.js';
-import { UsageGate } from './gate.js';
-import { memoryUsageStore } from './store.js';
+import { deployedSetting } from '../core/deployed-settings.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
+import { dynamoDbUsageStore } from './dynamo-usage-store.ts';
+import { UsageGate } from './gate.ts';
+import { memoryUsageStore } from './store.ts';
 
 export const usageGateOf = perRuntime((runtime: Runtime): UsageGate => {
   const { config } = runtime;

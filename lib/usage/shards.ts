@@ -15,7 +15,7 @@
  * moved past SINGLE_ITEM_MAX_RPS) counts its requests afresh in the other layout for the rest
  * of the window (docs/callers.md).
  */
-import { type Counts, NO_COUNTS, type RateRule, type Rules } from './plan.js';
+import { type Counts, NO_COUNTS, type RateRule, type Rules } from './plan.ts';
 
 /** Items a spread subject's requests are kept on: 5,200 requests a second is 650 on each. */
 export const SHARDS = 8;

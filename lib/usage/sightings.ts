@@ -6,7 +6,7 @@
  * whose token another container took. Bounded: far more items than a secret's callers have,
  * the oldest forgotten first.
  */
-import type { Demand, Refusal, UsageState } from './limits.js';
+import type { Demand, Refusal, UsageState } from './limits.ts';
 
 export interface Sighting {
   readonly state: UsageState;

@@ -12,8 +12,8 @@ import {
   judge,
   type Refusal,
   type UsageState,
-} from './limits.js';
-import type { Counts } from './plan.js';
+} from './limits.ts';
+import type { Counts } from './plan.ts';
 
 export type TakeResult =
   | { readonly taken: true; readonly state: UsageState }

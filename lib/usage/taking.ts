@@ -5,15 +5,15 @@
  * item. A take is exact (a request: its units, or nothing) or up to a number (a block of bulk
  * work: as many as fit now, at least one).
  */
-import type { PlanHolder } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import { describeError } from '../core/log.js';
-import type { PlanEntry } from '../secrets/callers-schema.js';
-import { type Demand, type Refusal, type UsageState, unitsThatFit } from './limits.js';
-import { type Counts, type Plans, type Rules, rulesOf } from './plan.js';
-import { type Layout, layoutOf, splitCounts } from './shards.js';
-import type { GiveBack, UsageStore } from './store.js';
-import type { Windows } from './windows.js';
+import type { PlanHolder } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { describeError } from '../core/log.ts';
+import type { PlanEntry } from '../secrets/callers-schema.ts';
+import { type Demand, type Refusal, type UsageState, unitsThatFit } from './limits.ts';
+import { type Counts, type Plans, type Rules, rulesOf } from './plan.ts';
+import { type Layout, layoutOf, splitCounts } from './shards.ts';
+import type { GiveBack, UsageStore } from './store.ts';
+import type { Windows } from './windows.ts';
 
 /** A plan that holds a request: the caller's or the account's. */
 export interface Subject {

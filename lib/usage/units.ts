@@ -10,8 +10,8 @@
  * never fewer than it can be billed, so a plan's budget is never overspent by the count. Text
  * inside `<span translate="no">`, which Papago leaves out of its count, is counted too.
  */
-import type { CatalogueApi } from '../core/scopes.js';
-import type { Counts } from './plan.js';
+import type { CatalogueApi } from '../core/scopes.ts';
+import type { Counts } from './plan.ts';
 
 /** The APIs the platform bills by characters, as scopes and plans name them. */
 type CharacterApi = 'translate' | 'tts';

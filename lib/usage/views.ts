@@ -5,11 +5,11 @@
  * the shards fill evenly), with its characters from its own item. So a spread subject's `r` is
  * an estimate: its shard's, times the shards.
  */
-import { countsIn, type UsageState } from './limits.js';
-import { type Counts, NO_COUNTS } from './plan.js';
-import type { PlanView } from './rate-limit-headers.js';
-import type { UsageStore } from './store.js';
-import type { Instant, Seen, Subject } from './taking.js';
+import { countsIn, type UsageState } from './limits.ts';
+import { type Counts, NO_COUNTS } from './plan.ts';
+import type { PlanView } from './rate-limit-headers.ts';
+import type { UsageStore } from './store.ts';
+import type { Instant, Seen, Subject } from './taking.ts';
 
 /** The spread subject's usage, as its shard's times the shards (characters its own item's). */
 function scaled(subject: Subject, shard: UsageState, own: UsageState | undefined, at: Instant) {

@@ -3,10 +3,10 @@
  * watcher.ts), its claims released when the announcement fails. And a run's tallies, which each
  * chunk adds to.
  */
-import type { Logger } from '../core/log.js';
-import { detailOf, type ObservedJob, type RecordedJob, type StatusChange } from './changes.js';
-import type { ChangeEmitter, EmitFailure } from './emitters.js';
-import type { RunLease, WatcherStateStore } from './state-store.js';
+import type { Logger } from '../core/log.ts';
+import { detailOf, type ObservedJob, type RecordedJob, type StatusChange } from './changes.ts';
+import type { ChangeEmitter, EmitFailure } from './emitters.ts';
+import type { RunLease, WatcherStateStore } from './state-store.ts';
 
 /** A run's tallies, as its segments add to them. */
 export interface Progress {

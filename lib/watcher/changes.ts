@@ -2,7 +2,7 @@
  * What the scan job watcher compares and what it announces: the jobs it sees, the statuses it
  * recorded, and the status changes between the two. Pure functions, no I/O.
  */
-import type { ListedJob } from '../scan-jobs/schemas.js';
+import type { ListedJob } from '../scan-jobs/schemas.ts';
 
 /** The platform's status of a finished scan: a report can be fetched. */
 const COMPLETE_STATUS = 'Complete';

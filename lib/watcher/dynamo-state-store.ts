@@ -34,10 +34,10 @@ import {
   type DynamoDbTable,
   dynamoDbTable,
   type Item,
-} from '../core/dynamo-db.js';
-import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
-import { chunksOf } from './changes.js';
-import type { RunLease, WatchCursor, WatcherState, WatcherStateStore } from './state-store.js';
+} from '../core/dynamo-db.ts';
+import type { ObservedJob, RecordedJob, StatusChange } from './changes.ts';
+import { chunksOf } from './changes.ts';
+import type { RunLease, WatchCursor, WatcherState, WatcherStateStore } from './state-store.ts';
 
 interface DynamoDbStateStoreOptions {
   readonly tableName: string;

@@ -3,8 +3,8 @@
  * otherwise. The EventBridge SDK is imported on first use.
  */
 import type { EventBridgeClient, PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import type { Logger } from '../core/log.js';
-import { chunksOf, type StatusChangeDetail } from './changes.js';
+import type { Logger } from '../core/log.ts';
+import { chunksOf, type StatusChangeDetail } from './changes.ts';
 
 export const EVENT_SOURCE = 'platform.scan-jobs';
 export const EVENT_DETAIL_TYPE = 'Scan Job Status Changed';

@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
-import { WatcherStateError } from '../core/errors.js';
-import { parseJsonOrUndefined } from '../core/json.js';
-import type { RecordedJob } from './changes.js';
-import type { WatchCursor, WatcherStateStore } from './state-store.js';
+import { WatcherStateError } from '../core/errors.ts';
+import { parseJsonOrUndefined } from '../core/json.ts';
+import type { RecordedJob } from './changes.ts';
+import type { WatchCursor, WatcherStateStore } from './state-store.ts';
 
 const stateFileSchema = z.object({
   version: z.literal(1),

@@ -3,15 +3,15 @@
  * WATCHER_STATE_TABLE is set, else in a local file; changes to the EventBridge bus when
  * EVENT_BUS_NAME is set, else to the log.
  */
-import { ConfigError } from '../core/errors.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
-import { bulkScanJobsOf } from '../scan-jobs/bulk.js';
-import { dynamoDbStateStore } from './dynamo-state-store.js';
-import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.js';
-import { fileStateStore } from './file-state-store.js';
-import type { WatcherStateStore } from './state-store.js';
-import { ScanJobWatcher } from './watcher.js';
+import { ConfigError } from '../core/errors.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
+import { bulkScanJobsOf } from '../scan-jobs/bulk.ts';
+import { dynamoDbStateStore } from './dynamo-state-store.ts';
+import { type ChangeEmitter, eventBridgeEmitter, logEmitter } from './emitters.ts';
+import { fileStateStore } from './file-state-store.ts';
+import type { WatcherStateStore } from './state-store.ts';
+import { ScanJobWatcher } from './watcher.ts';
 
 /** The container's watcher, built on first use from its runtime. */
 export const scanJobWatcherOf = perRuntime(

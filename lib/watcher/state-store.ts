@@ -2,7 +2,7 @@
  * Where the scan job watcher keeps its last view between runs: the interface its stores
  * implement (dynamo-state-store.ts when deployed, file-state-store.ts locally).
  */
-import type { ObservedJob, RecordedJob, StatusChange } from './changes.js';
+import type { ObservedJob, RecordedJob, StatusChange } from './changes.ts';
 
 /** One run's right to announce the changes it claimed. */
 export interface RunLease {

@@ -15,23 +15,23 @@
  * the list, so a list too long for one invocation is still covered, a part per pass.
  */
 import { randomUUID } from 'node:crypto';
-import { AdaptiveLimit, runBounded } from '../core/bounded-pool.js';
-import type { CallContext } from '../core/call-context.js';
-import { type ServiceError, WatchRunError } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import { WalkPlan } from '../core/walk-plan.js';
-import { isJobId, type ListedJob } from '../scan-jobs/schemas.js';
-import { pageRange, type WalkedPage } from '../scan-jobs/walk.js';
-import { announceChunk, newProgress, type Progress, recordOf } from './announce.js';
+import { AdaptiveLimit, runBounded } from '../core/bounded-pool.ts';
+import type { CallContext } from '../core/call-context.ts';
+import { type ServiceError, WatchRunError } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { WalkPlan } from '../core/walk-plan.ts';
+import { isJobId, type ListedJob } from '../scan-jobs/schemas.ts';
+import { pageRange, type WalkedPage } from '../scan-jobs/walk.ts';
+import { announceChunk, newProgress, type Progress, recordOf } from './announce.ts';
 import {
   chunksOf,
   type ObservedJob,
   observedJobs,
   type RecordedJob,
   statusChanges,
-} from './changes.js';
-import type { ChangeEmitter } from './emitters.js';
-import type { RunLease, WatchCursor, WatcherStateStore } from './state-store.js';
+} from './changes.ts';
+import type { ChangeEmitter } from './emitters.ts';
+import type { RunLease, WatchCursor, WatcherStateStore } from './state-store.ts';
 
 /** The watcher's function (lib/functions.ts): its log lines and its metrics' Function dimension. */
 export const WATCHER_FUNCTION = 'watchScanJobs';
@@ -106,7 +106,10 @@ const WATCH_RESERVE_MS = 5000;
 export class ScanJobWatcher {
   private readonly now: () => number;
 
-  constructor(private readonly options: ScanJobWatcherOptions) {
+  private readonly options: ScanJobWatcherOptions;
+
+  constructor(options: ScanJobWatcherOptions) {
+    this.options = options;
     this.now = options.now ?? (() => Date.now());
   }
 

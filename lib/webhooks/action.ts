@@ -3,15 +3,15 @@
  * (resolved from the secret, or why it can never run), and one blocking call to it, whose
  * answer or error becomes the run's outcome (outcome.ts).
  */
-import type { CallContext } from '../core/call-context.js';
-import { NotFoundError, UpstreamError } from '../core/errors.js';
-import type { ExecutionClient } from '../execution/client.js';
-import type { SecretStore } from '../secrets/store.js';
-import type { AccountRecorder } from '../usage/record.js';
-import { ONE_REQUEST } from '../usage/units.js';
-import type { BodyStore } from './body-store.js';
-import type { ParsedInvocation } from './invocation.js';
-import { outcomeOfAnswer, outcomeOfError, type RunOutcome } from './outcome.js';
+import type { CallContext } from '../core/call-context.ts';
+import { NotFoundError, UpstreamError } from '../core/errors.ts';
+import type { ExecutionClient } from '../execution/client.ts';
+import type { SecretStore } from '../secrets/store.ts';
+import type { AccountRecorder } from '../usage/record.ts';
+import { ONE_REQUEST } from '../usage/units.ts';
+import type { BodyStore } from './body-store.ts';
+import type { ParsedInvocation } from './invocation.ts';
+import { outcomeOfAnswer, outcomeOfError, type RunOutcome } from './outcome.ts';
 
 /** What running an action takes. */
 export interface ActionDeps {

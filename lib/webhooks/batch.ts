@@ -4,10 +4,10 @@
  * keeps failing never holds another back. Each message is handled by consumer.ts.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { CallContext } from '../core/call-context.js';
-import { ACTION_WAIT_MS } from './action.js';
-import { type ConsumerDeps, handleMessage } from './consumer.js';
-import { PARKED_REASON_ATTRIBUTE, type QueuedMessage } from './settlement.js';
+import type { CallContext } from '../core/call-context.ts';
+import { ACTION_WAIT_MS } from './action.ts';
+import { type ConsumerDeps, handleMessage } from './consumer.ts';
+import { PARKED_REASON_ATTRIBUTE, type QueuedMessage } from './settlement.ts';
 
 /**
  * Runs an SQS batch and reports the messages to return to the queue (ReportBatchItemFailures:

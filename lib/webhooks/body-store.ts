@@ -8,9 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { deployedSetting } from '../core/deployed-settings.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
+import { deployedSetting } from '../core/deployed-settings.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
 
 /** Where a body was put: what the queued message carries instead of it. */
 interface BodyRef {

@@ -11,21 +11,21 @@
  *
  * A batch of messages is run by batch.ts.
  */
-import type { CallContext } from '../core/call-context.js';
-import { type LogFields, type Logger, logWithMetrics } from '../core/log.js';
-import { Metrics } from '../core/metrics.js';
-import { ACTION_WAIT_MS, type ActionDeps, callAction, resolveAction } from './action.js';
+import type { CallContext } from '../core/call-context.ts';
+import { type LogFields, type Logger, logWithMetrics } from '../core/log.ts';
+import { Metrics } from '../core/metrics.ts';
+import { ACTION_WAIT_MS, type ActionDeps, callAction, resolveAction } from './action.ts';
 import {
   decide,
   type MessageResult,
   type RecordStatus,
   type Rules,
   type Settling,
-} from './decision.js';
-import { type ParsedInvocation, readInvocation } from './invocation.js';
-import { type DeliveryLedger, PARKED_MEMORY_MS, rememberUntil } from './ledger.js';
-import type { RunOutcome } from './outcome.js';
-import type { QueuedMessage, Settlement } from './settlement.js';
+} from './decision.ts';
+import { type ParsedInvocation, readInvocation } from './invocation.ts';
+import { type DeliveryLedger, PARKED_MEMORY_MS, rememberUntil } from './ledger.ts';
+import type { RunOutcome } from './outcome.ts';
+import type { QueuedMessage, Settlement } from './settlement.ts';
 
 /** The consumer's function (lib/functions.ts): its log lines and its metrics' Function dimension. */
 export const CONSUMER_FUNCTION = 'consumeInvocations';

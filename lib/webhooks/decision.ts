@@ -32,7 +32,7 @@
  * own initiative (a lapsed lease: the run before may have reached the action); what surely did
  * not reach the action is tried again.
  */
-import type { RunOutcome } from './outcome.js';
+import type { RunOutcome } from './outcome.ts';
 
 /** What the ledger says of a message's delivery, once the message asked to claim it. */
 export type RecordStatus =

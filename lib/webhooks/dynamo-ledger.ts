@@ -17,14 +17,14 @@ import {
   dynamoDbTable,
   type Item,
   readItem,
-} from '../core/dynamo-db.js';
+} from '../core/dynamo-db.ts';
 import {
   type ClaimRequest,
   type ClaimResult,
   type DeliveryLedger,
   newToken,
   type ParkRequest,
-} from './ledger.js';
+} from './ledger.ts';
 
 interface DynamoDbLedgerOptions {
   readonly tableName: string;

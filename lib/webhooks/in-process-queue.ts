@@ -5,9 +5,9 @@
  * logged. (In Lambda nothing runs after the response, which is why a deployed receiver hands
  * its deliveries to SQS; this module is not in its bundle.)
  */
-import { describeError, type Logger } from '../core/log.js';
-import type { Invocation } from './invocation.js';
-import type { InvocationQueue } from './queue.js';
+import { describeError, type Logger } from '../core/log.ts';
+import type { Invocation } from './invocation.ts';
+import type { InvocationQueue } from './queue.ts';
 
 interface InProcessInvocationQueueOptions {
   /** Runs one message body: the consumer's code. */
@@ -18,7 +18,11 @@ interface InProcessInvocationQueueOptions {
 export class InProcessInvocationQueue implements InvocationQueue {
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(private readonly options: InProcessInvocationQueueOptions) {}
+  private readonly options: InProcessInvocationQueueOptions;
+
+  constructor(options: InProcessInvocationQueueOptions) {
+    this.options = options;
+  }
 
   async enqueue(invocation: Invocation): Promise<void> {
     // Serialised as SQS would carry it, so the consumer's parsing runs on the same text.

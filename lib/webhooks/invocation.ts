@@ -4,7 +4,7 @@
  * large for a message.
  */
 import * as z from 'zod/mini';
-import { nameSchema as name } from '../core/schemas.js';
+import { nameSchema as name } from '../core/schemas.ts';
 
 export const invocationSchema = z.object({
   action: name,

@@ -18,8 +18,8 @@ import {
   UpstreamError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../core/errors.js';
-import type { UpstreamAnswer } from '../upstream/client.js';
+} from '../core/errors.ts';
+import type { UpstreamAnswer } from '../upstream/client.ts';
 
 export type RunOutcome =
   | { readonly kind: 'succeeded' | 'rejected'; readonly status: number }

@@ -12,12 +12,12 @@
  *   code runs the message right after the receiver has answered.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { requiredSetting } from '../core/deployed-settings.js';
-import { UnexpectedError } from '../core/errors.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
-import { type BodyStore, bodyStoreOf } from './body-store.js';
-import { type Invocation, MAX_INLINE_MESSAGE_BYTES } from './invocation.js';
+import { requiredSetting } from '../core/deployed-settings.ts';
+import { UnexpectedError } from '../core/errors.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
+import { type BodyStore, bodyStoreOf } from './body-store.ts';
+import { type Invocation, MAX_INLINE_MESSAGE_BYTES } from './invocation.ts';
 
 /**
  * The SQS client of the stack's queues: it sends to the endpoint the SDK resolves for the
@@ -51,7 +51,11 @@ interface SqsInvocationQueueOptions {
 export class SqsInvocationQueue implements InvocationQueue {
   private client: SQSClient | undefined;
 
-  constructor(private readonly options: SqsInvocationQueueOptions) {}
+  private readonly options: SqsInvocationQueueOptions;
+
+  constructor(options: SqsInvocationQueueOptions) {
+    this.options = options;
+  }
 
   async enqueue(invocation: Invocation, options: EnqueueOptions): Promise<void> {
     this.client ??= (this.options.client ?? stackQueueClient)();

@@ -10,8 +10,8 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { Logger } from '../core/log.js';
-import { stackQueueClient } from './queue.js';
+import type { Logger } from '../core/log.ts';
+import { stackQueueClient } from './queue.ts';
 
 /** A message as the consumer received it. */
 export interface QueuedMessage {

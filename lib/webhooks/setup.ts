@@ -9,18 +9,18 @@
  * in-process queue and the in-memory ledger are for local runs only: in Lambda nothing runs
  * after the response, and memory does not outlive a container.
  */
-import { deployedSetting } from '../core/deployed-settings.js';
-import { perRuntime } from '../core/per-runtime.js';
-import { executionClientOf } from '../execution/client.js';
-import type { Runtime } from '../runtime.js';
-import { accountRecorder } from '../usage/record.js';
-import { usageGateOf } from '../usage/setup.js';
-import { bodyStoreOf } from './body-store.js';
-import { CONSUMER_FUNCTION, type ConsumerDeps, processMessage } from './consumer.js';
-import { dynamoDbDeliveryLedger } from './dynamo-ledger.js';
-import { InProcessInvocationQueue } from './in-process-queue.js';
-import { type DeliveryLedger, memoryDeliveryLedger } from './ledger.js';
-import { logSettlement, type Settlement, sqsSettlement } from './settlement.js';
+import { deployedSetting } from '../core/deployed-settings.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import { executionClientOf } from '../execution/client.ts';
+import type { Runtime } from '../runtime.ts';
+import { accountRecorder } from '../usage/record.ts';
+import { usageGateOf } from '../usage/setup.ts';
+import { bodyStoreOf } from './body-store.ts';
+import { CONSUMER_FUNCTION, type ConsumerDeps, processMessage } from './consumer.ts';
+import { dynamoDbDeliveryLedger } from './dynamo-ledger.ts';
+import { InProcessInvocationQueue } from './in-process-queue.ts';
+import { type DeliveryLedger, memoryDeliveryLedger } from './ledger.ts';
+import { logSettlement, type Settlement, sqsSettlement } from './settlement.ts';
 
 /**
  * The container's delivery ledger: the DynamoDB table (DELIVERY_LEDGER_TABLE: deployed, and

@@ -17,19 +17,19 @@ import {
   PayloadTooLargeError,
   WebhookSignatureError,
   WebhooksUnavailableError,
-} from '../core/errors.js';
-import type { HeaderMap } from '../core/headers.js';
-import { callerJsonObject } from '../core/json.js';
-import { perRuntime } from '../core/per-runtime.js';
-import type { Runtime } from '../runtime.js';
+} from '../core/errors.ts';
+import type { HeaderMap } from '../core/headers.ts';
+import { callerJsonObject } from '../core/json.ts';
+import { perRuntime } from '../core/per-runtime.ts';
+import type { Runtime } from '../runtime.ts';
 import {
   MAX_WEBHOOK_SECRETS,
   type WebhookEntry,
   webhookKeyOf,
   webhookSecretsOf,
-} from '../secrets/schema.js';
-import type { FetchedSecret } from '../secrets/store.js';
-import { depthOf, MAX_PAYLOAD_DEPTH } from './invocation.js';
+} from '../secrets/schema.ts';
+import type { FetchedSecret } from '../secrets/store.ts';
+import { depthOf, MAX_PAYLOAD_DEPTH } from './invocation.ts';
 
 /** How far a delivery's timestamp may be from the receiver's clock, either way. */
 const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;

@@ -23,7 +23,7 @@ import {
   documentProblems,
   type SecretStage,
   type StageSecret,
-} from './secret-documents.js';
+} from './secret-documents.ts';
 
 /** A check's outcome: its problems, or what it found when there are none. */
 export interface Check {

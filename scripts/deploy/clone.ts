@@ -8,7 +8,7 @@
 import { cp, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../local/paths.js';
+import { PROJECT_ROOT } from '../local/paths.ts';
 
 /** What a run writes, or the project's own state: not copied. */
 const LEFT_OUT = new Set(['.git', '.serverless', '.esbuild', '.local', 'secret.json', 'secrets']);

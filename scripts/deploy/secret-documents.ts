@@ -16,16 +16,16 @@ import {
   SECRET_CAPABILITIES,
   type SecretCapability,
   secretIdSetting,
-} from '../../lib/core/secret-capabilities.js';
-import { tokenDigestOf } from '../../lib/secrets/callers-schema.js';
+} from '../../lib/core/secret-capabilities.ts';
+import { tokenDigestOf } from '../../lib/secrets/callers-schema.ts';
 import {
   CAPABILITY_FIELDS,
   type PlatformSecret,
   webhookKeyOf,
   webhookSecretsOf,
-} from '../../lib/secrets/schema.js';
-import { parseSecret } from '../../lib/secrets/store.js';
-import { DEMO_SECRETS_FILE } from '../local/paths.js';
+} from '../../lib/secrets/schema.ts';
+import { parseSecret } from '../../lib/secrets/store.ts';
+import { DEMO_SECRETS_FILE } from '../local/paths.ts';
 
 /** What the checks need to know of the stage. */
 export interface SecretStage {

@@ -7,8 +7,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { FUNCTIONS } from '../../lib/functions.js';
-import { PROJECT_ROOT } from '../local/paths.js';
+import { FUNCTIONS } from '../../lib/functions.ts';
+import { PROJECT_ROOT } from '../local/paths.ts';
 
 const run = promisify(execFile);
 

@@ -7,8 +7,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { PROJECT_ROOT } from './paths.js';
-import { isPortFree } from './ports.js';
+import { PROJECT_ROOT } from './paths.ts';
+import { isPortFree } from './ports.ts';
 
 const SERVERLESS_CLI = resolve(PROJECT_ROOT, 'node_modules/serverless/bin/serverless.js');
 

@@ -6,8 +6,8 @@
  * ready" followed by an error on every call.
  */
 import { readFile } from 'node:fs/promises';
-import { loadConfig } from '../../lib/core/config.js';
-import { parseSecret } from '../../lib/secrets/store.js';
+import { loadConfig } from '../../lib/core/config.ts';
+import { parseSecret } from '../../lib/secrets/store.ts';
 
 /** Every problem of the local configuration `env` describes, one line each; none: []. */
 export async function localConfigurationProblems(env: NodeJS.ProcessEnv): Promise<string[]> {

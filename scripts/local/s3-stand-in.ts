@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from './smithy-sha256.js';
+import { Sha256 } from './smithy-sha256.ts';
 
 /** An object as stored: its parts' bytes in order, and what it keeps. */
 interface StoredObject {
@@ -73,12 +73,13 @@ const MAX_REQUEST_BYTES = 64 * MIB;
 
 /** A refusal as S3 words it. */
 class S3Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 

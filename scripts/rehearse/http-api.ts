@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { Invocation } from './lambda-host.js';
+import type { Invocation } from './lambda-host.ts';
 
 export interface DeployedRoute {
   /** `GET /jobs/{instanceId}/report`, or `$default`. */

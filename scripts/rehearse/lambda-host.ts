@@ -94,7 +94,10 @@ export class LambdaHost {
   private readonly lambda: LambdaClient;
   private readonly sts: STSClient;
 
-  constructor(private readonly options: LambdaHostOptions) {
+  private readonly options: LambdaHostOptions;
+
+  constructor(options: LambdaHostOptions) {
+    this.options = options;
     this.lambda = new LambdaClient({ region: options.region, endpoint: options.endpoint });
     this.sts = new STSClient({ region: options.region, endpoint: options.endpoint });
   }

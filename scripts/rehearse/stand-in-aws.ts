@@ -26,7 +26,7 @@ import {
   LambdaClient,
   paginateListFunctions,
 } from '@aws-sdk/client-lambda';
-import { findFreePort } from '../local/ports.js';
+import { findFreePort } from '../local/ports.ts';
 
 export interface Moto {
   /** http://127.0.0.1:<port> */

@@ -243,8 +243,8 @@ const handOffBeside = {
   setup(build) {
     build.initialOptions.metafile = true;
     let entry;
-    build.onResolve({ filter: /[\\/]multipart-upload\.js$/ }, (args) => {
-      const resolved = path.join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+    build.onResolve({ filter: /[\\/]multipart-upload\.ts$/ }, (args) => {
+      const resolved = path.join(args.resolveDir, args.path);
       return HAND_OFF_MODULE.test(resolved)
         ? { path: resolved, namespace: 'hand-off-beside' }
         : undefined;

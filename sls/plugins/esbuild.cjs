@@ -8,7 +8,15 @@
 // of serverless-esbuild, constructed as serverless would construct it (they are bound to it).
 
 /** The commands that build nothing: serverless-esbuild has no hook in their lifecycles. */
-const READ_ONLY = new Set(['print', 'info', 'remove', 'logs', 'metrics', 'rollback', 'deploy list']);
+const READ_ONLY = new Set([
+  'print',
+  'info',
+  'remove',
+  'logs',
+  'metrics',
+  'rollback',
+  'deploy list',
+]);
 
 /** Whether a command (the CLI's words, e.g. ['invoke', 'local']) builds the functions. */
 function builds(commands) {

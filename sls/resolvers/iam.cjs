@@ -188,7 +188,6 @@ async function readsOf(resolveVariable) {
   return reads;
 }
 
-
 const LAMBDA_TRUST = {
   Version: '2012-10-17',
   Statement: [

@@ -13,13 +13,13 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import tables from '../../sls/resolvers/tables.cjs';
-import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
-import { loadHandlers, secretFile } from '../helpers/platform.js';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.ts';
+import { loadHandlers, secretFile } from '../helpers/platform.ts';
 import {
   type Received,
   type ScriptedServer,
   startScriptedServer,
-} from '../helpers/scripted-server.js';
+} from '../helpers/scripted-server.ts';
 import {
   awsEnv,
   clients,
@@ -29,7 +29,7 @@ import {
   sqsEventOf,
   unique,
   useAwsEnv,
-} from './moto.js';
+} from './moto.ts';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 

@@ -15,11 +15,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { emulatorForSuite } from '../helpers/emulator.js';
-import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
-import { awsEnv, clients, createBucket, unique, useAwsEnv } from './moto.js';
+import { demoSecretFor } from '../../emulator/index.ts';
+import { emulatorForSuite } from '../helpers/emulator.ts';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.ts';
+import { awsEnv, clients, createBucket, unique, useAwsEnv } from './moto.ts';
 
 const MB = 1024 * 1024;
 const SIZES = [5.9, 6.1, 20, 90].map((mb) => 2 * Math.round((mb * MB) / 2));

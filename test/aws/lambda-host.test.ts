@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { LambdaHost } from '../../scripts/rehearse/lambda-host.js';
-import { unique, useAwsEnv } from './moto.js';
+import { LambdaHost } from '../../scripts/rehearse/lambda-host.ts';
+import { unique, useAwsEnv } from './moto.ts';
 
 const run = promisify(execFile);
 const REGION = 'us-east-1';

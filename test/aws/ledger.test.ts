@@ -8,10 +8,10 @@
  */
 import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll } from 'vitest';
-import { dynamoDbDeliveryLedger } from '../../lib/webhooks/dynamo-ledger.js';
+import { dynamoDbDeliveryLedger } from '../../lib/webhooks/dynamo-ledger.ts';
 import tables from '../../sls/resolvers/tables.cjs';
-import { describeLedgerRules, type LedgerClock } from '../helpers/delivery-ledger-rules.js';
-import { clients, createTable, unique } from './moto.js';
+import { describeLedgerRules, type LedgerClock } from '../helpers/delivery-ledger-rules.ts';
+import { clients, createTable, unique } from './moto.ts';
 
 const client = clients.dynamo();
 afterAll(() => client.destroy());

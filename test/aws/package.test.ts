@@ -18,11 +18,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { routes } from '../../lib/http/routes/index.js';
-import { splitByCapability } from '../../lib/secrets/schema.js';
+import { demoSecretFor } from '../../emulator/index.ts';
+import { routes } from '../../lib/http/routes/index.ts';
+import { splitByCapability } from '../../lib/secrets/schema.ts';
 import tables from '../../sls/resolvers/tables.cjs';
-import { emulatorForSuite } from '../helpers/emulator.js';
+import { emulatorForSuite } from '../helpers/emulator.ts';
 import {
   awsEnv,
   createBucket,
@@ -30,7 +30,7 @@ import {
   createSecret,
   createTable,
   unique,
-} from './moto.js';
+} from './moto.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const EVENTS = path.join(ROOT, 'events');

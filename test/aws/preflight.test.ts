@@ -11,10 +11,10 @@ import { CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { main as preflightMain } from '../../scripts/preflight.js';
-import { type StandInAws, startAccountSettingsFront } from '../../scripts/rehearse/stand-in-aws.js';
-import { main as splitMain } from '../../scripts/split-secret.js';
-import { clients, createSecret, useAwsEnv } from './moto.js';
+import { main as preflightMain } from '../../scripts/preflight.ts';
+import { type StandInAws, startAccountSettingsFront } from '../../scripts/rehearse/stand-in-aws.ts';
+import { main as splitMain } from '../../scripts/split-secret.ts';
+import { clients, createSecret, useAwsEnv } from './moto.ts';
 
 const REGION = 'us-east-1';
 const STAGE = `pf${randomUUID().slice(0, 6)}`;

@@ -2,13 +2,13 @@ import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { SqsInvocationQueue } from '../../lib/webhooks/queue.js';
-import { emulatorForSuite } from '../helpers/emulator.js';
-import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
-import { captureLogLines } from '../helpers/logs.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
-import { awsEnv, clients, createFifoQueue, sqsEventOf, unique, useAwsEnv } from './moto.js';
+import { demoSecretFor } from '../../emulator/index.ts';
+import { SqsInvocationQueue } from '../../lib/webhooks/queue.ts';
+import { emulatorForSuite } from '../helpers/emulator.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.ts';
+import { captureLogLines } from '../helpers/logs.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.ts';
+import { awsEnv, clients, createFifoQueue, sqsEventOf, unique, useAwsEnv } from './moto.ts';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 

@@ -6,14 +6,14 @@
  */
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { SecretError } from '../../lib/core/errors.js';
-import { awsSecretSource } from '../../lib/secrets/sources.js';
-import { SecretStore } from '../../lib/secrets/store.js';
-import { emulatorForSuite } from '../helpers/emulator.js';
-import { httpEvent, lambdaContext } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers } from '../helpers/platform.js';
-import { awsEnv, clients, createSecret, unique, useAwsEnv } from './moto.js';
+import { demoSecretFor } from '../../emulator/index.ts';
+import { SecretError } from '../../lib/core/errors.ts';
+import { awsSecretSource } from '../../lib/secrets/sources.ts';
+import { SecretStore } from '../../lib/secrets/store.ts';
+import { emulatorForSuite } from '../helpers/emulator.ts';
+import { httpEvent, lambdaContext } from '../helpers/lambda.ts';
+import { emulatorEnv, loadHandlers } from '../helpers/platform.ts';
+import { awsEnv, clients, createSecret, unique, useAwsEnv } from './moto.ts';
 
 let restore: () => void;
 beforeAll(() => {

@@ -5,7 +5,7 @@
  * end. Tests read its URL with `inject('motoEndpoint')`.
  */
 import type { TestProject } from 'vitest/node';
-import { startMoto } from '../../scripts/rehearse/stand-in-aws.js';
+import { startMoto } from '../../scripts/rehearse/stand-in-aws.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -17,14 +17,14 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../lib/core/log.js';
-import { EVENT_DETAIL_TYPE, EVENT_SOURCE, eventBridgeEmitter } from '../../lib/watcher/emitters.js';
-import type { WatchSummary } from '../../lib/watcher/watcher.js';
+import { createLogger } from '../../lib/core/log.ts';
+import { EVENT_DETAIL_TYPE, EVENT_SOURCE, eventBridgeEmitter } from '../../lib/watcher/emitters.ts';
+import type { WatchSummary } from '../../lib/watcher/watcher.ts';
 import tables from '../../sls/resolvers/tables.cjs';
-import { emulatorForSuite } from '../helpers/emulator.js';
-import { lambdaContext, sampleEvent } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers } from '../helpers/platform.js';
-import { awsEnv, clients, createTable, unique, useAwsEnv } from './moto.js';
+import { emulatorForSuite } from '../helpers/emulator.ts';
+import { lambdaContext, sampleEvent } from '../helpers/lambda.ts';
+import { emulatorEnv, loadHandlers } from '../helpers/platform.ts';
+import { awsEnv, clients, createTable, unique, useAwsEnv } from './moto.ts';
 
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 

@@ -3,7 +3,7 @@
  * stage-settings.e2e.test.ts): an origin of the stage's and another, a preflight, a GET, and
  * the CORS headers of an answer.
  */
-import { DEMO_TOKEN } from '../helpers/platform.js';
+import { DEMO_TOKEN } from '../helpers/platform.ts';
 
 export const APP = 'https://app.example.com';
 export const OTHER = 'https://evil.example.net';

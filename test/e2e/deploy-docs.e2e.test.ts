@@ -22,14 +22,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkedClone } from '../../scripts/deploy/clone.js';
+import { linkedClone } from '../../scripts/deploy/clone.ts';
 import {
   bashBlocks,
   commandsOf,
   fill,
   placeholdersOf,
   regionalArns,
-} from '../../scripts/deploy/guide.js';
+} from '../../scripts/deploy/guide.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOCUMENTS = ['README.md', 'docs/deploy.md'];

@@ -7,13 +7,13 @@
  * `npx vitest run test/e2e/local-stack.e2e.test.ts -t 'serverless offline smoke'`.
  */
 import { afterAll } from 'vitest';
-import { stopSharedStack } from './offline.js';
-import './local-stack/smoke.js';
-import './local-stack/jobs.js';
-import './local-stack/catalogue.js';
-import './local-stack/webhooks.js';
-import './local-stack/cors.js';
-import './local-stack/docs.js';
-import './local-stack/docs-browser.js';
+import { stopSharedStack } from './offline.ts';
+import './local-stack/smoke.ts';
+import './local-stack/jobs.ts';
+import './local-stack/catalogue.ts';
+import './local-stack/webhooks.ts';
+import './local-stack/cors.ts';
+import './local-stack/docs.ts';
+import './local-stack/docs-browser.ts';
 
 afterAll(stopSharedStack, 30_000);

@@ -20,16 +20,16 @@
  * document (test/helpers/openapi-answers.ts): a mismatch fails the fetch, and so the test.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { launchOffline, type OfflineProcess } from '../../scripts/local/offline.js';
-import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
-import { findFreePort } from '../../scripts/local/ports.js';
-import { type S3StandIn, startLocalHandOff } from '../../scripts/local/s3-stand-in.js';
-import { startLocalLedger } from '../../scripts/local-ledger.js';
-import { startTestEmulator } from '../helpers/emulator.js';
-import { checkAnswerAgainstDocument } from '../helpers/openapi-answers.js';
-import { secretFile } from '../helpers/platform.js';
-import { standIn } from '../helpers/stand-in.js';
+import { demoSecretFor, type Emulator } from '../../emulator/index.ts';
+import { launchOffline, type OfflineProcess } from '../../scripts/local/offline.ts';
+import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.ts';
+import { findFreePort } from '../../scripts/local/ports.ts';
+import { type S3StandIn, startLocalHandOff } from '../../scripts/local/s3-stand-in.ts';
+import { startLocalLedger } from '../../scripts/local-ledger.ts';
+import { startTestEmulator } from '../helpers/emulator.ts';
+import { checkAnswerAgainstDocument } from '../helpers/openapi-answers.ts';
+import { secretFile } from '../helpers/platform.ts';
+import { standIn } from '../helpers/stand-in.ts';
 
 /** The variables the functions read (lib/core/config.ts), and the ports: never inherited. */
 const FUNCTION_VARIABLES = [

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../helpers/emulator.js';
+import { emulatorForSuite } from '../helpers/emulator.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(exec);

@@ -17,10 +17,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSecretFor, startEmulator } from '../../emulator/index.js';
-import { secretFile } from '../helpers/platform.js';
-import { APP, corsHeadersOf, get as corsGet, OTHER, preflight } from './cors-requests.js';
-import { type RunningOffline, startOffline } from './offline.js';
+import { demoSecretFor, startEmulator } from '../../emulator/index.ts';
+import { secretFile } from '../helpers/platform.ts';
+import { APP, get as corsGet, corsHeadersOf, OTHER, preflight } from './cors-requests.ts';
+import { type RunningOffline, startOffline } from './offline.ts';
 
 const BOOT_TIMEOUT_MS = 180_000;
 const AUDIENCE = 'platform-gateway';

@@ -16,11 +16,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { scopesGranting } from '../../lib/core/scopes.js';
-import { routes } from '../../lib/http/routes/index.js';
-import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.js';
-import { findFreePort } from '../../scripts/local/ports.js';
-import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.js';
+import { scopesGranting } from '../../lib/core/scopes.ts';
+import { routes } from '../../lib/http/routes/index.ts';
+import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.ts';
+import { findFreePort } from '../../scripts/local/ports.ts';
+import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.ts';
 import {
   capitalized,
   DEV_READS,
@@ -30,7 +30,7 @@ import {
   SECRET,
   TABLE,
   XRAY,
-} from '../helpers/function-expectations.js';
+} from '../helpers/function-expectations.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -130,7 +130,7 @@ function startedOnce(): Promise<NpmStart> {
     const output: string[] = [];
     const printed = () => output.join('');
     const port = await findFreePort();
-    const start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    const start = spawn(process.execPath, ['scripts/start.ts'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,

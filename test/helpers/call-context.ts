@@ -2,9 +2,9 @@
  * A call context for tests that call domain clients directly: its own metrics and a quiet log
  * (or the ones given), and the time left when a test gives it.
  */
-import type { CallContext } from '../../lib/core/call-context.js';
-import { createLogger, type Logger } from '../../lib/core/log.js';
-import { Metrics } from '../../lib/core/metrics.js';
+import type { CallContext } from '../../lib/core/call-context.ts';
+import { createLogger, type Logger } from '../../lib/core/log.ts';
+import { Metrics } from '../../lib/core/metrics.ts';
 
 interface TestCallOptions {
   /** Milliseconds left: a number (counted down from now) or a function. */

@@ -5,8 +5,8 @@
  * in) or the code (its EMF metrics, lib/core/metrics.ts, as `Metrics.take` writes them, and
  * lib/core/configuration-metric.ts). `problemsOf` names each metric that is not.
  */
-import { CONFIGURATION_CAUSES } from '../../lib/core/configuration-metric.js';
-import { METRIC_DIMENSIONS, METRIC_NAMESPACE } from '../../lib/core/metrics.js';
+import { CONFIGURATION_CAUSES } from '../../lib/core/configuration-metric.ts';
+import { METRIC_DIMENSIONS, METRIC_NAMESPACE } from '../../lib/core/metrics.ts';
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
 

@@ -5,7 +5,7 @@
  * and said to be, expired records count as absent.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DeliveryLedger } from '../../lib/webhooks/ledger.js';
+import type { DeliveryLedger } from '../../lib/webhooks/ledger.ts';
 
 const MINUTE = 60_000;
 

@@ -3,8 +3,8 @@
  * before its tests, reset before each one and closed after the last.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
-import { standIn } from './stand-in.js';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.ts';
+import { standIn } from './stand-in.ts';
 
 export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   return startEmulator({ quiet: true, ...options });

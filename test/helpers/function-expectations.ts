@@ -5,8 +5,8 @@
  * IAM resolver's test the roles it makes. Every function of the table is in each table below, so
  * that none goes unchecked.
  */
-import type { Permission } from '../../lib/function-entry.js';
-import { FUNCTIONS } from '../../lib/functions.js';
+import type { Permission } from '../../lib/function-entry.ts';
+import { FUNCTIONS } from '../../lib/functions.ts';
 
 export const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 export const SECRET = 'secretsmanager:GetSecretValue';

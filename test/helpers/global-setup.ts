@@ -3,7 +3,7 @@
  * said once, in one line, instead of seven lines in every test file that loads the SDK (its
  * switch reaches every worker, and every process a test starts, through the environment).
  */
-import { quietSdkNodeNotice } from '../../scripts/local/sdk-node-notice.js';
+import { quietSdkNodeNotice } from '../../scripts/local/sdk-node-notice.ts';
 
 export default function setup(): void {
   const notice = quietSdkNodeNotice('the tests');

@@ -6,7 +6,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
-import { buildOpenApiDocument } from '../../lib/http/openapi.js';
+import { buildOpenApiDocument } from '../../lib/http/openapi.ts';
 
 export interface ReceivedAnswer {
   readonly method: string;

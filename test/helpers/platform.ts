@@ -7,10 +7,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { vi } from 'vitest';
-import type { Emulator } from '../../emulator/index.js';
-import type { PlatformSecret } from '../../lib/secrets/schema.js';
-import type { HttpHandler } from './lambda.js';
-import { checkAnswerAgainstDocument } from './openapi-answers.js';
+import type { Emulator } from '../../emulator/index.ts';
+import type { PlatformSecret } from '../../lib/secrets/schema.ts';
+import type { HttpHandler } from './lambda.ts';
+import { checkAnswerAgainstDocument } from './openapi-answers.ts';
 
 export const DEMO_SECRET_FILE = path.resolve(
   import.meta.dirname,

@@ -3,10 +3,10 @@
  * the caller tests send them with callers of every scope.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { localHandlerOf } from '../../lib/function-entry.js';
-import { FUNCTIONS } from '../../lib/functions.js';
-import type { Route } from '../../lib/http/routes/route.js';
-import { sampleEvent } from './lambda.js';
+import { localHandlerOf } from '../../lib/function-entry.ts';
+import { FUNCTIONS } from '../../lib/functions.ts';
+import type { Route } from '../../lib/http/routes/route.ts';
+import { sampleEvent } from './lambda.ts';
 
 /** Every HTTP function's handler module as a local run loads it (the function table's). */
 export const MODULES: Record<string, string> = Object.fromEntries(

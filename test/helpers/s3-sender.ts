@@ -4,8 +4,8 @@
  */
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { S3Answer, S3Request } from '../../lib/hand-off/s3-multipart.js';
-import { type S3StandIn, startS3StandIn } from '../../scripts/local/s3-stand-in.js';
+import type { S3Answer, S3Request } from '../../lib/hand-off/s3-multipart.ts';
+import { type S3StandIn, startS3StandIn } from '../../scripts/local/s3-stand-in.ts';
 
 export function s3Sender(dispatcher: Agent, sent: S3Request[] = [], delayMs = 0) {
   return async (s3Request: S3Request): Promise<S3Answer> => {

@@ -1,4 +1,4 @@
-import type { SecretSource } from '../../lib/secrets/sources.js';
+import type { SecretSource } from '../../lib/secrets/sources.ts';
 
 /**
  * A secret source in memory: a test rotates the secret by setting `state.text`, and

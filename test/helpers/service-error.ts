@@ -1,4 +1,4 @@
-import { ServiceError } from '../../lib/core/errors.js';
+import { ServiceError } from '../../lib/core/errors.ts';
 
 /** The ServiceError that `fn` throws; any other outcome fails the test. */
 export function thrownServiceError(fn: () => unknown): ServiceError {

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { buildOpenApiDocument } from '../../lib/http/openapi.js';
+import { buildOpenApiDocument } from '../../lib/http/openapi.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

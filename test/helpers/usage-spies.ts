@@ -2,8 +2,8 @@
  * Usage stores and metrics the unit tests of lib/usage/ watch: a memory store that records its
  * calls and fails those a test names, and a metrics recorder.
  */
-import type { MetricRecorder } from '../../lib/usage/gate.js';
-import { memoryUsageStore, type UsageStore } from '../../lib/usage/store.js';
+import type { MetricRecorder } from '../../lib/usage/gate.ts';
+import { memoryUsageStore, type UsageStore } from '../../lib/usage/store.ts';
 
 /** A memory store that records its calls (`take caller#a`), and fails those `fails` names. */
 export function spiedStore(fails: (method: string, key: string) => boolean = () => false) {

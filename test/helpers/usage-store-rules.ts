@@ -5,14 +5,14 @@
  * shards), and what GET /usage reads.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { QuotaExceededError, RateLimitedError, type ServiceError } from '../../lib/core/errors.js';
-import { createLogger } from '../../lib/core/log.js';
-import type { PlanEntry } from '../../lib/secrets/callers-schema.js';
-import { type Admission, type Admitted, admit as admitWith } from '../../lib/usage/admission.js';
-import { UsageGate } from '../../lib/usage/gate.js';
-import { usageReport } from '../../lib/usage/report.js';
-import type { UsageStore } from '../../lib/usage/store.js';
-import { ONE_REQUEST, type Units } from '../../lib/usage/units.js';
+import { QuotaExceededError, RateLimitedError, type ServiceError } from '../../lib/core/errors.ts';
+import { createLogger } from '../../lib/core/log.ts';
+import type { PlanEntry } from '../../lib/secrets/callers-schema.ts';
+import { type Admission, type Admitted, admit as admitWith } from '../../lib/usage/admission.ts';
+import { UsageGate } from '../../lib/usage/gate.ts';
+import { usageReport } from '../../lib/usage/report.ts';
+import type { UsageStore } from '../../lib/usage/store.ts';
+import { ONE_REQUEST, type Units } from '../../lib/usage/units.ts';
 
 /** A clock the suite moves; the gate under test reads it. */
 export interface UsageClock {

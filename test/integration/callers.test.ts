@@ -8,16 +8,16 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { scopeOfRequest, scopesGranting } from '../../lib/core/scopes.js';
-import { routes } from '../../lib/http/routes/index.js';
-import type { Route } from '../../lib/http/routes/route.js';
-import { docsOf } from '../../lib/http/routes/route.js';
-import { startTestEmulator } from '../helpers/emulator.js';
-import { type HttpHandler, jsonBody, lambdaContext } from '../helpers/lambda.js';
-import { captureLogLines } from '../helpers/logs.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
-import { MODULES, VALID, validEvent } from '../helpers/route-requests.js';
+import { demoSecretFor, type Emulator } from '../../emulator/index.ts';
+import { scopeOfRequest, scopesGranting } from '../../lib/core/scopes.ts';
+import { routes } from '../../lib/http/routes/index.ts';
+import type { Route } from '../../lib/http/routes/route.ts';
+import { docsOf } from '../../lib/http/routes/route.ts';
+import { startTestEmulator } from '../helpers/emulator.ts';
+import { type HttpHandler, jsonBody, lambdaContext } from '../helpers/lambda.ts';
+import { captureLogLines } from '../helpers/logs.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.ts';
+import { MODULES, VALID, validEvent } from '../helpers/route-requests.ts';
 
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
 

@@ -13,11 +13,11 @@ import path from 'node:path';
 import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { emulatorForSuite } from '../helpers/emulator.js';
-import { httpEvent, lambdaContext, sampleEvent } from '../helpers/lambda.js';
-import { captureLogLines } from '../helpers/logs.js';
-import { demoSecret, emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
+import { demoSecretFor } from '../../emulator/index.ts';
+import { emulatorForSuite } from '../helpers/emulator.ts';
+import { httpEvent, lambdaContext, sampleEvent } from '../helpers/lambda.ts';
+import { captureLogLines } from '../helpers/logs.ts';
+import { demoSecret, emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.ts';
 
 const AT_ONCE = 64;
 /**
@@ -134,8 +134,8 @@ describe('one process serving 64 requests at once', () => {
       emulatorEnv(emulator, { ...FAR, SECRETS_FILE: file, INVOCATION_QUEUE_URL: '' }),
       { receive: 'functions/webhooks/receive-local.ts' },
     );
-    const { inProcessInvocationQueueOf } = await import('../../lib/webhooks/setup.js');
-    const { getRuntime } = await import('../../lib/runtime.js');
+    const { inProcessInvocationQueueOf } = await import('../../lib/webhooks/setup.ts');
+    const { getRuntime } = await import('../../lib/runtime.ts');
     const queue = inProcessInvocationQueueOf(getRuntime());
     const signed = (id: string, i: number) => {
       const at = new Date();

@@ -7,11 +7,11 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Fault } from '../../emulator/core/faults.js';
-import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { startTestEmulator } from '../helpers/emulator.js';
-import { type HttpHandler, httpEvent, lambdaContext } from '../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
+import type { Fault } from '../../emulator/core/faults.ts';
+import { demoSecretFor, type Emulator } from '../../emulator/index.ts';
+import { startTestEmulator } from '../helpers/emulator.ts';
+import { type HttpHandler, httpEvent, lambdaContext } from '../helpers/lambda.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.ts';
 
 /**
  * The functions' upstream deadline (UPSTREAM_TIMEOUT_MS) in the cases that must not reach it:

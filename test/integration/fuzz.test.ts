@@ -9,12 +9,12 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor } from '../../emulator/index.js';
-import { routes } from '../../lib/http/routes/index.js';
-import { emulatorForSuite } from '../helpers/emulator.js';
-import { type HttpHandler, lambdaContext, sampleEvent } from '../helpers/lambda.js';
-import { DEMO_TOKEN, emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
-import { METHODS, MODULES, VALID } from '../helpers/route-requests.js';
+import { demoSecretFor } from '../../emulator/index.ts';
+import { routes } from '../../lib/http/routes/index.ts';
+import { emulatorForSuite } from '../helpers/emulator.ts';
+import { type HttpHandler, lambdaContext, sampleEvent } from '../helpers/lambda.ts';
+import { DEMO_TOKEN, emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.ts';
+import { METHODS, MODULES, VALID } from '../helpers/route-requests.ts';
 
 /**
  * Inputs per route: FUZZ_RUNS, else 250, so that `npm test` stays quick. `npm run test:fuzz`
@@ -265,8 +265,14 @@ describe('fuzzing every route through the real middy stack', () => {
           // One check each for the answer and the log (an expect per secret value cost a
           // tenth of the suite's time); a failure names neither the value nor which it was.
           const logs = logLines.join('\n');
-          expect(secretValues.some((value) => body.includes(value)), note).toBe(false);
-          expect(secretValues.some((value) => logs.includes(value)), note).toBe(false);
+          expect(
+            secretValues.some((value) => body.includes(value)),
+            note,
+          ).toBe(false);
+          expect(
+            secretValues.some((value) => logs.includes(value)),
+            note,
+          ).toBe(false);
           if (status >= 400) {
             counts.errors++;
             if (passesEndpointAnswers && upstreamCalled) return;

@@ -15,10 +15,10 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { LOOPBACK_AWS } from '../helpers/aws.js';
-import { emulatorForSuite } from '../helpers/emulator.js';
-import { lambdaContext } from '../helpers/lambda.js';
-import { emulatorEnv } from '../helpers/platform.js';
+import { LOOPBACK_AWS } from '../helpers/aws.ts';
+import { emulatorForSuite } from '../helpers/emulator.ts';
+import { lambdaContext } from '../helpers/lambda.ts';
+import { emulatorEnv } from '../helpers/platform.ts';
 
 const FUNCTIONS = path.resolve(import.meta.dirname, '../../functions');
 const STREAMING = Symbol.for('aws.lambda.runtime.handler.streaming');

@@ -7,10 +7,10 @@
 
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { type InputPlace, parseInput } from '../../lib/core/input-issues.js';
-import { knownKeysAt } from '../../lib/core/known-keys.js';
-import { routes } from '../../lib/http/routes/index.js';
-import type { Route } from '../../lib/http/routes/route.js';
+import { type InputPlace, parseInput } from '../../lib/core/input-issues.ts';
+import { knownKeysAt } from '../../lib/core/known-keys.ts';
+import { routes } from '../../lib/http/routes/index.ts';
+import type { Route } from '../../lib/http/routes/route.ts';
 
 type Schema = z.ZodMiniType<unknown>;
 

@@ -5,13 +5,13 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor, type Emulator } from '../../emulator/index.js';
-import { routes } from '../../lib/http/routes/index.js';
-import { startTestEmulator } from '../helpers/emulator.js';
-import { jsonBody, lambdaContext } from '../helpers/lambda.js';
-import { captureLogLines } from '../helpers/logs.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
-import { MODULES, validEvent } from '../helpers/route-requests.js';
+import { demoSecretFor, type Emulator } from '../../emulator/index.ts';
+import { routes } from '../../lib/http/routes/index.ts';
+import { startTestEmulator } from '../helpers/emulator.ts';
+import { jsonBody, lambdaContext } from '../helpers/lambda.ts';
+import { captureLogLines } from '../helpers/logs.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.ts';
+import { MODULES, validEvent } from '../helpers/route-requests.ts';
 
 const ISSUER = 'https://issuer.example.com/pool-1';
 

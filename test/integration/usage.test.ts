@@ -11,14 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor, syntheticScanJobs } from '../../emulator/index.js';
-import { createActiveTable, startDynalite } from '../../scripts/local-ledger.js';
+import { demoSecretFor, syntheticScanJobs } from '../../emulator/index.ts';
+import { createActiveTable, startDynalite } from '../../scripts/local-ledger.ts';
 import tables from '../../sls/resolvers/tables.cjs';
-import { pointAwsSdkAt } from '../helpers/aws.js';
-import { emulatorForSuite, startTestEmulator } from '../helpers/emulator.js';
-import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.js';
-import { captureLogLines } from '../helpers/logs.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.js';
+import { pointAwsSdkAt } from '../helpers/aws.ts';
+import { emulatorForSuite, startTestEmulator } from '../helpers/emulator.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.ts';
+import { captureLogLines } from '../helpers/logs.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../helpers/platform.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
 type ErrorBody = { error: { errorCode: string; message: string; details?: string } };
@@ -376,8 +376,8 @@ describe('the plan counts what reached the platform', () => {
         usage: 'functions/usage.ts',
       },
     );
-    const { getRuntime } = await import('../../lib/runtime.js');
-    const { usageGateOf } = await import('../../lib/usage/setup.js');
+    const { getRuntime } = await import('../../lib/runtime.ts');
+    const { usageGateOf } = await import('../../lib/usage/setup.ts');
     const gate = usageGateOf(getRuntime());
     const spentToday = async (id: string) => {
       await gate.settled();
@@ -452,7 +452,7 @@ describe('the plan counts what reached the platform', () => {
     const { spentToday } = await load([reader]);
     // The handler itself, as loaded: the answers' check against the document (loadHandlers)
     // would add its own time after each answer.
-    const { handler: list } = (await import('../../functions/jobs/list.js')) as {
+    const { handler: list } = (await import('../../functions/jobs/list.ts')) as {
       handler: (event: unknown, context: unknown) => Promise<Result>;
     };
     // One request first, with time to spare, so that the burst meets a loaded module and an

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../lib/http/routes/index.js';
-import { routeKeyOf } from '../../lib/http/routes/route.js';
+import { routes } from '../../lib/http/routes/index.ts';
+import { routeKeyOf } from '../../lib/http/routes/route.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');

@@ -148,11 +148,11 @@ const ADD_A_ROUTE: Record<string, Edit> = {
     'functions/jobs/status.ts',
     () => `/** GET /jobs/{instanceId}/status */
 
-import { callerRoute } from '../../lib/http/caller-route.js';
-import { passThrough } from '../../lib/http/responses.js';
-import { jobRoutes } from '../../lib/http/routes/jobs.js';
-import { getRuntime } from '../../lib/runtime.js';
-import { scanJobsClientOf } from '../../lib/scan-jobs/client.js';
+import { callerRoute } from '../../lib/http/caller-route.ts';
+import { passThrough } from '../../lib/http/responses.ts';
+import { jobRoutes } from '../../lib/http/routes/jobs.ts';
+import { getRuntime } from '../../lib/runtime.ts';
+import { scanJobsClientOf } from '../../lib/scan-jobs/client.ts';
 
 const scanJobs = scanJobsClientOf(getRuntime());
 
@@ -680,7 +680,7 @@ describe('"The stack, in order" of docs/architecture.md', () => {
     const files = new Map(
       [
         ...`${source}\n${binder}`.matchAll(
-          /import \{ (\w+) \} from '\.\/middleware\/([\w-]+)\.js'/g,
+          /import \{ (\w+) \} from '\.\/middleware\/([\w-]+)\.ts'/g,
         ),
       ].map((m) => [m[1]!, m[2]!]),
     );
@@ -698,7 +698,7 @@ describe('"The stack, in order" of docs/architecture.md', () => {
       .filter((file) => file.endsWith('.ts') && file !== 'middleware.ts')
       .map((file) => file.replace(/\.ts$/, ''));
     const guard = /`([\w-]+)` guards the whole invocation/.exec(ARCHITECTURE)?.[1];
-    expect(read('lib/http/route-stack.ts')).toMatch(new RegExp(`/${guard}\\.js'`));
+    expect(read('lib/http/route-stack.ts')).toMatch(new RegExp(`/${guard}\\.ts'`));
     expect([...middlewares].sort()).toEqual(
       [...documented(), guard].filter((name) => middlewares.includes(name!)).sort(),
     );

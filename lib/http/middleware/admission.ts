@@ -14,13 +14,13 @@
  * units back, as does one whose call could not have reached the platform (refused, DNS). The
  * call context marks a call going out (`RequestState.call`, as its request is written).
  */
-import { UpstreamUnreachableError } from '../../core/errors.js';
-import { admit } from '../../usage/admission.js';
-import type { UsageGate } from '../../usage/gate.js';
-import type { Plans } from '../../usage/plan.js';
-import type { Units } from '../../usage/units.js';
-import type { RequestInput } from '../request-state.js';
-import type { HttpMiddleware } from './middleware.js';
+import { UpstreamUnreachableError } from '../../core/errors.ts';
+import { admit } from '../../usage/admission.ts';
+import type { UsageGate } from '../../usage/gate.ts';
+import type { Plans } from '../../usage/plan.ts';
+import type { Units } from '../../usage/units.ts';
+import type { RequestInput } from '../request-state.ts';
+import type { HttpMiddleware } from './middleware.ts';
 
 const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
 const noop = () => {};

@@ -4,8 +4,8 @@
  * token), and the request counts in `CallerRequests` by caller and route, so that an operator
  * sees who spends the platform's quota.
  */
-import type { IdentifyCaller } from '../callers.js';
-import type { HttpMiddleware } from './middleware.js';
+import type { IdentifyCaller } from '../callers.ts';
+import type { HttpMiddleware } from './middleware.ts';
 
 export function authenticate(identify: IdentifyCaller, routeKey: string): HttpMiddleware {
   return {

@@ -2,9 +2,9 @@
  * Whether the caller holds the route's scope (403/`210` when not), before the body is read: a
  * scope built from the path (`actions:{name}`) takes the validated parameter.
  */
-import { CallerScopeError } from '../../core/errors.js';
-import { grants, type ScopeTemplate, scopeOfRequest } from '../../core/scopes.js';
-import type { HttpMiddleware } from './middleware.js';
+import { CallerScopeError } from '../../core/errors.ts';
+import { grants, type ScopeTemplate, scopeOfRequest } from '../../core/scopes.ts';
+import type { HttpMiddleware } from './middleware.ts';
 
 export function authorize(template: ScopeTemplate): HttpMiddleware {
   return {

@@ -4,9 +4,9 @@
  * before anything is sent upstream. (Locally, serverless offline refuses bodies over 10 MB
  * itself; sls/plugins/offline-envelope.cjs gives that answer the same envelope.)
  */
-import { PayloadTooLargeError } from '../../core/errors.js';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../core/lambda-limits.js';
-import type { HttpMiddleware } from './middleware.js';
+import { PayloadTooLargeError } from '../../core/errors.ts';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../core/lambda-limits.ts';
+import type { HttpMiddleware } from './middleware.ts';
 
 export const MAX_BODY_BYTES = LAMBDA_PAYLOAD_LIMIT_BYTES;
 

@@ -2,9 +2,9 @@
  * A body taken as bytes (audio, say) that the stack checks: one of the route's media types, and
  * not empty. The handler reads the bytes themselves (`request.bytes`).
  */
-import { InputError } from '../../core/errors.js';
-import { mediaType } from '../../core/headers.js';
-import type { HttpMiddleware } from './middleware.js';
+import { InputError } from '../../core/errors.ts';
+import { mediaType } from '../../core/headers.ts';
+import type { HttpMiddleware } from './middleware.ts';
 
 export function bytesBody(contentTypes: readonly string[], required: boolean): HttpMiddleware {
   const accepted = new Set(contentTypes.map((type) => type.toLowerCase()));

@@ -3,10 +3,10 @@
  * a 5xx is logged with its cause (name, code and message, never a stack). The answer carries the
  * request's own response headers too (its usage plans' RateLimit fields).
  */
-import { toServiceError } from '../../core/errors.js';
-import { describeError } from '../../core/log.js';
-import { encodeError, negotiateErrorFormat } from '../envelope.js';
-import type { HttpMiddleware } from './middleware.js';
+import { toServiceError } from '../../core/errors.ts';
+import { describeError } from '../../core/log.ts';
+import { encodeError, negotiateErrorFormat } from '../envelope.ts';
+import type { HttpMiddleware } from './middleware.ts';
 
 export function errorEnvelope(): HttpMiddleware {
   return {

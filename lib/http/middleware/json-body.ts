@@ -3,10 +3,10 @@
  * object; anything else is a 400/`100` naming the body or the header. The body is parsed here,
  * once (lib/http/request-body.ts), and validated with the others by validation.ts.
  */
-import { InputError } from '../../core/errors.js';
-import { mediaType } from '../../core/headers.js';
-import { isJsonObject } from '../../core/json.js';
-import type { HttpMiddleware } from './middleware.js';
+import { InputError } from '../../core/errors.ts';
+import { mediaType } from '../../core/headers.ts';
+import { isJsonObject } from '../../core/json.ts';
+import type { HttpMiddleware } from './middleware.ts';
 
 /** application/json, or a `+json` type; media types are case-insensitive. */
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/;

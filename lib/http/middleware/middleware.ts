@@ -5,8 +5,8 @@
  */
 import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { RequestState } from '../request-state.js';
-import type { HttpResponse } from '../responses.js';
+import type { RequestState } from '../request-state.ts';
+import type { HttpResponse } from '../responses.ts';
 
 export type HttpMiddleware = middy.MiddlewareObj<RequestState, HttpResponse, Error, Context>;
 

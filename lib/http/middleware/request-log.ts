@@ -5,8 +5,8 @@
  * (lib/core/metrics.ts). Any metrics that cannot share it go out on lines of their own, from the
  * request's logger.
  */
-import { logWithMetrics } from '../../core/log.js';
-import type { HttpMiddleware, HttpMiddyRequest } from './middleware.js';
+import { logWithMetrics } from '../../core/log.ts';
+import type { HttpMiddleware, HttpMiddyRequest } from './middleware.ts';
 
 export function requestLog(functionName: string): HttpMiddleware {
   const done = ({ event: state, response }: HttpMiddyRequest) => {

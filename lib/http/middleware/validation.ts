@@ -5,10 +5,10 @@
  * before the caller's scope, path-params.ts.)
  */
 import type * as z from 'zod/mini';
-import { InputError, type InputIssue } from '../../core/errors.js';
-import { type InputPlace, parseInput } from '../../core/input-issues.js';
-import { queryOf } from '../query.js';
-import type { HttpMiddleware } from './middleware.js';
+import { InputError, type InputIssue } from '../../core/errors.ts';
+import { type InputPlace, parseInput } from '../../core/input-issues.ts';
+import { queryOf } from '../query.ts';
+import type { HttpMiddleware } from './middleware.ts';
 
 type Schema<T> = z.ZodMiniType<T>;
 

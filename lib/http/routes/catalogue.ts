@@ -3,9 +3,9 @@
  * its own registry entry. Kept apart from the table, so that a catalogue function imports only
  * its own group's APIs.
  */
-import type { CatalogueEntry } from '../../catalogue/entry.js';
-import { catalogueUnits } from '../../usage/units.js';
-import { document, type Route } from './route.js';
+import type { CatalogueEntry } from '../../catalogue/entry.ts';
+import { catalogueUnits } from '../../usage/units.ts';
+import { document, type Route } from './route.ts';
 
 /** How an entry's input goes upstream, as the document says it. */
 const SENDS_AS_TEXT = {

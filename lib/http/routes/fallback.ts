@@ -3,7 +3,7 @@
  * apart from the service's routes so that a function that only needs the catch-all (every
  * grouped function) carries none of theirs.
  */
-import type { Route } from './route.js';
+import type { Route } from './route.ts';
 
 /** The catch-all's function, and its route's id. */
 const FALLBACK = 'fallback';

@@ -1,8 +1,8 @@
 /** Function execution: actions and triggers through their gateway URLs, and webhooks. */
 import * as z from 'zod/mini';
-import { type NamePath, namePathSchema } from '../../core/schemas.js';
-import { ONE_REQUEST } from '../../usage/units.js';
-import { defineRoute, document, type RouteResponse, routesOf } from './route.js';
+import { type NamePath, namePathSchema } from '../../core/schemas.ts';
+import { ONE_REQUEST } from '../../usage/units.ts';
+import { defineRoute, document, type RouteResponse, routesOf } from './route.ts';
 
 /**
  * `result` of an action or trigger route: `true` (the default) returns the action's result only.

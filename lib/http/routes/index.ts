@@ -4,13 +4,13 @@
  * path (404) from a known path called with the wrong method (405 with `Allow`); the OpenAPI
  * document and serverless.yml's `httpApi` events are built from it.
  */
-import { catalogue } from '../../catalogue/table.js';
-import { ALL_SCOPES, scopesGranting } from '../../core/scopes.js';
-import { routeOfEntry } from './catalogue.js';
-import { functionRoutes } from './functions.js';
-import { jobRoutes } from './jobs.js';
-import { accessOf, type Route } from './route.js';
-import { serviceRoutes } from './service.js';
+import { catalogue } from '../../catalogue/table.ts';
+import { ALL_SCOPES, scopesGranting } from '../../core/scopes.ts';
+import { routeOfEntry } from './catalogue.ts';
+import { functionRoutes } from './functions.ts';
+import { jobRoutes } from './jobs.ts';
+import { accessOf, type Route } from './route.ts';
+import { serviceRoutes } from './service.ts';
 
 export const routes: readonly Route[] = [
   ...Object.values(serviceRoutes),

@@ -8,9 +8,9 @@ import {
   listQuerySchema,
   type SearchBody,
   searchBodySchema,
-} from '../../scan-jobs/schemas.js';
-import { ONE_REQUEST } from '../../usage/units.js';
-import { defineRoute, document, PLATFORM_JSON, routesOf } from './route.js';
+} from '../../scan-jobs/schemas.ts';
+import { ONE_REQUEST } from '../../usage/units.ts';
+import { defineRoute, document, PLATFORM_JSON, routesOf } from './route.ts';
 
 /** A job route calls the platform once a request, as the usage plans count it. */
 const jobRoute = {

@@ -5,9 +5,9 @@
  * is built from it (lib/http/openapi.ts), so that a route is declared once.
  */
 import type * as z from 'zod/mini';
-import type { ScopeTemplate } from '../../core/scopes.js';
-import { WEB_ACTION_METHODS } from '../../execution/targets.js';
-import type { Units } from '../../usage/units.js';
+import type { ScopeTemplate } from '../../core/scopes.ts';
+import { WEB_ACTION_METHODS } from '../../execution/targets.ts';
+import type { Units } from '../../usage/units.ts';
 
 export type Schema<T> = z.ZodMiniType<T>;
 export type JsonSchema = Record<string, unknown>;

@@ -3,8 +3,8 @@
  * document in a browser, and a caller's usage.
  */
 import * as z from 'zod/mini';
-import { DOCS_ASSET_NAMES } from '../docs-page.js';
-import { defineRoute, document, type JsonSchema, routesOf } from './route.js';
+import { DOCS_ASSET_NAMES } from '../docs-page.ts';
+import { defineRoute, document, type JsonSchema, routesOf } from './route.ts';
 
 /** `?caller=<id>` of GET /usage: another caller's id (needs usage:read). */
 const usageQuerySchema = z.strictObject({

@@ -10,12 +10,12 @@
  * the platform does not take. It is answered 500/`900` (CredentialsRefusedError) and counted in
  * the ConfigurationErrors metric, whose alarm tells the operator.
  */
-import type { CallContext } from '../../core/call-context.js';
-import { configurationErrorMetric } from '../../core/configuration-metric.js';
-import { CredentialsRefusedError } from '../../core/errors.js';
-import { identifyAnswer } from '../answer-origin.js';
-import type { UpstreamAnswer } from '../client.js';
-import { decodeUpstreamError } from '../error-decoding.js';
+import type { CallContext } from '../../core/call-context.ts';
+import { configurationErrorMetric } from '../../core/configuration-metric.ts';
+import { CredentialsRefusedError } from '../../core/errors.ts';
+import { identifyAnswer } from '../answer-origin.ts';
+import type { UpstreamAnswer } from '../client.ts';
+import { decodeUpstreamError } from '../error-decoding.ts';
 
 /** Where a kind of call gets its credentials (the secret store adapts to it: lib/secrets/). */
 export interface CredentialSource<T> {

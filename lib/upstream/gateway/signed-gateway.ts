@@ -7,14 +7,14 @@
  * operator's (credential-refresh.ts): 500/`900`, never the caller's 401.
  */
 
-import type { CallContext } from '../../core/call-context.js';
-import type { Logger } from '../../core/log.js';
-import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../client.js';
-import { decodeUpstreamError } from '../error-decoding.js';
-import { type Pairs, type UpstreamTarget, upstreamUrl } from '../urls.js';
-import { type CredentialSource, sendRefreshingCredentials } from './credential-refresh.js';
-import { gatewayHeaderNames } from './header-names.js';
-import { type IamCredentials, signV2 } from './signer.js';
+import type { CallContext } from '../../core/call-context.ts';
+import type { Logger } from '../../core/log.ts';
+import type { AttemptObserver, UpstreamAnswer, UpstreamClient } from '../client.ts';
+import { decodeUpstreamError } from '../error-decoding.ts';
+import { type Pairs, type UpstreamTarget, upstreamUrl } from '../urls.ts';
+import { type CredentialSource, sendRefreshingCredentials } from './credential-refresh.ts';
+import { gatewayHeaderNames } from './header-names.ts';
+import { type IamCredentials, signV2 } from './signer.ts';
 
 /** What a signed call is signed with: the IAM keys, and the gateway API key when there is one. */
 export interface SigningKeys extends IamCredentials {
@@ -56,7 +56,10 @@ export class SignedGateway {
   /** Gateway time minus local time, measured from a refusal; kept for the container. */
   private clockOffsetMs = 0;
 
-  constructor(private readonly options: SignedGatewayOptions) {
+  private readonly options: SignedGatewayOptions;
+
+  constructor(options: SignedGatewayOptions) {
+    this.options = options;
     this.now = options.now ?? (() => Date.now());
   }
 

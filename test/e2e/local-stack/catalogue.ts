@@ -3,8 +3,8 @@
  * (base64 through the API Gateway emulation and decoded again), and raw audio goes up intact.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoSecret } from '../../helpers/platform.js';
-import { sharedStackForSuite } from '../offline.js';
+import { demoSecret } from '../../helpers/platform.ts';
+import { sharedStackForSuite } from '../offline.ts';
 
 const TOKEN = { authorization: 'Bearer demo-caller-token-for-local-use-only' };
 

@@ -5,8 +5,8 @@
  * stage's corsAllowedOrigins: stage-settings.e2e.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { APP, corsHeadersOf, get, OTHER, preflight } from '../cors-requests.js';
-import { sharedStackForSuite } from '../offline.js';
+import { APP, corsHeadersOf, get, OTHER, preflight } from '../cors-requests.ts';
+import { sharedStackForSuite } from '../offline.ts';
 
 describe('CORS by default: none', () => {
   const { offline } = sharedStackForSuite();

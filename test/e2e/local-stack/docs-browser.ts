@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../../lib/http/routes/index.js';
-import { ANY_METHODS } from '../../../lib/http/routes/route.js';
-import { DEMO_TOKEN } from '../../helpers/platform.js';
-import { sharedStackForSuite } from '../offline.js';
+import { routes } from '../../../lib/http/routes/index.ts';
+import { ANY_METHODS } from '../../../lib/http/routes/route.ts';
+import { DEMO_TOKEN } from '../../helpers/platform.ts';
+import { sharedStackForSuite } from '../offline.ts';
 
 /** Debian's chromium package (.ci/run installs it). */
 const CHROMIUM = '/usr/bin/chromium';

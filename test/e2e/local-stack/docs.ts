@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSecretFor } from '../../../emulator/index.js';
-import { secretFile } from '../../helpers/platform.js';
-import { sharedStackForSuite } from '../offline.js';
+import { demoSecretFor } from '../../../emulator/index.ts';
+import { secretFile } from '../../helpers/platform.ts';
+import { sharedStackForSuite } from '../offline.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const run = promisify(exec);

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { demoSecret } from '../../helpers/platform.js';
-import { sharedStackForSuite } from '../offline.js';
+import { demoSecret } from '../../helpers/platform.ts';
+import { sharedStackForSuite } from '../offline.ts';
 
 const TOKEN = { authorization: 'Bearer demo-caller-token-for-local-use-only' };
 

@@ -1,10 +1,10 @@
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedAnswerCount } from '../../helpers/openapi-answers.js';
-import { DEMO_TOKEN } from '../../helpers/platform.js';
-import { generateTypedClient } from '../../helpers/typed-client.js';
-import { sharedStackForSuite } from '../offline.js';
+import { checkedAnswerCount } from '../../helpers/openapi-answers.ts';
+import { DEMO_TOKEN } from '../../helpers/platform.ts';
+import { generateTypedClient } from '../../helpers/typed-client.ts';
+import { sharedStackForSuite } from '../offline.ts';
 
 describe('serverless offline smoke', () => {
   const { offline } = sharedStackForSuite();

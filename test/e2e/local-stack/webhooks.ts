@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
-import { demoSecretFor } from '../../../emulator/index.js';
-import { sharedStackForSuite } from '../offline.js';
+import { demoSecretFor } from '../../../emulator/index.ts';
+import { sharedStackForSuite } from '../offline.ts';
 
 describe('webhook deliveries through serverless offline', () => {
   // The demo secret with this emulator's URLs, so that the webhook's action runs on it.

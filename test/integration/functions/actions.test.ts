@@ -10,10 +10,10 @@ import {
   ECHO_BINARY_BODY,
   type Emulator,
   FAIL_ERROR,
-} from '../../../emulator/index.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
+} from '../../../emulator/index.ts';
+import { emulatorForSuite } from '../../helpers/emulator.ts';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.ts';
 
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
 

@@ -5,13 +5,13 @@
  */
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Emulator, type ScanJobRecord, syntheticScanJobs } from '../../../emulator/index.js';
-import { FUNCTIONS } from '../../../lib/functions.js';
-import { jobRoutes } from '../../../lib/http/routes/jobs.js';
-import { startTestEmulator } from '../../helpers/emulator.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import { captureLogLines } from '../../helpers/logs.js';
-import { emulatorEnv, loadHandlers, SCAN_FUNCTIONS } from '../../helpers/platform.js';
+import { type Emulator, type ScanJobRecord, syntheticScanJobs } from '../../../emulator/index.ts';
+import { FUNCTIONS } from '../../../lib/functions.ts';
+import { jobRoutes } from '../../../lib/http/routes/jobs.ts';
+import { startTestEmulator } from '../../helpers/emulator.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
+import { captureLogLines } from '../../helpers/logs.ts';
+import { emulatorEnv, loadHandlers, SCAN_FUNCTIONS } from '../../helpers/platform.ts';
 
 interface CancelReservedAnswer {
   cancelled: string[];

@@ -6,10 +6,10 @@
 
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Fault } from '../../../emulator/index.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import { demoSecret, emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
+import type { Fault } from '../../../emulator/index.ts';
+import { emulatorForSuite } from '../../helpers/emulator.ts';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
+import { demoSecret, emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.ts';
 
 const CATALOGUE_FUNCTIONS = {
   language: 'functions/catalogue/language.ts',

@@ -10,11 +10,11 @@
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { demoSecretFor } from '../../../emulator/index.js';
-import { type S3StandIn, startLocalHandOff } from '../../../scripts/local/s3-stand-in.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
+import { demoSecretFor } from '../../../emulator/index.ts';
+import { type S3StandIn, startLocalHandOff } from '../../../scripts/local/s3-stand-in.ts';
+import { emulatorForSuite } from '../../helpers/emulator.ts';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.ts';
 
 const MB = 1024 * 1024;
 /** Even sizes: a 16-bit WAV has an even number of bytes. */

@@ -10,11 +10,11 @@ import {
   type Emulator,
   INACTIVE_ACCESS_KEY,
   INACTIVE_SECRET_KEY,
-} from '../../../emulator/index.js';
-import { usualCausesOf } from '../../../lib/scan-jobs/hints.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import { captureLogLines } from '../../helpers/logs.js';
+} from '../../../emulator/index.ts';
+import { usualCausesOf } from '../../../lib/scan-jobs/hints.ts';
+import { emulatorForSuite } from '../../helpers/emulator.ts';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
+import { captureLogLines } from '../../helpers/logs.ts';
 import {
   DEMO_TOKEN,
   demoSecret,
@@ -22,7 +22,7 @@ import {
   loadHandlers,
   SCAN_FUNCTIONS,
   secretFile,
-} from '../../helpers/platform.js';
+} from '../../helpers/platform.ts';
 
 type Handlers = Record<keyof typeof SCAN_FUNCTIONS, HttpHandler>;
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };

@@ -5,10 +5,10 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DOCS_ASSET_NAMES } from '../../../lib/http/docs-page.js';
-import { buildOpenApiDocument } from '../../../lib/http/openapi.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import { DEMO_SECRET_FILE, loadHandlers } from '../../helpers/platform.js';
+import { DOCS_ASSET_NAMES } from '../../../lib/http/docs-page.ts';
+import { buildOpenApiDocument } from '../../../lib/http/openapi.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
+import { DEMO_SECRET_FILE, loadHandlers } from '../../helpers/platform.ts';
 
 const SECRET = { SECRETS_SOURCE: 'file', SECRETS_FILE: DEMO_SECRET_FILE };
 const NO_TOKEN = { headers: { authorization: undefined } };

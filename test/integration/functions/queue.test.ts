@@ -8,11 +8,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor } from '../../../emulator/index.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
-import { captureLogLines } from '../../helpers/logs.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
+import { demoSecretFor } from '../../../emulator/index.ts';
+import { emulatorForSuite } from '../../helpers/emulator.ts';
+import { lambdaContext, sampleEvent } from '../../helpers/lambda.ts';
+import { captureLogLines } from '../../helpers/logs.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.ts';
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 

@@ -10,16 +10,16 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Emulator, syntheticScanJobs } from '../../../emulator/index.js';
-import { FUNCTIONS } from '../../../lib/functions.js';
-import { WATCHER_FUNCTION, type WatchSummary } from '../../../lib/watcher/watcher.js';
-import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.js';
+import { type Emulator, syntheticScanJobs } from '../../../emulator/index.ts';
+import { FUNCTIONS } from '../../../lib/functions.ts';
+import { WATCHER_FUNCTION, type WatchSummary } from '../../../lib/watcher/watcher.ts';
+import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.ts';
 import tables from '../../../sls/resolvers/tables.cjs';
-import { LOOPBACK_AWS } from '../../helpers/aws.js';
-import { startTestEmulator } from '../../helpers/emulator.js';
-import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
-import { captureLogLines } from '../../helpers/logs.js';
-import { emulatorEnv, loadHandlers } from '../../helpers/platform.js';
+import { LOOPBACK_AWS } from '../../helpers/aws.ts';
+import { startTestEmulator } from '../../helpers/emulator.ts';
+import { lambdaContext, sampleEvent } from '../../helpers/lambda.ts';
+import { captureLogLines } from '../../helpers/logs.ts';
+import { emulatorEnv, loadHandlers } from '../../helpers/platform.ts';
 
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 

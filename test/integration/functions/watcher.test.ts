@@ -13,27 +13,27 @@ import path from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Emulator } from '../../../emulator/index.js';
-import { loadConfig } from '../../../lib/core/config.js';
-import { createLogger } from '../../../lib/core/log.js';
-import type { WalkPlan } from '../../../lib/core/walk-plan.js';
-import { createRuntime } from '../../../lib/runtime.js';
-import { bulkScanJobsOf } from '../../../lib/scan-jobs/bulk.js';
-import type { StatusChangeDetail } from '../../../lib/watcher/changes.js';
-import { fileStateStore } from '../../../lib/watcher/file-state-store.js';
-import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.js';
-import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.js';
+import type { Emulator } from '../../../emulator/index.ts';
+import { loadConfig } from '../../../lib/core/config.ts';
+import { createLogger } from '../../../lib/core/log.ts';
+import type { WalkPlan } from '../../../lib/core/walk-plan.ts';
+import { createRuntime } from '../../../lib/runtime.ts';
+import { bulkScanJobsOf } from '../../../lib/scan-jobs/bulk.ts';
+import type { StatusChangeDetail } from '../../../lib/watcher/changes.ts';
+import { fileStateStore } from '../../../lib/watcher/file-state-store.ts';
+import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.ts';
+import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.ts';
 import tables from '../../../sls/resolvers/tables.cjs';
-import { LOOPBACK_AWS } from '../../helpers/aws.js';
-import { testCall } from '../../helpers/call-context.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
+import { LOOPBACK_AWS } from '../../helpers/aws.ts';
+import { testCall } from '../../helpers/call-context.ts';
+import { emulatorForSuite } from '../../helpers/emulator.ts';
 import {
   type EventBridgeServer,
   startEventBridgeServer,
-} from '../../helpers/event-bridge-server.js';
-import { lambdaContext, sampleEvent } from '../../helpers/lambda.js';
-import { captureLogLines } from '../../helpers/logs.js';
-import { demoSecret, emulatorEnv, loadHandlers } from '../../helpers/platform.js';
+} from '../../helpers/event-bridge-server.ts';
+import { lambdaContext, sampleEvent } from '../../helpers/lambda.ts';
+import { captureLogLines } from '../../helpers/logs.ts';
+import { demoSecret, emulatorEnv, loadHandlers } from '../../helpers/platform.ts';
 
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 

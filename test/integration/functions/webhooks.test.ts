@@ -8,14 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { demoSecretFor } from '../../../emulator/index.js';
-import type { InProcessInvocationQueue } from '../../../lib/webhooks/in-process-queue.js';
-import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.js';
+import { demoSecretFor } from '../../../emulator/index.ts';
+import type { InProcessInvocationQueue } from '../../../lib/webhooks/in-process-queue.ts';
+import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.ts';
 import tables from '../../../sls/resolvers/tables.cjs';
-import { pointAwsSdkAt } from '../../helpers/aws.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.js';
-import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.js';
+import { pointAwsSdkAt } from '../../helpers/aws.ts';
+import { emulatorForSuite } from '../../helpers/emulator.ts';
+import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
+import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.ts';
 
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
 
@@ -82,8 +82,8 @@ describe('webhook receiver, locally (in process)', () => {
       { receive: 'functions/webhooks/receive-local.ts' },
     ));
     // The same module graph as the handler: its container's queue.
-    const { inProcessInvocationQueueOf } = await import('../../../lib/webhooks/setup.js');
-    const { getRuntime } = await import('../../../lib/runtime.js');
+    const { inProcessInvocationQueueOf } = await import('../../../lib/webhooks/setup.ts');
+    const { getRuntime } = await import('../../../lib/runtime.ts');
     queue = inProcessInvocationQueueOf(getRuntime());
   });
   beforeEach(() => {
@@ -319,8 +319,8 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
       }),
       { receive: 'functions/webhooks/receive-local.ts' },
     ));
-    const { inProcessInvocationQueueOf } = await import('../../../lib/webhooks/setup.js');
-    const { getRuntime } = await import('../../../lib/runtime.js');
+    const { inProcessInvocationQueueOf } = await import('../../../lib/webhooks/setup.ts');
+    const { getRuntime } = await import('../../../lib/runtime.ts');
     queue = inProcessInvocationQueueOf(getRuntime());
   });
   beforeEach(() => {

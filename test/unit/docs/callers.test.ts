@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE_APIS, FIXED_SCOPES } from '../../../lib/core/scopes.js';
-import { routes } from '../../../lib/http/routes/index.js';
-import { type Route, routeKeyOf } from '../../../lib/http/routes/route.js';
+import { CATALOGUE_APIS, FIXED_SCOPES } from '../../../lib/core/scopes.ts';
+import { routes } from '../../../lib/http/routes/index.ts';
+import { type Route, routeKeyOf } from '../../../lib/http/routes/route.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 

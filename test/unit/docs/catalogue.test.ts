@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogue } from '../../../lib/catalogue/table.js';
+import { catalogue } from '../../../lib/catalogue/table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 

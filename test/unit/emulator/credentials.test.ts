@@ -4,8 +4,8 @@ import {
   INACTIVE_ACCESS_KEY,
   INACTIVE_API_KEY,
   INACTIVE_SECRET_KEY,
-} from '../../../emulator/index.js';
-import { DEMO_ACCESS_KEY, DEMO_API_KEY, DEMO_SECRET_KEY } from './helpers.js';
+} from '../../../emulator/index.ts';
+import { DEMO_ACCESS_KEY, DEMO_API_KEY, DEMO_SECRET_KEY } from './helpers.ts';
 
 describe('demo credentials', () => {
   it('derive from the demo secret and add inactive keys', () => {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Emulator } from '../../../emulator/index.js';
+import type { Emulator } from '../../../emulator/index.ts';
 
 interface DemoSecret {
   iam: { accessKey: string; secretKey: string };

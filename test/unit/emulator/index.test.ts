@@ -7,8 +7,8 @@ import {
   type ScanJobRecord,
   startEmulator,
   syntheticScanJobs,
-} from '../../../emulator/index.js';
-import { json, signedFetch } from './helpers.js';
+} from '../../../emulator/index.ts';
+import { json, signedFetch } from './helpers.ts';
 
 /** One GET over a keep-alive agent; resolves with its socket, left open for reuse. */
 function getKeepingAlive(url: string, agent: Agent): Promise<Socket> {

@@ -6,7 +6,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('emulator CLI', () => {
   it('prints its URL, serves, and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/main.ts'], {
+    const child = spawn(process.execPath, ['emulator/main.ts'], {
       cwd: ROOT,
       env: { ...process.env, EMULATOR_PORT: '0', GATEWAY_VENDOR: 'ncp' },
       stdio: ['ignore', 'pipe', 'pipe'],

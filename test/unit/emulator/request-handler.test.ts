@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../../../emulator/index.js';
-import { emulatorForSuite } from '../../helpers/emulator.js';
-import { json, signedFetch } from './helpers.js';
+import { MAX_BODY_BYTES } from '../../../emulator/index.ts';
+import { emulatorForSuite } from '../../helpers/emulator.ts';
+import { json, signedFetch } from './helpers.ts';
 
 /** Sends a chunked body (no Content-Length) with node:http, which fetch cannot do for a Buffer. */
 function postChunked(

@@ -10,8 +10,8 @@ import {
   localOrDeployed,
   param,
   shell,
-} from '../../../lib/function-entry.js';
-import { defineRoute } from '../../../lib/http/routes/route.js';
+} from '../../../lib/function-entry.ts';
+import { defineRoute } from '../../../lib/http/routes/route.ts';
 
 const route = (name: string, more: { handsOff?: true; reference?: true } = {}) =>
   defineRoute({

@@ -6,18 +6,18 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SECRET_CAPABILITIES } from '../../../lib/core/secret-capabilities.js';
+import { SECRET_CAPABILITIES } from '../../../lib/core/secret-capabilities.ts';
 import {
   handlerModulesOf,
   type LambdaFunction,
   localHandlerOf,
-} from '../../../lib/function-entry.js';
-import { FUNCTIONS } from '../../../lib/functions.js';
-import { fallbackRoute } from '../../../lib/http/routes/fallback.js';
-import { routes } from '../../../lib/http/routes/index.js';
-import { routeKeyOf } from '../../../lib/http/routes/route.js';
-import { WATCHER_FUNCTION } from '../../../lib/watcher/watcher.js';
-import { CONSUMER_FUNCTION } from '../../../lib/webhooks/consumer.js';
+} from '../../../lib/function-entry.ts';
+import { FUNCTIONS } from '../../../lib/functions.ts';
+import { fallbackRoute } from '../../../lib/http/routes/fallback.ts';
+import { routes } from '../../../lib/http/routes/index.ts';
+import { routeKeyOf } from '../../../lib/http/routes/route.ts';
+import { WATCHER_FUNCTION } from '../../../lib/watcher/watcher.ts';
+import { CONSUMER_FUNCTION } from '../../../lib/webhooks/consumer.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const table = Object.values(FUNCTIONS);
@@ -159,7 +159,7 @@ describe('the bundles', () => {
         for (const [, specifier] of readFileSync(module, 'utf8').matchAll(
           /(?:from|import\()\s*'(\.[^']+)'/g,
         )) {
-          const resolved = path.resolve(path.dirname(module), specifier!).replace(/\.js$/, '.ts');
+          const resolved = path.resolve(path.dirname(module), specifier!);
           if (resolved === wanted) importers.push(path.relative(ROOT, module));
         }
       }

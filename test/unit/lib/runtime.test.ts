@@ -3,9 +3,9 @@
  * and which capabilities a function can read together (nothing is fetched here).
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../lib/core/config.js';
-import { createRuntime } from '../../../lib/runtime.js';
-import { consumerDepsOf } from '../../../lib/webhooks/setup.js';
+import { loadConfig } from '../../../lib/core/config.ts';
+import { createRuntime } from '../../../lib/runtime.ts';
+import { consumerDepsOf } from '../../../lib/webhooks/setup.ts';
 
 const SPLIT = {
   SECRETS_SOURCE: 'aws',

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorOf, anchorsOf, brokenLinksOf, documents } from '../../../scripts/check-links.js';
+import { anchorOf, anchorsOf, brokenLinksOf, documents } from '../../../scripts/check-links.ts';
 
 describe('the relative links of the docs', () => {
   it("makes GitHub's anchors of headings", () => {

@@ -54,9 +54,9 @@ function withAddedRow(markdown: string): string {
 /** The probe module of a row's path: probe.ts in its folder, or its module itself. */
 const probeOf = (where: string) => (where.endsWith('/') ? `${where}probe.ts` : where);
 
-/** The specifier by which one file imports another, as the sources write it (.js for .ts). */
+/** The specifier by which one file imports another, as the sources write it. */
 function specifier(from: string, to: string): string {
-  const relative = path.posix.relative(path.posix.dirname(from), to).replace(/\.ts$/, '.js');
+  const relative = path.posix.relative(path.posix.dirname(from), to);
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 

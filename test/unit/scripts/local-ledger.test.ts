@@ -4,16 +4,16 @@
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../lib/core/log.js';
-import { admit } from '../../../lib/usage/admission.js';
-import { dynamoDbUsageStore } from '../../../lib/usage/dynamo-usage-store.js';
-import { UsageGate } from '../../../lib/usage/gate.js';
-import { ONE_REQUEST } from '../../../lib/usage/units.js';
+import { createLogger } from '../../../lib/core/log.ts';
+import { admit } from '../../../lib/usage/admission.ts';
+import { dynamoDbUsageStore } from '../../../lib/usage/dynamo-usage-store.ts';
+import { UsageGate } from '../../../lib/usage/gate.ts';
+import { ONE_REQUEST } from '../../../lib/usage/units.ts';
 import {
   LOCAL_LEDGER_TABLE,
   LOCAL_USAGE_TABLE,
   startLocalLedger,
-} from '../../../scripts/local-ledger.js';
+} from '../../../scripts/local-ledger.ts';
 
 describe('startLocalLedger', () => {
   it('creates the ledger and usage tables in one dynalite and names them to the functions', async () => {

@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { secretCallers } from '../../../lib/http/callers.js';
-import { parseSecret } from '../../../lib/secrets/store.js';
-import { main, newCaller, TOKEN_BYTES } from '../../../scripts/new-caller.js';
-import { httpEvent } from '../../helpers/lambda.js';
+import { secretCallers } from '../../../lib/http/callers.ts';
+import { parseSecret } from '../../../lib/secrets/store.ts';
+import { main, newCaller, TOKEN_BYTES } from '../../../scripts/new-caller.ts';
+import { httpEvent } from '../../helpers/lambda.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -90,7 +90,7 @@ describe('the command', () => {
   it('runs as npm runs it, with --json', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'scripts/new-caller.ts', 'bot', 'actions:echo', '--json'],
+      ['scripts/new-caller.ts', 'bot', 'actions:echo', '--json'],
       { cwd: ROOT },
     );
     const made = JSON.parse(stdout) as { token: string; entry: { tokenSha256: string } };

@@ -10,10 +10,10 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvingOnce } from '../../../scripts/deploy/stage.js';
-import { main } from '../../../scripts/preflight.js';
-import { splitSecret } from '../../../scripts/split-secret.js';
-import { DEMO_SECRET_FILE } from '../../helpers/platform.js';
+import { resolvingOnce } from '../../../scripts/deploy/stage.ts';
+import { main } from '../../../scripts/preflight.ts';
+import { splitSecret } from '../../../scripts/split-secret.ts';
+import { DEMO_SECRET_FILE } from '../../helpers/platform.ts';
 
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:platform-gateway-on-call';
 const ROLE = 'arn:aws:iam::123456789012:role/platform-gateway-prod-on-call';

@@ -5,14 +5,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { findFreePort } from '../../../scripts/local/ports.js';
+import { findFreePort } from '../../../scripts/local/ports.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 function sendWebhook(port: number) {
-  return run(TSX, ['scripts/send-webhook.ts', 'demo', '{"name":"Ada"}'], {
+  return run(process.execPath, ['scripts/send-webhook.ts', 'demo', '{"name":"Ada"}'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) },
   });

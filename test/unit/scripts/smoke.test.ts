@@ -2,8 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../../scripts/local/ports.js';
-import { smoke } from '../../../scripts/smoke.js';
+import { findFreePort } from '../../../scripts/local/ports.ts';
+import { smoke } from '../../../scripts/smoke.ts';
 
 const TOKEN = 'a-caller-token-of-at-least-32-characters';
 

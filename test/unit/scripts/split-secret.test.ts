@@ -6,11 +6,11 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SECRET_CAPABILITIES } from '../../../lib/core/secret-capabilities.js';
-import { CAPABILITY_FIELDS, platformSecretSchema } from '../../../lib/secrets/schema.js';
-import { parseSecret } from '../../../lib/secrets/store.js';
-import { main, splitSecret } from '../../../scripts/split-secret.js';
-import { DEMO_SECRET_FILE } from '../../helpers/platform.js';
+import { SECRET_CAPABILITIES } from '../../../lib/core/secret-capabilities.ts';
+import { CAPABILITY_FIELDS, platformSecretSchema } from '../../../lib/secrets/schema.ts';
+import { parseSecret } from '../../../lib/secrets/store.ts';
+import { main, splitSecret } from '../../../scripts/split-secret.ts';
+import { DEMO_SECRET_FILE } from '../../helpers/platform.ts';
 
 let dir: string;
 const SAVED = { ...process.env };

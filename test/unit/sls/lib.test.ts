@@ -58,13 +58,13 @@ describe('sls/lib.cjs', () => {
   });
 
   it('gives the same answers as the modules themselves', async () => {
-    const { routes } = await import('../../../lib/http/routes/index.js');
+    const { routes } = await import('../../../lib/http/routes/index.ts');
     const bundled = lib('routes').routes as typeof routes;
     expect(bundled.map((route) => `${route.method} ${route.path}`)).toEqual(
       routes.map((route) => `${route.method} ${route.path}`),
     );
     // A file its module finds through import.meta.url: the renderer's, from node_modules.
-    const { rendererFile } = await import('../../../lib/http/docs-assets.js');
+    const { rendererFile } = await import('../../../lib/http/docs-assets.ts');
     const bundledFile = (lib('docsAssets') as { rendererFile: typeof rendererFile }).rendererFile;
     expect(bundledFile('swagger-ui.css')).toEqual(rendererFile('swagger-ui.css'));
     expect(bundledFile('swagger-ui.css')?.gzipped.length).toBeGreaterThan(1000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationLog, MAX_LOGGED_ACTIVATIONS } from '../../../../emulator/index.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { call, jsonOf } from './helpers.js';
+import { ActivationLog, MAX_LOGGED_ACTIVATIONS } from '../../../../emulator/index.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { call, jsonOf } from './helpers.ts';
 
 const CLOCK = 1_800_000_000_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIVATION_ID_HEADER, INACTIVE_API_KEY } from '../../../../emulator/index.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { call, DEMO_GATEWAY_API_KEY, jsonOf } from './helpers.js';
+import { ACTIVATION_ID_HEADER, INACTIVE_API_KEY } from '../../../../emulator/index.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { call, DEMO_GATEWAY_API_KEY, jsonOf } from './helpers.ts';
 
 const ORIGIN = 'x-platform-apigw-response-origin';
 const API_KEY = 'x-platform-apigw-api-key';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { demoSecretFor } from '../../../../emulator/index.js';
-import { platformSecretSchema } from '../../../../lib/secrets/schema.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { demoSecretFor } from '../../../../emulator/index.ts';
+import { platformSecretSchema } from '../../../../lib/secrets/schema.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
 
 const bundled = JSON.parse(
   readFileSync(new URL('../../../../emulator/demo-secret.json', import.meta.url), 'utf8'),

@@ -1,4 +1,4 @@
-import type { Emulator } from '../../../../emulator/index.js';
+import type { Emulator } from '../../../../emulator/index.ts';
 
 /** The demo API and stage of the emulator's function execution URLs. */
 const API_PATH = '/fx7h2k/demo';

@@ -4,9 +4,9 @@
  * and deeper JSON is refused as the platform refuses it (400, malformed), never a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { copyJson, depthOf, MAX_JSON_DEPTH } from '../../../../emulator/actions/json-values.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { call, jsonOf } from './helpers.js';
+import { copyJson, depthOf, MAX_JSON_DEPTH } from '../../../../emulator/actions/json-values.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { call, jsonOf } from './helpers.ts';
 
 /** `{"a":{"a":...1...}}`, `depth` objects deep, as text (JSON.stringify would recurse). */
 function nested(depth: number, open = '{"a":', close = '}'): string {

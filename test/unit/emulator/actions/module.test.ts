@@ -3,9 +3,9 @@ import {
   ACTIVATION_ID_HEADER,
   type ActivationRecord,
   FAIL_ERROR,
-} from '../../../../emulator/index.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { call, jsonOf } from './helpers.js';
+} from '../../../../emulator/index.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { call, jsonOf } from './helpers.ts';
 
 const ORIGIN = 'x-platform-apigw-response-origin';
 const ACTIVATION_ID = /^[0-9a-f]{32}$/;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { httpResponseOf, isBinaryMediaType } from '../../../../emulator/actions/web.js';
-import { ACTIVATION_ID_HEADER, ECHO_BINARY_BODY, WEB_METHODS } from '../../../../emulator/index.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { call, jsonOf } from './helpers.js';
+import { httpResponseOf, isBinaryMediaType } from '../../../../emulator/actions/web.ts';
+import { ACTIVATION_ID_HEADER, ECHO_BINARY_BODY, WEB_METHODS } from '../../../../emulator/index.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { call, jsonOf } from './helpers.ts';
 
 const ORIGIN = 'x-platform-apigw-response-origin';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { CLIENT_ID, CLIENT_SECRET, catalogueFetch, jsonOf } from './helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { CLIENT_ID, CLIENT_SECRET, catalogueFetch, jsonOf } from './helpers.ts';
 
 const SHORTEN = '/util/v1/shorturl?url=https%3A%2F%2Fexample.com%2F';
 

@@ -1,11 +1,11 @@
 import jpeg from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
-import { CAPTCHA_IMAGE, CAPTCHA_TEXT_LEFT } from '../../../../emulator/catalogue/captcha-media.js';
-import { startEmulator } from '../../../../emulator/index.js';
-import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS, glyphPixel } from '../../../../emulator/media/font.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { decodeDtmf, readPcmWav } from '../media/media-checks.js';
-import { bytesOf, CLIENT_ID, CLIENT_SECRET, catalogueFetch, jsonOf } from './helpers.js';
+import { CAPTCHA_IMAGE, CAPTCHA_TEXT_LEFT } from '../../../../emulator/catalogue/captcha-media.ts';
+import { startEmulator } from '../../../../emulator/index.ts';
+import { GLYPH_HEIGHT, GLYPH_WIDTH, GLYPHS, glyphPixel } from '../../../../emulator/media/font.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { decodeDtmf, readPcmWav } from '../media/media-checks.ts';
+import { bytesOf, CLIENT_ID, CLIENT_SECRET, catalogueFetch, jsonOf } from './helpers.ts';
 
 /** Reads the characters back out of the picture: dark font cells matched against each glyph. */
 function readCaptcha(file: Buffer, length: number): string {

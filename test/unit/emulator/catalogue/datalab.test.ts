@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { catalogueFetch, FORM, form, JSON_TYPE, jsonOf } from './helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { catalogueFetch, FORM, form, JSON_TYPE, jsonOf } from './helpers.ts';
 
 describe('search trend, /datalab/v1/search', () => {
   const emulator = emulatorForSuite({ now: () => Date.parse('2026-03-04T10:00:00Z') });

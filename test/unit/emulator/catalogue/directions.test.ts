@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { catalogueFetch, jsonOf } from './helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { catalogueFetch, jsonOf } from './helpers.ts';
 
 const GREEN_FACTORY = '127.1054328,37.3595963';
 const BUSAN_CITY_HALL = '129.0750222,35.1798159';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { catalogueFetch, jsonOf } from './helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { catalogueFetch, jsonOf } from './helpers.ts';
 
 const BUSAN_CITY_HALL = '129.0750222,35.1798159';
 const q = encodeURIComponent;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Emulator } from '../../../../emulator/index.js';
+import type { Emulator } from '../../../../emulator/index.ts';
 
 interface DemoSecret {
   openapi: { clientId: string; clientSecret: string };

@@ -1,8 +1,8 @@
 import jpeg from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { readPng } from '../media/media-checks.js';
-import { bytesOf, catalogueFetch } from './helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { readPng } from '../media/media-checks.ts';
+import { bytesOf, catalogueFetch } from './helpers.ts';
 
 const CENTRE = 'center=127.1054328,37.3595963&level=16';
 

@@ -1,7 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { catalogueFetch, FORM, form, JSON_TYPE, jsonOf } from './helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { catalogueFetch, FORM, form, JSON_TYPE, jsonOf } from './helpers.ts';
 
 const LONG_URL = 'http://d2.naver.com/helloworld/4874130';
 

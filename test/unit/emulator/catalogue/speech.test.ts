@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { goertzel, mp3Frames, readPcmWav } from '../media/media-checks.js';
-import { bytesOf, catalogueFetch, FORM, form, jsonOf } from './helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { goertzel, mp3Frames, readPcmWav } from '../media/media-checks.ts';
+import { bytesOf, catalogueFetch, FORM, form, jsonOf } from './helpers.ts';
 
 function wavFile(seconds: number, sampleRate = 16_000, silent = false): Buffer {
   const samples = Math.round(seconds * sampleRate);

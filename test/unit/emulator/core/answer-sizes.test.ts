@@ -7,11 +7,11 @@
 import { createHash } from 'node:crypto';
 import jpeg from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { jsonOf as actionJson, call } from '../actions/helpers.js';
-import { bytesOf, catalogueFetch, FORM, form } from '../catalogue/helpers.js';
-import { signedFetch } from '../helpers.js';
-import { readPcmWav, readPng } from '../media/media-checks.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { jsonOf as actionJson, call } from '../actions/helpers.ts';
+import { bytesOf, catalogueFetch, FORM, form } from '../catalogue/helpers.ts';
+import { signedFetch } from '../helpers.ts';
+import { readPcmWav, readPng } from '../media/media-checks.ts';
 
 const MB = 1024 * 1024;
 

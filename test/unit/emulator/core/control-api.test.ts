@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { json, signedFetch } from '../helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { json, signedFetch } from '../helpers.ts';
 
 const LIST = '/api/v1/jobs';
 

@@ -4,9 +4,9 @@ import {
   type Fault,
   FaultValidationError,
   MAX_CLOCK_SKEW_MS,
-} from '../../../../emulator/index.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { json, signedFetch } from '../helpers.js';
+} from '../../../../emulator/index.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { json, signedFetch } from '../helpers.ts';
 
 const LIST = '/api/v1/jobs';
 

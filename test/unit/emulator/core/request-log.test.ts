@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { signedHeaders } from '../helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { signedHeaders } from '../helpers.ts';
 
 describe('request log', () => {
   const emulator = emulatorForSuite();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { signedFetch } from '../helpers.js';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { signedFetch } from '../helpers.ts';
 
 const XML_NOT_FOUND =
   '<?xml version="1.0" encoding="UTF-8"?><Message><error><errorCode>300</errorCode>' +

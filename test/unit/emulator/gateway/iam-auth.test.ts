@@ -6,9 +6,9 @@ import {
   INACTIVE_API_KEY,
   INACTIVE_SECRET_KEY,
   MAX_CLOCK_SKEW_MS,
-} from '../../../../emulator/index.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { DEMO_ACCESS_KEY, json, signedFetch, signedHeaders } from '../helpers.js';
+} from '../../../../emulator/index.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { DEMO_ACCESS_KEY, json, signedFetch, signedHeaders } from '../helpers.ts';
 
 // A fixed gateway clock makes the 5-minute boundary exact.
 const GATEWAY_NOW = 1_800_000_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../../../emulator/gateway/rate-limit.js';
+import { RateLimiter } from '../../../../emulator/gateway/rate-limit.ts';
 
 describe('RateLimiter', () => {
   it('accepts a burst of one second, then one request per 1000/perSecond ms', () => {

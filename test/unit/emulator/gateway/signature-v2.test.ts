@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signatureV2, stringToSign, verifySignatureV2 } from '../../../../emulator/index.js';
-import { sign } from '../helpers.js';
+import { signatureV2, stringToSign, verifySignatureV2 } from '../../../../emulator/index.ts';
+import { sign } from '../helpers.ts';
 
 // Vectors computed here, cross-checked with `openssl dgst -sha256 -hmac`.
 const ACCESS_KEY = 'TESTACCESSKEY0000001';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GLYPHS } from '../../../../emulator/media/font.js';
+import { GLYPHS } from '../../../../emulator/media/font.ts';
 
 describe('the 5x7 font', () => {
   it('gives every glyph of the font its own bitmap', () => {

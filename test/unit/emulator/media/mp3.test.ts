@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { silentMp3 } from '../../../../emulator/media/mp3.js';
-import { mp3Frames } from './media-checks.js';
+import { silentMp3 } from '../../../../emulator/media/mp3.ts';
+import { mp3Frames } from './media-checks.ts';
 
 describe('silent MP3', () => {
   it('makes whole MP3 frames covering at least the asked duration', () => {

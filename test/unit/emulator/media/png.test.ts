@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodePng } from '../../../../emulator/media/png.js';
-import { createRaster, fillRect } from '../../../../emulator/media/raster.js';
-import { readPng } from './media-checks.js';
+import { encodePng } from '../../../../emulator/media/png.ts';
+import { createRaster, fillRect } from '../../../../emulator/media/raster.ts';
+import { readPng } from './media-checks.ts';
 
 describe('the PNG encoder', () => {
   it('writes PNGs that round-trip pixel for pixel, truecolour and palette', () => {

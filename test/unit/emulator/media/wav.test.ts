@@ -4,8 +4,8 @@ import {
   encodeWav,
   parseWav,
   renderSegments,
-} from '../../../../emulator/media/wav.js';
-import { decodeDtmf, readPcmWav } from './media-checks.js';
+} from '../../../../emulator/media/wav.ts';
+import { decodeDtmf, readPcmWav } from './media-checks.ts';
 
 describe('WAV', () => {
   it('writes and reads WAV, DTMF included', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoScanJobs, type ScanJobRecord } from '../../../../emulator/index.js';
+import { demoScanJobs, type ScanJobRecord } from '../../../../emulator/index.ts';
 
 describe('demo scan jobs', () => {
   const jobs = demoScanJobs();

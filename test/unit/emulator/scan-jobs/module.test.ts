@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ScanJobListResult } from '../../../../emulator/index.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { API_CALL_FAIL, json, REQUEST_SUCCESS, signedFetch } from '../helpers.js';
+import type { ScanJobListResult } from '../../../../emulator/index.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { API_CALL_FAIL, json, REQUEST_SUCCESS, signedFetch } from '../helpers.ts';
 
 const RESERVED_ON_DEMO_HOST = ['2810023', '2810021', '2810019', '2810017'];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { demoScanJobs } from '../../../../emulator/index.js';
-import { paginate, positiveIntParam } from '../../../../emulator/scan-jobs/pagination.js';
+import { demoScanJobs } from '../../../../emulator/index.ts';
+import { paginate, positiveIntParam } from '../../../../emulator/scan-jobs/pagination.ts';
 
 describe('pagination', () => {
   const records = demoScanJobs();

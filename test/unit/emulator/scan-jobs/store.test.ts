@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { demoScanJobs } from '../../../../emulator/index.js';
-import { createScanJobStore } from '../../../../emulator/scan-jobs/store.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { json, signedFetch } from '../helpers.js';
+import { demoScanJobs } from '../../../../emulator/index.ts';
+import { createScanJobStore } from '../../../../emulator/scan-jobs/store.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { json, signedFetch } from '../helpers.ts';
 
 // 2026-11-21 12:00:00 in platform time (UTC+9).
 const START = Date.UTC(2026, 10, 21, 3, 0, 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticScanJobs } from '../../../../emulator/scan-jobs/synthetic-data.js';
-import type { ScanJobRecord } from '../../../../emulator/scan-jobs/types.js';
+import { syntheticScanJobs } from '../../../../emulator/scan-jobs/synthetic-data.ts';
+import type { ScanJobRecord } from '../../../../emulator/scan-jobs/types.ts';
 
 describe('syntheticScanJobs', () => {
   it('makes count jobs, oldest first, with the reserved ones spread over the list', () => {

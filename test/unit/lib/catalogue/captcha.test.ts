@@ -1,7 +1,7 @@
 /** What the image and audio CAPTCHA routes accept and refuse before anything is sent. */
 import { describe } from 'vitest';
-import { captchaEntries } from '../../../../lib/catalogue/captcha.js';
-import { type Accepted, checkInputSchemas, type Refused } from './input-schemas.js';
+import { captchaEntries } from '../../../../lib/catalogue/captcha.ts';
+import { type Accepted, checkInputSchemas, type Refused } from './input-schemas.ts';
 
 const accepted: Accepted[] = [
   ['GET /captcha/image/key', 'query', {}],

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appCredentialsFrom, CatalogueClient } from '../../../../lib/catalogue/client.js';
-import { type CatalogueEntry, defineEntry } from '../../../../lib/catalogue/entry.js';
-import { catalogue } from '../../../../lib/catalogue/table.js';
-import { UpstreamError } from '../../../../lib/core/errors.js';
-import { SecretStore } from '../../../../lib/secrets/store.js';
-import { UpstreamClient } from '../../../../lib/upstream/client.js';
-import { Agent } from '../../../../lib/upstream/undici.js';
-import { testCall } from '../../../helpers/call-context.js';
+import { appCredentialsFrom, CatalogueClient } from '../../../../lib/catalogue/client.ts';
+import { type CatalogueEntry, defineEntry } from '../../../../lib/catalogue/entry.ts';
+import { catalogue } from '../../../../lib/catalogue/table.ts';
+import { UpstreamError } from '../../../../lib/core/errors.ts';
+import { SecretStore } from '../../../../lib/secrets/store.ts';
+import { UpstreamClient } from '../../../../lib/upstream/client.ts';
+import { Agent } from '../../../../lib/upstream/undici.ts';
+import { testCall } from '../../../helpers/call-context.ts';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../helpers/scripted-server.js';
-import { memorySecretSource } from '../../../helpers/secret-source.js';
+} from '../../../helpers/scripted-server.ts';
+import { memorySecretSource } from '../../../helpers/secret-source.ts';
 
 const APP = { clientId: 'client-id-1', clientSecret: 'client-secret-1' };
 

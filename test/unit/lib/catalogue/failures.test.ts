@@ -4,8 +4,8 @@ import {
   directionsCodeNotZero,
   reverseGeocodeFailure,
   statusNotOk,
-} from '../../../../lib/catalogue/failures.js';
-import type { UpstreamAnswer } from '../../../../lib/upstream/client.js';
+} from '../../../../lib/catalogue/failures.ts';
+import type { UpstreamAnswer } from '../../../../lib/upstream/client.ts';
 
 const answer = (body: unknown, status = 200, contentType = 'application/json'): UpstreamAnswer => ({
   status,

@@ -12,7 +12,7 @@ import {
   strictInput,
   text,
   token,
-} from '../../../../lib/catalogue/fields.js';
+} from '../../../../lib/catalogue/fields.ts';
 
 /** The messages of a refusal: what the caller reads in the 400's details. */
 function refusal(schema: z.ZodMiniType, value: unknown): string[] {

@@ -3,8 +3,8 @@
  * refuses before anything is sent, with the path of the field the refusal names.
  */
 import { expect, it } from 'vitest';
-import type { CatalogueEntry } from '../../../../lib/catalogue/entry.js';
-import { routeKeyOf } from '../../../../lib/http/routes/route.js';
+import type { CatalogueEntry } from '../../../../lib/catalogue/entry.ts';
+import { routeKeyOf } from '../../../../lib/http/routes/route.ts';
 
 export type Part = 'body' | 'query' | 'path';
 /** Route key, part, input. */

@@ -1,7 +1,7 @@
 /** What the translation, speech synthesis and speech recognition routes accept and refuse before anything is sent. */
 import { describe, expect, it } from 'vitest';
-import { languageEntries } from '../../../../lib/catalogue/language.js';
-import { type Accepted, checkInputSchemas, type Refused, schemaOf } from './input-schemas.js';
+import { languageEntries } from '../../../../lib/catalogue/language.ts';
+import { type Accepted, checkInputSchemas, type Refused, schemaOf } from './input-schemas.ts';
 
 const text = (n: number, c = 'a') => c.repeat(n);
 

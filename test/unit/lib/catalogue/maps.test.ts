@@ -1,7 +1,7 @@
 /** What the static maps, tiles, directions, places, geocoding and reverse geocoding routes accept and refuse before anything is sent. */
 import { describe, expect, it } from 'vitest';
-import { mapsEntries } from '../../../../lib/catalogue/maps.js';
-import { type Accepted, checkInputSchemas, type Refused, schemaOf } from './input-schemas.js';
+import { mapsEntries } from '../../../../lib/catalogue/maps.ts';
+import { type Accepted, checkInputSchemas, type Refused, schemaOf } from './input-schemas.ts';
 
 const accepted: Accepted[] = [
   ['GET /maps/static', 'query', { w: '1', h: '2048', center: '127.1,37.3', level: '21' }],

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { captchaEntries } from '../../../../lib/catalogue/captcha.js';
-import { languageEntries } from '../../../../lib/catalogue/language.js';
-import { mapsEntries } from '../../../../lib/catalogue/maps.js';
-import { catalogue } from '../../../../lib/catalogue/table.js';
-import { utilityEntries } from '../../../../lib/catalogue/utility.js';
-import { CATALOGUE_APIS } from '../../../../lib/core/scopes.js';
-import { routes } from '../../../../lib/http/routes/index.js';
-import { routeKeyOf } from '../../../../lib/http/routes/route.js';
+import { captchaEntries } from '../../../../lib/catalogue/captcha.ts';
+import { languageEntries } from '../../../../lib/catalogue/language.ts';
+import { mapsEntries } from '../../../../lib/catalogue/maps.ts';
+import { catalogue } from '../../../../lib/catalogue/table.ts';
+import { utilityEntries } from '../../../../lib/catalogue/utility.ts';
+import { CATALOGUE_APIS } from '../../../../lib/core/scopes.ts';
+import { routes } from '../../../../lib/http/routes/index.ts';
+import { routeKeyOf } from '../../../../lib/http/routes/route.ts';
 
 describe('the catalogue table', () => {
   it('has eighteen routes (the sixteen APIs), each once', () => {

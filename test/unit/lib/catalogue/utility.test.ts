@@ -1,7 +1,7 @@
 /** What the short URLs and search trends routes accept and refuse before anything is sent. */
 import { describe } from 'vitest';
-import { utilityEntries } from '../../../../lib/catalogue/utility.js';
-import { type Accepted, checkInputSchemas, type Refused } from './input-schemas.js';
+import { utilityEntries } from '../../../../lib/catalogue/utility.ts';
+import { type Accepted, checkInputSchemas, type Refused } from './input-schemas.ts';
 
 const trends = (changes: Record<string, unknown> = {}) => ({
   startDate: '2016-01-01',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveLimit, runBounded } from '../../../../lib/core/bounded-pool.js';
+import { AdaptiveLimit, runBounded } from '../../../../lib/core/bounded-pool.ts';
 
 /** A call that ends when the test says so. */
 function gate() {

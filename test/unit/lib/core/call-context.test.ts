@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { callContextOf, withReserve } from '../../../../lib/core/call-context.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { Metrics } from '../../../../lib/core/metrics.js';
-import { testCall } from '../../../helpers/call-context.js';
+import { callContextOf, withReserve } from '../../../../lib/core/call-context.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { Metrics } from '../../../../lib/core/metrics.ts';
+import { testCall } from '../../../helpers/call-context.ts';
 
 const quiet = createLogger({}, () => {});
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { requiredSetting } from '../../../../lib/core/deployed-settings.js';
-import { ConfigError } from '../../../../lib/core/errors.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { requiredSetting } from '../../../../lib/core/deployed-settings.ts';
+import { ConfigError } from '../../../../lib/core/errors.ts';
 
 describe('loadConfig', () => {
   it('has defaults that point at the local emulator and the demo secret', () => {

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import {
   type ConfigurationCause,
   configurationErrorMetric,
-} from '../../../../lib/core/configuration-metric.js';
-import { createLogger } from '../../../../lib/core/log.js';
+} from '../../../../lib/core/configuration-metric.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
 
 interface ExtractedMetric {
   readonly namespace: string;

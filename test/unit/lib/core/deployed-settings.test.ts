@@ -8,8 +8,8 @@ import {
   deployedSetting,
   isSecureUrl,
   requiredSetting,
-} from '../../../../lib/core/deployed-settings.js';
-import { ConfigError } from '../../../../lib/core/errors.js';
+} from '../../../../lib/core/deployed-settings.ts';
+import { ConfigError } from '../../../../lib/core/errors.ts';
 
 describe('a setting a function needs', () => {
   it('is handed back when set, and refused naming its variable when not', () => {

@@ -15,11 +15,11 @@ import {
   dynamoDbTable,
   lazyDynamoDb,
   readItem,
-} from '../../../../lib/core/dynamo-db.js';
-import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
+} from '../../../../lib/core/dynamo-db.ts';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
 import tables from '../../../../sls/resolvers/tables.cjs';
-import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.js';
-import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.js';
+import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.ts';
+import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.ts';
 
 let dynalite: Server;
 let endpoint: string;

@@ -10,9 +10,9 @@ import {
   environmentSchema,
   logLevelSchema,
   publicReferenceSchema,
-} from '../../../../lib/core/environment.js';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../lib/core/lambda-limits.js';
-import { SECRET_CAPABILITIES, secretIdSetting } from '../../../../lib/core/secret-capabilities.js';
+} from '../../../../lib/core/environment.ts';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../lib/core/lambda-limits.ts';
+import { SECRET_CAPABILITIES, secretIdSetting } from '../../../../lib/core/secret-capabilities.ts';
 
 const parsed = (vars: Record<string, string>) => environmentSchema.parse(vars);
 

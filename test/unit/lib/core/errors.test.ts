@@ -35,7 +35,7 @@ import {
   WatchRunError,
   WebhookSignatureError,
   WebhooksUnavailableError,
-} from '../../../../lib/core/errors.js';
+} from '../../../../lib/core/errors.ts';
 
 /** What a caller sees of an error: its status, errorCode and message. */
 const seen = (error: ServiceError) => [error.status, error.code, error.message];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mediaType } from '../../../../lib/core/headers.js';
+import { mediaType } from '../../../../lib/core/headers.ts';
 
 describe('mediaType', () => {
   it.each([

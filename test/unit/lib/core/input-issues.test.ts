@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { describeValue, inputIssuesOf, parseInput } from '../../../../lib/core/input-issues.js';
+import { describeValue, inputIssuesOf, parseInput } from '../../../../lib/core/input-issues.ts';
 
 const issuesOf = (where: 'path' | 'query' | 'body', schema: z.ZodMiniType, input: unknown) => {
   const parsed = parseInput(where, schema, input);

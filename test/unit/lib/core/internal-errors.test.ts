@@ -4,7 +4,7 @@ import {
   SecretError,
   SecretReadError,
   WatchRunError,
-} from '../../../../lib/core/internal-errors.js';
+} from '../../../../lib/core/internal-errors.ts';
 
 describe('the failures that never reach a caller as such', () => {
   it("says whether a secret's failure needs an operator: no, unless told", () => {

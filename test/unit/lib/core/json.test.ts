@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../../lib/core/errors.js';
+import { InputError } from '../../../../lib/core/errors.ts';
 import {
   callerJson,
   callerJsonObject,
   isJsonObject,
   jsonObjectOf,
   parseJsonOrUndefined,
-} from '../../../../lib/core/json.js';
+} from '../../../../lib/core/json.ts';
 
 describe('isJsonObject', () => {
   it('is true for an object only: not null, an array or a scalar', () => {

@@ -1,7 +1,7 @@
 /** The members an object of a schema knows (lib/core/known-keys.ts), under its wrappers. */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { knownKeysAt } from '../../../../lib/core/known-keys.js';
+import { knownKeysAt } from '../../../../lib/core/known-keys.ts';
 
 describe('knownKeysAt: the members an object knows', () => {
   const body = z.strictObject({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
+import { createLogger } from '../../../../lib/core/log.ts';
 
 describe('createLogger', () => {
   it('leaves out lines below the level, but not the metrics they carry', () => {

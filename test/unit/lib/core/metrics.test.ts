@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { METRIC_NAMESPACE, Metrics } from '../../../../lib/core/metrics.js';
+import { METRIC_NAMESPACE, Metrics } from '../../../../lib/core/metrics.ts';
 
 describe('metrics in CloudWatch embedded metric format', () => {
   it('sums each metric per set of dimensions, in as few documents as the values allow, then starts afresh', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { perRuntime } from '../../../../lib/core/per-runtime.js';
+import { perRuntime } from '../../../../lib/core/per-runtime.ts';
 
 describe('perRuntime', () => {
   it('builds nothing until a client is asked for, then builds it once for its runtime', () => {

@@ -4,7 +4,7 @@ import {
   QuotaExceededError,
   RateLimitedError,
   UsageStoreUnavailableError,
-} from '../../../../lib/core/plan-errors.js';
+} from '../../../../lib/core/plan-errors.ts';
 
 describe("a plan's refusal", () => {
   it('names the plan and the limit a refusal came from, never a caller', () => {

@@ -11,7 +11,7 @@ import {
   MethodNotAllowedError,
   PayloadTooLargeError,
   TooManyMatchesError,
-} from '../../../../lib/core/request-errors.js';
+} from '../../../../lib/core/request-errors.ts';
 
 describe('details that teach, and reasons that log no value', () => {
   it.each([

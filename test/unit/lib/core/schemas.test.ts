@@ -12,7 +12,7 @@ import {
   isDotOnlySegment,
   namePathSchema,
   nameSchema,
-} from '../../../../lib/core/schemas.js';
+} from '../../../../lib/core/schemas.ts';
 
 /** The messages of what a schema refuses (none when it takes the value). */
 const refusal = (schema: z.ZodMiniType, value: unknown) =>

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { grants, isScope, scopeOfRequest, scopesGranting } from '../../../../lib/core/scopes.js';
+import { grants, isScope, scopeOfRequest, scopesGranting } from '../../../../lib/core/scopes.ts';
 
 describe('the scope vocabulary', () => {
   it('has a scope of its own for cancel-reserved, which jobs:cancel does not grant', () => {

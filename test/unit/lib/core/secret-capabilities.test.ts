@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_CAPABILITIES, secretIdSetting } from '../../../../lib/core/secret-capabilities.js';
+import { SECRET_CAPABILITIES, secretIdSetting } from '../../../../lib/core/secret-capabilities.ts';
 
 describe('the capabilities of a secret', () => {
   it('are the five parts a secret may be split into', () => {

@@ -3,18 +3,18 @@
  * whatever was thrown as the ServiceError a caller may see (toServiceError).
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, SecretError } from '../../../../lib/core/internal-errors.js';
-import { NotFoundError } from '../../../../lib/core/request-errors.js';
+import { ConfigError, SecretError } from '../../../../lib/core/internal-errors.ts';
+import { NotFoundError } from '../../../../lib/core/request-errors.ts';
 import {
   ConfigurationError,
   ServiceError,
   toServiceError,
   UnexpectedError,
-} from '../../../../lib/core/service-error.js';
+} from '../../../../lib/core/service-error.ts';
 import {
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../../../../lib/core/upstream-errors.js';
+} from '../../../../lib/core/upstream-errors.ts';
 
 /** What a caller sees of an error: its status, errorCode and message. */
 const seen = (error: ServiceError) => [error.status, error.code, error.message];

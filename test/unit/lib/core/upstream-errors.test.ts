@@ -1,6 +1,6 @@
 /** What came of a call upstream: the platform's own error as it is, and whether a call may have gone out. */
 import { describe, expect, it } from 'vitest';
-import { UpstreamError, UpstreamUnreachableError } from '../../../../lib/core/upstream-errors.js';
+import { UpstreamError, UpstreamUnreachableError } from '../../../../lib/core/upstream-errors.ts';
 
 /** What a caller sees of an error: its status, errorCode and message. */
 const seen = (error: UpstreamError) => [error.status, error.code, error.message];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WalkPlan } from '../../../../lib/core/walk-plan.js';
-import { testCall } from '../../../helpers/call-context.js';
+import { WalkPlan } from '../../../../lib/core/walk-plan.ts';
+import { testCall } from '../../../helpers/call-context.ts';
 
 describe('WalkPlan', () => {
   it('gives its calls the invocation time less the reserve, and starts a call only when the time left covers it', async () => {

@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../../lib/core/errors.js';
-import { ExecutionClient, isGatewayAnswer } from '../../../../lib/execution/client.js';
-import { fileSecretSource } from '../../../../lib/secrets/sources.js';
-import { SecretStore } from '../../../../lib/secrets/store.js';
-import { type UpstreamAnswer, UpstreamClient } from '../../../../lib/upstream/client.js';
-import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
-import { testCall } from '../../../helpers/call-context.js';
-import { secretFile } from '../../../helpers/platform.js';
+import { UpstreamError } from '../../../../lib/core/errors.ts';
+import { ExecutionClient, isGatewayAnswer } from '../../../../lib/execution/client.ts';
+import { fileSecretSource } from '../../../../lib/secrets/sources.ts';
+import { SecretStore } from '../../../../lib/secrets/store.ts';
+import { type UpstreamAnswer, UpstreamClient } from '../../../../lib/upstream/client.ts';
+import { createDispatcher } from '../../../../lib/upstream/dispatch.ts';
+import { testCall } from '../../../helpers/call-context.ts';
+import { secretFile } from '../../../helpers/platform.ts';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../helpers/scripted-server.js';
+} from '../../../helpers/scripted-server.ts';
 
 function answer(status: number, body: string, headers: Record<string, string> = {}) {
   return { status, headers, body: Buffer.from(body), attempts: 1 } satisfies UpstreamAnswer;

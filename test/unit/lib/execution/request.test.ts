@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { executionBody } from '../../../../lib/execution/request.js';
-import type { ExecutionTarget } from '../../../../lib/execution/targets.js';
-import { thrownServiceError } from '../../../helpers/service-error.js';
+import { executionBody } from '../../../../lib/execution/request.ts';
+import type { ExecutionTarget } from '../../../../lib/execution/targets.ts';
+import { thrownServiceError } from '../../../helpers/service-error.ts';
 
 const ordinary: ExecutionTarget = {
   kind: 'action',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { executionUrl, resolveTarget } from '../../../../lib/execution/targets.js';
-import { thrownServiceError } from '../../../helpers/service-error.js';
+import { executionUrl, resolveTarget } from '../../../../lib/execution/targets.ts';
+import { thrownServiceError } from '../../../helpers/service-error.ts';
 
 describe('executionUrl', () => {
   it('adds blocking and result to a URL without a query', () => {

@@ -8,14 +8,14 @@
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ServiceError, UpstreamResponseTooLargeError } from '../../../../lib/core/errors.js';
-import { HandOffBucket } from '../../../../lib/hand-off/bucket.js';
-import { answerTaker } from '../../../../lib/hand-off/taker.js';
-import { fitsResponse, readLimitOf } from '../../../../lib/http/responses.js';
-import { UpstreamClient } from '../../../../lib/upstream/client.js';
-import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.js';
-import { testCall } from '../../../helpers/call-context.js';
-import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.js';
+import { type ServiceError, UpstreamResponseTooLargeError } from '../../../../lib/core/errors.ts';
+import { HandOffBucket } from '../../../../lib/hand-off/bucket.ts';
+import { answerTaker } from '../../../../lib/hand-off/taker.ts';
+import { fitsResponse, readLimitOf } from '../../../../lib/http/responses.ts';
+import { UpstreamClient } from '../../../../lib/upstream/client.ts';
+import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.ts';
+import { testCall } from '../../../helpers/call-context.ts';
+import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.ts';
 
 const MB = 1024 * 1024;
 const BUCKET = 'hand-off-test';

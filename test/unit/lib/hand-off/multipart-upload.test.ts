@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { type HandOffSettings, openUpload } from '../../../../lib/hand-off/multipart-upload.js';
-import type { S3Request } from '../../../../lib/hand-off/s3-multipart.js';
-import { s3Sender, s3StandInForSuite } from '../../../helpers/s3-sender.js';
+import { type HandOffSettings, openUpload } from '../../../../lib/hand-off/multipart-upload.ts';
+import type { S3Request } from '../../../../lib/hand-off/s3-multipart.ts';
+import { s3Sender, s3StandInForSuite } from '../../../helpers/s3-sender.ts';
 
 const MB = 1024 * 1024;
 const { bucket: BUCKET, credentials: CREDENTIALS, dispatcher, standIn: s3 } = s3StandInForSuite();

@@ -11,9 +11,9 @@ import {
   objectUrl,
   presignedGetUrl,
   startUpload,
-} from '../../../../lib/hand-off/s3-multipart.js';
-import { s3Sender, s3StandInForSuite } from '../../../helpers/s3-sender.js';
-import { startScriptedServer } from '../../../helpers/scripted-server.js';
+} from '../../../../lib/hand-off/s3-multipart.ts';
+import { s3Sender, s3StandInForSuite } from '../../../helpers/s3-sender.ts';
+import { startScriptedServer } from '../../../helpers/scripted-server.ts';
 
 const { bucket: BUCKET, credentials: CREDENTIALS, dispatcher, standIn: s3 } = s3StandInForSuite();
 

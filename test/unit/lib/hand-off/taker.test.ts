@@ -6,8 +6,8 @@
  * store once it is open.
  */
 import { describe, expect, it } from 'vitest';
-import type { AnswerTaken, StoredAnswer } from '../../../../lib/core/call-context.js';
-import { type AnswerOpening, answerTaker } from '../../../../lib/hand-off/taker.js';
+import type { AnswerTaken, StoredAnswer } from '../../../../lib/core/call-context.ts';
+import { type AnswerOpening, answerTaker } from '../../../../lib/hand-off/taker.ts';
 
 const STORED: StoredAnswer = {
   key: 'fn/key',

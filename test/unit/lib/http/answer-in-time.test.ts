@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { answerInTime } from '../../../../lib/http/answer-in-time.js';
-import { json } from '../../../../lib/http/responses.js';
-import { lambdaContext } from '../../../helpers/lambda.js';
-import { stateOf } from './middleware/own-stack.js';
+import { answerInTime } from '../../../../lib/http/answer-in-time.ts';
+import { json } from '../../../../lib/http/responses.ts';
+import { lambdaContext } from '../../../helpers/lambda.ts';
+import { stateOf } from './middleware/own-stack.ts';
 
 const never = () => new Promise<never>(() => {});
 

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as CallerRouteModule from '../../../../lib/http/caller-route.js';
-import { defineRoute, type RouteAccess } from '../../../../lib/http/routes/route.js';
-import { serviceRoutes } from '../../../../lib/http/routes/service.js';
-import type * as RuntimeModule from '../../../../lib/runtime.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
-import { captureLogLines } from '../../../helpers/logs.js';
-import { coldStartWith, DEMO_TOKENS } from './fresh-runtime.js';
+import type * as CallerRouteModule from '../../../../lib/http/caller-route.ts';
+import { defineRoute, type RouteAccess } from '../../../../lib/http/routes/route.ts';
+import { serviceRoutes } from '../../../../lib/http/routes/service.ts';
+import type * as RuntimeModule from '../../../../lib/runtime.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
+import { captureLogLines } from '../../../helpers/logs.ts';
+import { coldStartWith, DEMO_TOKENS } from './fresh-runtime.ts';
 
 const route = (access: RouteAccess) =>
   defineRoute({
@@ -25,9 +25,9 @@ const event = (authorization?: string) =>
 async function coldStart(env: Record<string, string> = {}) {
   coldStartWith(env);
   const { callerRoute } = (await import(
-    '../../../../lib/http/caller-route.js'
+    '../../../../lib/http/caller-route.ts'
   )) as typeof CallerRouteModule;
-  const { getRuntime } = (await import('../../../../lib/runtime.js')) as typeof RuntimeModule;
+  const { getRuntime } = (await import('../../../../lib/runtime.ts')) as typeof RuntimeModule;
   return { callerRoute, getRuntime };
 }
 

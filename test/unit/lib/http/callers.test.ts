@@ -5,12 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CallerAuthError, CallersUnavailableError } from '../../../../lib/core/errors.js';
-import { grants, scopeOfRequest, scopesGranting } from '../../../../lib/core/scopes.js';
-import { jwtCallers, secretCallers, tokenIndex } from '../../../../lib/http/callers.js';
-import type { SecretSource } from '../../../../lib/secrets/sources.js';
-import { parseSecret, SecretStore } from '../../../../lib/secrets/store.js';
-import { httpEvent } from '../../../helpers/lambda.js';
+import { CallerAuthError, CallersUnavailableError } from '../../../../lib/core/errors.ts';
+import { grants, scopeOfRequest, scopesGranting } from '../../../../lib/core/scopes.ts';
+import { jwtCallers, secretCallers, tokenIndex } from '../../../../lib/http/callers.ts';
+import type { SecretSource } from '../../../../lib/secrets/sources.ts';
+import { parseSecret, SecretStore } from '../../../../lib/secrets/store.ts';
+import { httpEvent } from '../../../helpers/lambda.ts';
 
 const REPORTING = 'reporting-token-000000000000000000000000';
 const BOT = 'deploy-bot-token-00000000000000000000000';

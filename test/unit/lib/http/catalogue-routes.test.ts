@@ -4,12 +4,12 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { defineEntry } from '../../../../lib/catalogue/entry.js';
-import type * as CatalogueRoutesModule from '../../../../lib/http/catalogue-routes.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
-import { captureLogLines } from '../../../helpers/logs.js';
-import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.js';
-import { coldStartWith, DEMO_TOKENS } from './fresh-runtime.js';
+import { defineEntry } from '../../../../lib/catalogue/entry.ts';
+import type * as CatalogueRoutesModule from '../../../../lib/http/catalogue-routes.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
+import { captureLogLines } from '../../../helpers/logs.ts';
+import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.ts';
+import { coldStartWith, DEMO_TOKENS } from './fresh-runtime.ts';
 
 const lookup = defineEntry<undefined, { q: string }>({
   id: 'testLookup',
@@ -52,7 +52,7 @@ describe('catalogueRoutes', () => {
   beforeEach(async () => {
     coldStartWith({ OPENAPI_BASE_URL: catalogue.url.href });
     const { catalogueRoutes } = (await import(
-      '../../../../lib/http/catalogue-routes.js'
+      '../../../../lib/http/catalogue-routes.ts'
     )) as typeof CatalogueRoutesModule;
     handler = catalogueRoutes([lookup, shorten]);
     catalogue.received.length = 0;
@@ -143,7 +143,7 @@ describe('catalogueRoutes', () => {
   it('fails when it is built, at cold start, without the catalogue base URL when deployed', async () => {
     coldStartWith({ AWS_LAMBDA_FUNCTION_NAME: 'platform-gateway-dev-catalogueUtility' });
     const { catalogueRoutes } = (await import(
-      '../../../../lib/http/catalogue-routes.js'
+      '../../../../lib/http/catalogue-routes.ts'
     )) as typeof CatalogueRoutesModule;
     expect(() => catalogueRoutes([lookup])).toThrow(/OPENAPI_BASE_URL/);
   });

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { RENDERER_FILES, rendererFile } from '../../../../lib/http/docs-assets.js';
-import { DOCS_ASSET_NAMES, docsPageHtml } from '../../../../lib/http/docs-page.js';
+import { RENDERER_FILES, rendererFile } from '../../../../lib/http/docs-assets.ts';
+import { DOCS_ASSET_NAMES, docsPageHtml } from '../../../../lib/http/docs-page.ts';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -95,7 +95,7 @@ describe('the files as the docs bundle carries them', () => {
     });
     // The bundle carries the files, and reads nothing of node_modules.
     expect(readFileSync(outfile, 'utf8')).not.toContain('swagger-ui-dist/package.json');
-    const bundled = require(outfile) as typeof import('../../../../lib/http/docs-assets.js');
+    const bundled = require(outfile) as typeof import('../../../../lib/http/docs-assets.ts');
     expect(bundled.RENDERER_FILES).toEqual(RENDERER_FILES);
     for (const name of Object.keys(RENDERER_FILES)) {
       const file = bundled.rendererFile(name);

@@ -13,7 +13,7 @@ import {
   DOCS_CONTENT_SECURITY_POLICY,
   docsInitScript,
   docsPageHtml,
-} from '../../../../lib/http/docs-page.js';
+} from '../../../../lib/http/docs-page.ts';
 
 /** The policy as directives: name -> sources. */
 const policy = new Map(

@@ -9,17 +9,17 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { NotAcceptableError } from '../../../../lib/core/errors.js';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../lib/core/lambda-limits.js';
-import { RENDERER_FILES } from '../../../../lib/http/docs-assets.js';
+import { NotAcceptableError } from '../../../../lib/core/errors.ts';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../lib/core/lambda-limits.ts';
+import { RENDERER_FILES } from '../../../../lib/http/docs-assets.ts';
 import {
   DOCS_CONTENT_SECURITY_POLICY,
   type DocsAssetName,
   docsInitScript,
   docsPageHtml,
-} from '../../../../lib/http/docs-page.js';
-import { docsAsset, docsPage } from '../../../../lib/http/docs-responses.js';
-import type { HttpResponse } from '../../../../lib/http/responses.js';
+} from '../../../../lib/http/docs-page.ts';
+import { docsAsset, docsPage } from '../../../../lib/http/docs-responses.ts';
+import type { HttpResponse } from '../../../../lib/http/responses.ts';
 
 const DIST = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const RENDERER = Object.keys(RENDERER_FILES) as DocsAssetName[];

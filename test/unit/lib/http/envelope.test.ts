@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, MethodNotAllowedError, ServiceError } from '../../../../lib/core/errors.js';
-import { encodeError, negotiateErrorFormat } from '../../../../lib/http/envelope.js';
-import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.js';
+import { InputError, MethodNotAllowedError, ServiceError } from '../../../../lib/core/errors.ts';
+import { encodeError, negotiateErrorFormat } from '../../../../lib/http/envelope.ts';
+import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.ts';
 
 describe('negotiateErrorFormat', () => {
   it.each([

@@ -4,17 +4,17 @@
  * action's answer comes back whole, with its activation id.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as CallerRouteModule from '../../../../lib/http/caller-route.js';
-import type * as ExecutionRouteModule from '../../../../lib/http/execution-route.js';
-import type * as HandOffModule from '../../../../lib/http/hand-off.js';
-import type { BoundRoute } from '../../../../lib/http/route-stack.js';
-import { functionRoutes } from '../../../../lib/http/routes/functions.js';
-import type * as RuntimeModule from '../../../../lib/runtime.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
-import { captureLogLines } from '../../../helpers/logs.js';
-import { secretFile } from '../../../helpers/platform.js';
-import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.js';
-import { coldStartWith } from './fresh-runtime.js';
+import type * as CallerRouteModule from '../../../../lib/http/caller-route.ts';
+import type * as ExecutionRouteModule from '../../../../lib/http/execution-route.ts';
+import type * as HandOffModule from '../../../../lib/http/hand-off.ts';
+import type { BoundRoute } from '../../../../lib/http/route-stack.ts';
+import { functionRoutes } from '../../../../lib/http/routes/functions.ts';
+import type * as RuntimeModule from '../../../../lib/runtime.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
+import { captureLogLines } from '../../../helpers/logs.ts';
+import { secretFile } from '../../../helpers/platform.ts';
+import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.ts';
+import { coldStartWith } from './fresh-runtime.ts';
 
 const TOKEN = 'execution-route-test-token-000000000000';
 
@@ -40,15 +40,15 @@ describe('executionHandler', () => {
   beforeEach(async () => {
     coldStartWith({ SECRETS_FILE: secretPath });
     const { callerRoute } = (await import(
-      '../../../../lib/http/caller-route.js'
+      '../../../../lib/http/caller-route.ts'
     )) as typeof CallerRouteModule;
     const { executionHandler } = (await import(
-      '../../../../lib/http/execution-route.js'
+      '../../../../lib/http/execution-route.ts'
     )) as typeof ExecutionRouteModule;
     const { answerHandOff } = (await import(
-      '../../../../lib/http/hand-off.js'
+      '../../../../lib/http/hand-off.ts'
     )) as typeof HandOffModule;
-    const { getRuntime } = (await import('../../../../lib/runtime.js')) as typeof RuntimeModule;
+    const { getRuntime } = (await import('../../../../lib/runtime.ts')) as typeof RuntimeModule;
     // As the functions bind them: an answer too large to return would be handed off.
     const handOff = answerHandOff(getRuntime());
     invoke = callerRoute(functionRoutes.invokeAction, executionHandler('action'), { handOff });

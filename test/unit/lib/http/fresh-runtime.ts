@@ -4,7 +4,7 @@
  * Import the module under test after calling it; `vi.unstubAllEnvs()` puts the environment back.
  */
 import { vi } from 'vitest';
-import { DEMO_SECRET_FILE } from '../../../helpers/platform.js';
+import { DEMO_SECRET_FILE } from '../../../helpers/platform.ts';
 
 export function coldStartWith(env: Record<string, string>): void {
   vi.resetModules();

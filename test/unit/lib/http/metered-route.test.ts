@@ -5,15 +5,15 @@
  * only a route that meters its calls may be bound so (callerRoute refuses one).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as CallerRouteModule from '../../../../lib/http/caller-route.js';
-import type * as MeteredRouteModule from '../../../../lib/http/metered-route.js';
-import { defineRoute } from '../../../../lib/http/routes/route.js';
-import type * as RuntimeModule from '../../../../lib/runtime.js';
-import { usageReport } from '../../../../lib/usage/report.js';
-import type * as SetupModule from '../../../../lib/usage/setup.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
-import { captureLogLines } from '../../../helpers/logs.js';
-import { coldStartWith, DEMO_TOKENS } from './fresh-runtime.js';
+import type * as CallerRouteModule from '../../../../lib/http/caller-route.ts';
+import type * as MeteredRouteModule from '../../../../lib/http/metered-route.ts';
+import { defineRoute } from '../../../../lib/http/routes/route.ts';
+import type * as RuntimeModule from '../../../../lib/runtime.ts';
+import { usageReport } from '../../../../lib/usage/report.ts';
+import type * as SetupModule from '../../../../lib/usage/setup.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
+import { captureLogLines } from '../../../helpers/logs.ts';
+import { coldStartWith, DEMO_TOKENS } from './fresh-runtime.ts';
 
 const bulk = defineRoute({
   function: 'testFunction',
@@ -32,13 +32,13 @@ const event = (authorization?: string) =>
 async function coldStart() {
   coldStartWith({});
   const { meteredRoute } = (await import(
-    '../../../../lib/http/metered-route.js'
+    '../../../../lib/http/metered-route.ts'
   )) as typeof MeteredRouteModule;
   const { callerRoute } = (await import(
-    '../../../../lib/http/caller-route.js'
+    '../../../../lib/http/caller-route.ts'
   )) as typeof CallerRouteModule;
-  const { getRuntime } = (await import('../../../../lib/runtime.js')) as typeof RuntimeModule;
-  const { usageGateOf } = (await import('../../../../lib/usage/setup.js')) as typeof SetupModule;
+  const { getRuntime } = (await import('../../../../lib/runtime.ts')) as typeof RuntimeModule;
+  const { usageGateOf } = (await import('../../../../lib/usage/setup.ts')) as typeof SetupModule;
   return { meteredRoute, callerRoute, gate: usageGateOf(getRuntime()) };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../../lib/http/openapi.js';
-import { openApiDocumentText } from '../../../../lib/http/openapi-document.js';
+import { buildOpenApiDocument } from '../../../../lib/http/openapi.ts';
+import { openApiDocumentText } from '../../../../lib/http/openapi-document.ts';
 
 describe('openApiDocumentText', () => {
   it('is the OpenAPI document of the route registry, as JSON text', () => {

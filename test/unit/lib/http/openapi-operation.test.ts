@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { jsonSchemaOf, operationOf } from '../../../../lib/http/openapi-operation.js';
-import { defineRoute, document } from '../../../../lib/http/routes/route.js';
+import { jsonSchemaOf, operationOf } from '../../../../lib/http/openapi-operation.ts';
+import { defineRoute, document } from '../../../../lib/http/routes/route.ts';
 
 const route = defineRoute<{ n: number }, { page: number }, { id: string }>({
   id: 'probe',

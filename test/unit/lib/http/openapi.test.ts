@@ -2,16 +2,16 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { catalogue } from '../../../../lib/catalogue/table.js';
-import { buildOpenApiDocument, type OpenApiDocument } from '../../../../lib/http/openapi.js';
-import { jsonSchemaOf } from '../../../../lib/http/openapi-operation.js';
-import { routes } from '../../../../lib/http/routes/index.js';
+import { catalogue } from '../../../../lib/catalogue/table.ts';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../../../lib/http/openapi.ts';
+import { jsonSchemaOf } from '../../../../lib/http/openapi-operation.ts';
+import { routes } from '../../../../lib/http/routes/index.ts';
 import {
   ANY_METHODS,
   document as documentRoute,
   type Route,
   routeKeyOf,
-} from '../../../../lib/http/routes/route.js';
+} from '../../../../lib/http/routes/route.ts';
 
 function operation(document: OpenApiDocument, routeKey: string) {
   const [method = '', routePath = ''] = routeKey.split(' ');

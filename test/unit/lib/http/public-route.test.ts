@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { createLogger } from '../../../../lib/core/log.js';
-import { publicRoute } from '../../../../lib/http/public-route.js';
-import { json } from '../../../../lib/http/responses.js';
-import { defineRoute } from '../../../../lib/http/routes/route.js';
-import { serviceRoutes } from '../../../../lib/http/routes/service.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
-import { captureLogLines } from '../../../helpers/logs.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { publicRoute } from '../../../../lib/http/public-route.ts';
+import { json } from '../../../../lib/http/responses.ts';
+import { defineRoute } from '../../../../lib/http/routes/route.ts';
+import { serviceRoutes } from '../../../../lib/http/routes/service.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
+import { captureLogLines } from '../../../helpers/logs.ts';
 
 const echoRoute = defineRoute<{ n: number }, Record<string, never>, { id: string }>({
   function: 'echoFunction',

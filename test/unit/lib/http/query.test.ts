@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { queryOf } from '../../../../lib/http/query.js';
+import { queryOf } from '../../../../lib/http/query.ts';
 
 /** What URLSearchParams gives, with a repeated key as an array in order. */
 function reference(raw: string): Record<string, string | string[]> {

@@ -6,17 +6,17 @@
  * every route, as JSON, the same on every call, within what a Lambda function may return.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../../../../lib/core/errors.js';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../lib/core/lambda-limits.js';
-import { buildOpenApiDocument } from '../../../../lib/http/openapi.js';
+import { ConfigError } from '../../../../lib/core/errors.ts';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../lib/core/lambda-limits.ts';
+import { buildOpenApiDocument } from '../../../../lib/http/openapi.ts';
 import {
   callerReferenceRoute,
   openApiDocument,
   publicReferenceRoute,
-} from '../../../../lib/http/reference-routes.js';
-import { routes } from '../../../../lib/http/routes/index.js';
-import { needsCaller, type Route } from '../../../../lib/http/routes/route.js';
-import { serviceRoutes } from '../../../../lib/http/routes/service.js';
+} from '../../../../lib/http/reference-routes.ts';
+import { routes } from '../../../../lib/http/routes/index.ts';
+import { needsCaller, type Route } from '../../../../lib/http/routes/route.ts';
+import { serviceRoutes } from '../../../../lib/http/routes/service.ts';
 
 const REFERENCE = [serviceRoutes.openapi, serviceRoutes.docs, serviceRoutes.docsAsset] as Route[];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../../lib/core/errors.js';
-import { RequestBody } from '../../../../lib/http/request-body.js';
+import { InputError } from '../../../../lib/core/errors.ts';
+import { RequestBody } from '../../../../lib/http/request-body.ts';
 
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import type * as RequestStateModule from '../../../../lib/http/request-state.js';
-import { RequestState, RouteRequest } from '../../../../lib/http/request-state.js';
-import { type EventChanges, httpEvent, lambdaContext } from '../../../helpers/lambda.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import type * as RequestStateModule from '../../../../lib/http/request-state.ts';
+import { RequestState, RouteRequest } from '../../../../lib/http/request-state.ts';
+import { type EventChanges, httpEvent, lambdaContext } from '../../../helpers/lambda.ts';
 
 function stateOf(changes: EventChanges = {}, lambda = lambdaContext()) {
   const lines: string[] = [];
@@ -62,7 +62,7 @@ describe('RequestState', () => {
   it('marks the first request of the process as its cold start, and no other', async () => {
     vi.resetModules();
     const fresh = (await import(
-      '../../../../lib/http/request-state.js'
+      '../../../../lib/http/request-state.ts'
     )) as typeof RequestStateModule;
     const lines: string[] = [];
     const log = createLogger({}, (line) => lines.push(line));

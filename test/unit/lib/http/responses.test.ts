@@ -3,7 +3,7 @@
  * passed-through body run, a report as an attachment.
  */
 import { describe, expect, it } from 'vitest';
-import { UpstreamResponseTooLargeError } from '../../../../lib/core/errors.js';
+import { UpstreamResponseTooLargeError } from '../../../../lib/core/errors.ts';
 import {
   fitsResponse,
   json,
@@ -11,11 +11,11 @@ import {
   readLimitOf,
   reportResponse,
   withAnswerHeaders,
-} from '../../../../lib/http/responses.js';
-import type { UpstreamAnswer } from '../../../../lib/upstream/client.js';
-import { rulesOf } from '../../../../lib/usage/plan.js';
-import { rateLimitFields } from '../../../../lib/usage/rate-limit-headers.js';
-import { windowsOf } from '../../../../lib/usage/windows.js';
+} from '../../../../lib/http/responses.ts';
+import type { UpstreamAnswer } from '../../../../lib/upstream/client.ts';
+import { rulesOf } from '../../../../lib/usage/plan.ts';
+import { rateLimitFields } from '../../../../lib/usage/rate-limit-headers.ts';
+import { windowsOf } from '../../../../lib/usage/windows.ts';
 
 const answer = (contentType: string | undefined, body: string, extra = {}): UpstreamAnswer => ({
   status: 200,

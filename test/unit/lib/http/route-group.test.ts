@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import { publicRoute } from '../../../../lib/http/public-route.js';
-import { json } from '../../../../lib/http/responses.js';
-import { routeGroup } from '../../../../lib/http/route-group.js';
-import { defineRoute } from '../../../../lib/http/routes/route.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
-import { captureLogLines } from '../../../helpers/logs.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { publicRoute } from '../../../../lib/http/public-route.ts';
+import { json } from '../../../../lib/http/responses.ts';
+import { routeGroup } from '../../../../lib/http/route-group.ts';
+import { defineRoute } from '../../../../lib/http/routes/route.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
+import { captureLogLines } from '../../../helpers/logs.ts';
 
 const route = (method: 'GET' | 'POST', path: string, id: string) =>
   defineRoute({

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { ServiceError } from '../../../../lib/core/errors.js';
-import type { Logger } from '../../../../lib/core/log.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { secretCallers } from '../../../../lib/http/callers.js';
-import { MAX_BODY_BYTES } from '../../../../lib/http/middleware/body-limit.js';
-import { json } from '../../../../lib/http/responses.js';
-import { type RouteHandler, routeStack } from '../../../../lib/http/route-stack.js';
-import { defineRoute, type RouteAccess } from '../../../../lib/http/routes/route.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
+import { ServiceError } from '../../../../lib/core/errors.ts';
+import type { Logger } from '../../../../lib/core/log.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { secretCallers } from '../../../../lib/http/callers.ts';
+import { MAX_BODY_BYTES } from '../../../../lib/http/middleware/body-limit.ts';
+import { json } from '../../../../lib/http/responses.ts';
+import { type RouteHandler, routeStack } from '../../../../lib/http/route-stack.ts';
+import { defineRoute, type RouteAccess } from '../../../../lib/http/routes/route.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
 
 function capturedLog() {
   const lines: string[] = [];

@@ -7,17 +7,17 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { UnexpectedError } from '../../../../lib/core/errors.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { publicRoute } from '../../../../lib/http/public-route.js';
-import { functionRoutes } from '../../../../lib/http/routes/functions.js';
-import { webhookReceiver } from '../../../../lib/http/webhook-receiver.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import type { Invocation } from '../../../../lib/webhooks/invocation.js';
-import type { InvocationQueue } from '../../../../lib/webhooks/queue.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.js';
-import { memorySecretSource } from '../../../helpers/secret-source.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { UnexpectedError } from '../../../../lib/core/errors.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { publicRoute } from '../../../../lib/http/public-route.ts';
+import { functionRoutes } from '../../../../lib/http/routes/functions.ts';
+import { webhookReceiver } from '../../../../lib/http/webhook-receiver.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import type { Invocation } from '../../../../lib/webhooks/invocation.ts';
+import type { InvocationQueue } from '../../../../lib/webhooks/queue.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
+import { memorySecretSource } from '../../../helpers/secret-source.ts';
 
 const secretOf = (seed: string) => `whsec_${Buffer.alloc(32, seed).toString('base64')}`;
 const NIGHTLY = secretOf('n');

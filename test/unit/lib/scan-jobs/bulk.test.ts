@@ -2,14 +2,14 @@
  * The scan job work that grows, on the container's scan job client, against the emulator.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { WalkPlan } from '../../../../lib/core/walk-plan.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import { bulkScanJobsOf } from '../../../../lib/scan-jobs/bulk.js';
-import { testCall } from '../../../helpers/call-context.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { emulatorEnv } from '../../../helpers/platform.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { WalkPlan } from '../../../../lib/core/walk-plan.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import { bulkScanJobsOf } from '../../../../lib/scan-jobs/bulk.ts';
+import { testCall } from '../../../helpers/call-context.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { emulatorEnv } from '../../../helpers/platform.ts';
 
 const quiet = createLogger({}, () => {});
 

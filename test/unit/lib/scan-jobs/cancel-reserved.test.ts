@@ -3,21 +3,21 @@
  * cancels fail, and that nothing after the first cancel turns into an error.
  */
 import { describe, expect, it } from 'vitest';
-import type { CallContext } from '../../../../lib/core/call-context.js';
+import type { CallContext } from '../../../../lib/core/call-context.ts';
 import {
   TooManyMatchesError,
   UpstreamError,
   UpstreamTimeoutError,
-} from '../../../../lib/core/errors.js';
+} from '../../../../lib/core/errors.ts';
 import {
   type CancelReservedCalls,
   type CancelReservedResult,
   cancelReserved as cancelReservedAnswer,
   jobIdsOf,
-} from '../../../../lib/scan-jobs/cancel-reserved.js';
-import type { SearchBody } from '../../../../lib/scan-jobs/schemas.js';
-import type { AttemptObserver, UpstreamAnswer } from '../../../../lib/upstream/client.js';
-import { testCall } from '../../../helpers/call-context.js';
+} from '../../../../lib/scan-jobs/cancel-reserved.ts';
+import type { SearchBody } from '../../../../lib/scan-jobs/schemas.ts';
+import type { AttemptObserver, UpstreamAnswer } from '../../../../lib/upstream/client.ts';
+import { testCall } from '../../../helpers/call-context.ts';
 
 const CRITERIA = { searchType: 'url', searchKeyword: 'load' } as const;
 const SETTINGS = { pageSize: 100, pageConcurrency: 4, cancelConcurrency: 4 };

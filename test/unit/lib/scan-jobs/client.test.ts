@@ -3,22 +3,22 @@
  * every signature, and records what each call sent.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { UnexpectedError, UpstreamError } from '../../../../lib/core/errors.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { createRuntime } from '../../../../lib/runtime.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { UnexpectedError, UpstreamError } from '../../../../lib/core/errors.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
 import {
   ScanJobsClient,
   scanJobsClientOf,
   signingKeysFrom,
-} from '../../../../lib/scan-jobs/client.js';
-import { SecretStore } from '../../../../lib/secrets/store.js';
-import { UpstreamClient } from '../../../../lib/upstream/client.js';
-import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
-import { testCall } from '../../../helpers/call-context.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
-import { DEMO_SECRET_FILE, emulatorEnv } from '../../../helpers/platform.js';
-import { memorySecretSource } from '../../../helpers/secret-source.js';
+} from '../../../../lib/scan-jobs/client.ts';
+import { SecretStore } from '../../../../lib/secrets/store.ts';
+import { UpstreamClient } from '../../../../lib/upstream/client.ts';
+import { createDispatcher } from '../../../../lib/upstream/dispatch.ts';
+import { testCall } from '../../../helpers/call-context.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
+import { DEMO_SECRET_FILE, emulatorEnv } from '../../../helpers/platform.ts';
+import { memorySecretSource } from '../../../helpers/secret-source.ts';
 
 const quiet = createLogger({}, () => {});
 const body = (answer: { body: Buffer }) => JSON.parse(answer.body.toString('utf8'));

@@ -1,7 +1,7 @@
 /** The usual causes a 901 of a scan job route carries (lib/scan-jobs/hints.ts). */
 import { describe, expect, it } from 'vitest';
-import { UpstreamError, UpstreamTimeoutError } from '../../../../lib/core/errors.js';
-import { usualCausesOf, withJobHint } from '../../../../lib/scan-jobs/hints.js';
+import { UpstreamError, UpstreamTimeoutError } from '../../../../lib/core/errors.ts';
+import { usualCausesOf, withJobHint } from '../../../../lib/scan-jobs/hints.ts';
 
 const refusal = (details?: string) =>
   new UpstreamError({

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { isDotOnlySegment } from '../../../../lib/core/schemas.js';
+import { isDotOnlySegment } from '../../../../lib/core/schemas.ts';
 import {
   cancelReservedBodySchema,
   instancePathSchema,
@@ -14,7 +14,7 @@ import {
   listQuerySchema,
   listResultSchema,
   searchBodySchema,
-} from '../../../../lib/scan-jobs/schemas.js';
+} from '../../../../lib/scan-jobs/schemas.ts';
 
 /** The paths of what a schema refuses (none when it takes the value). */
 const refused = (schema: z.ZodMiniType, value: unknown) =>

@@ -1,10 +1,10 @@
 /** The page walk with the platform faked: page size fallback, throttled pages, time. */
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../../lib/core/errors.js';
-import { WalkPlan } from '../../../../lib/core/walk-plan.js';
-import { PageWalk } from '../../../../lib/scan-jobs/walk.js';
-import type { AttemptObserver, UpstreamAnswer } from '../../../../lib/upstream/client.js';
-import { testCall } from '../../../helpers/call-context.js';
+import { UpstreamError } from '../../../../lib/core/errors.ts';
+import { WalkPlan } from '../../../../lib/core/walk-plan.ts';
+import { PageWalk } from '../../../../lib/scan-jobs/walk.ts';
+import type { AttemptObserver, UpstreamAnswer } from '../../../../lib/upstream/client.ts';
+import { testCall } from '../../../helpers/call-context.ts';
 
 const SETTINGS = { pageSize: 100, pageConcurrency: 4, cancelConcurrency: 4 };
 const THROTTLED = { kind: 'answer', status: 429, errorCode: '410', origin: 'gateway' } as const;

@@ -4,8 +4,8 @@
  * and never the value.
  */
 import { describe, expect, it } from 'vitest';
-import { planSchema } from '../../../../lib/secrets/callers-schema.js';
-import { parseSecret } from '../../../../lib/secrets/store.js';
+import { planSchema } from '../../../../lib/secrets/callers-schema.ts';
+import { parseSecret } from '../../../../lib/secrets/store.ts';
 
 const TOKEN = 'a-caller-token-of-at-least-32-characters';
 

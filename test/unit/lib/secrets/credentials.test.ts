@@ -4,11 +4,11 @@
  * side, how often the selection runs, and which fetch a refresh of a selection causes.
  */
 import { describe, expect, it } from 'vitest';
-import { credentialsFrom } from '../../../../lib/secrets/credentials.js';
-import type { PlatformSecret } from '../../../../lib/secrets/schema.js';
-import type { SecretSource } from '../../../../lib/secrets/sources.js';
-import { SecretStore } from '../../../../lib/secrets/store.js';
-import { memorySecretSource } from '../../../helpers/secret-source.js';
+import { credentialsFrom } from '../../../../lib/secrets/credentials.ts';
+import type { PlatformSecret } from '../../../../lib/secrets/schema.ts';
+import type { SecretSource } from '../../../../lib/secrets/sources.ts';
+import { SecretStore } from '../../../../lib/secrets/store.ts';
+import { memorySecretSource } from '../../../helpers/secret-source.ts';
 
 const keys = (accessKey: string) => ({ accessKey, secretKey: `${accessKey}-secret` });
 

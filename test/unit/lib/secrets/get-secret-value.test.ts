@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { SecretReadError } from '../../../../lib/core/errors.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import { getSecretValueSource } from '../../../../lib/secrets/get-secret-value.js';
-import { Sha256 } from '../../../../scripts/local/smithy-sha256.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { SecretReadError } from '../../../../lib/core/errors.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import { getSecretValueSource } from '../../../../lib/secrets/get-secret-value.ts';
+import { Sha256 } from '../../../../scripts/local/smithy-sha256.ts';
 
 const CREDENTIALS = {
   accessKeyId: 'AKIDLOOPBACKTEST',

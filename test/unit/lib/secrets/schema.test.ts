@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SecretError } from '../../../../lib/core/errors.js';
-import { CAPABILITY_FIELDS, webhookSecretsOf } from '../../../../lib/secrets/schema.js';
-import { parseSecret } from '../../../../lib/secrets/store.js';
+import { SecretError } from '../../../../lib/core/errors.ts';
+import { CAPABILITY_FIELDS, webhookSecretsOf } from '../../../../lib/secrets/schema.ts';
+import { parseSecret } from '../../../../lib/secrets/store.ts';
 
 const whsec = (bytes: number, fill = 'k') =>
   `whsec_${Buffer.alloc(bytes, fill).toString('base64')}`;

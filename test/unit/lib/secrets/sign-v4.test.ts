@@ -9,8 +9,8 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import aws4 from 'aws4';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalQuery, presignS3, signS3, signV4 } from '../../../../lib/secrets/sign-v4.js';
-import { Sha256 } from '../../../../scripts/local/smithy-sha256.js';
+import { canonicalQuery, presignS3, signS3, signV4 } from '../../../../lib/secrets/sign-v4.ts';
+import { Sha256 } from '../../../../scripts/local/smithy-sha256.ts';
 
 // AWS's Signature Version 4 test suite, "get-vanilla" (its published credentials and time).
 const EXAMPLE_CREDENTIALS = {

@@ -11,8 +11,8 @@ import {
   extensionOrSdkSource,
   extensionSecretSource,
   type SecretSource,
-} from '../../../../lib/secrets/sources.js';
-import { findFreePort } from '../../../../scripts/local/ports.js';
+} from '../../../../lib/secrets/sources.ts';
+import { findFreePort } from '../../../../scripts/local/ports.ts';
 
 const TOKEN = 'session-token';
 const SECRET = '{"apiKey":"gateway-api-key"}';

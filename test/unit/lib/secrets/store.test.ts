@@ -7,14 +7,14 @@ import {
   CredentialsUnavailableError,
   SecretError,
   SecretReadError,
-} from '../../../../lib/core/errors.js';
-import { fileSecretSource, type SecretSource } from '../../../../lib/secrets/sources.js';
+} from '../../../../lib/core/errors.ts';
+import { fileSecretSource, type SecretSource } from '../../../../lib/secrets/sources.ts';
 import {
   type FetchFailure,
   isMisconfiguration,
   parseSecret,
   SecretStore,
-} from '../../../../lib/secrets/store.js';
+} from '../../../../lib/secrets/store.ts';
 
 const secretText = (accessKey: string) =>
   JSON.stringify({

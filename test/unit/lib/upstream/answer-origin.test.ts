@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identifyAnswer } from '../../../../lib/upstream/answer-origin.js';
+import { identifyAnswer } from '../../../../lib/upstream/answer-origin.ts';
 
 const envelope = (code: string | number, extra: Record<string, unknown> = {}) =>
   Buffer.from(JSON.stringify({ error: { errorCode: code, message: 'm', ...extra } }));

@@ -13,21 +13,21 @@ import {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../../../../lib/core/errors.js';
+} from '../../../../lib/core/errors.ts';
 import {
   MAX_ERROR_BODY_BYTES,
   MAX_UPSTREAM_BODY_BYTES,
   UpstreamClient,
-} from '../../../../lib/upstream/client.js';
-import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.js';
-import { testCall } from '../../../helpers/call-context.js';
+} from '../../../../lib/upstream/client.ts';
+import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.ts';
+import { testCall } from '../../../helpers/call-context.ts';
 import {
   drip,
   gatewayError,
   type Script,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../helpers/scripted-server.js';
+} from '../../../helpers/scripted-server.ts';
 
 describe('UpstreamClient', () => {
   let server: ScriptedServer;

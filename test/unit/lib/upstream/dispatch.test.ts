@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
-} from '../../../../lib/core/errors.js';
-import { createDispatcher, Deadline, dispatchOnce } from '../../../../lib/upstream/dispatch.js';
-import type { Dispatcher } from '../../../../lib/upstream/undici.js';
-import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.js';
+} from '../../../../lib/core/errors.ts';
+import { createDispatcher, Deadline, dispatchOnce } from '../../../../lib/upstream/dispatch.ts';
+import type { Dispatcher } from '../../../../lib/upstream/undici.ts';
+import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.ts';
 
 describe('dispatchOnce', () => {
   let server: ScriptedServer;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../../lib/core/errors.js';
-import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.js';
+import { UpstreamError } from '../../../../lib/core/errors.ts';
+import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.ts';
 
 const decode = (status: number, body: string) => decodeUpstreamError({ status, body });
 

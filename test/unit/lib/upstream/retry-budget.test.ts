@@ -1,14 +1,14 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics } from '../../../../lib/core/metrics.js';
-import { UpstreamClient } from '../../../../lib/upstream/client.js';
-import { RetryBudget } from '../../../../lib/upstream/retry-budget.js';
-import { testCall } from '../../../helpers/call-context.js';
+import { Metrics } from '../../../../lib/core/metrics.ts';
+import { UpstreamClient } from '../../../../lib/upstream/client.ts';
+import { RetryBudget } from '../../../../lib/upstream/retry-budget.ts';
+import { testCall } from '../../../helpers/call-context.ts';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../helpers/scripted-server.js';
+} from '../../../helpers/scripted-server.ts';
 
 describe('RetryBudget', () => {
   it('holds 500 tokens; a retry takes 5, a retry after a timeout 10', () => {

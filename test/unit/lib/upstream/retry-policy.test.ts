@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identifyAnswer } from '../../../../lib/upstream/answer-origin.js';
+import { identifyAnswer } from '../../../../lib/upstream/answer-origin.ts';
 import {
   type AttemptOutcome,
   backoffMs,
@@ -9,7 +9,7 @@ import {
   retryCauseOf,
   ruleFor,
   type TransportFailure,
-} from '../../../../lib/upstream/retry-policy.js';
+} from '../../../../lib/upstream/retry-policy.ts';
 
 const STATUSES = [200, 201, 202, 204, 400, 401, 403, 404, 413, 429, 500, 502, 503, 504];
 const CODES = [undefined, '100', '200', '400', '410', '420', '430', '500', '510', '900'];

@@ -4,12 +4,12 @@ import {
   UpstreamResponseTooLargeError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../../../../lib/core/errors.js';
+} from '../../../../lib/core/errors.ts';
 import {
   callOutcomeOf,
   retryAfterMs,
   transportErrorOf,
-} from '../../../../lib/upstream/transport-errors.js';
+} from '../../../../lib/upstream/transport-errors.ts';
 
 /** An error as undici raises it: the system code on the error or on its cause. */
 function coded(code: string, nested = false): Error {

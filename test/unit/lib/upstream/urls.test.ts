@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasDotOnlySegment, isDotOnlySegment } from '../../../../lib/core/schemas.js';
-import { encodePairs, upstreamUrl } from '../../../../lib/upstream/urls.js';
+import { hasDotOnlySegment, isDotOnlySegment } from '../../../../lib/core/schemas.ts';
+import { encodePairs, upstreamUrl } from '../../../../lib/upstream/urls.ts';
 
 describe('upstreamUrl', () => {
   const base = new URL('https://gw.example.com/prefix/');

@@ -4,14 +4,14 @@
  * fails half way or throughout (rates from memory, quotas by the policy).
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import { admit } from '../../../../lib/usage/admission.js';
-import { UsageGate } from '../../../../lib/usage/gate.js';
-import { usageReport } from '../../../../lib/usage/report.js';
-import { memoryUsageStore } from '../../../../lib/usage/store.js';
-import { ONE_REQUEST } from '../../../../lib/usage/units.js';
-import { recorder, spiedStore } from '../../../helpers/usage-spies.js';
-import { admitted, refusal, T0 } from '../../../helpers/usage-store-rules.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { admit } from '../../../../lib/usage/admission.ts';
+import { UsageGate } from '../../../../lib/usage/gate.ts';
+import { usageReport } from '../../../../lib/usage/report.ts';
+import { memoryUsageStore } from '../../../../lib/usage/store.ts';
+import { ONE_REQUEST } from '../../../../lib/usage/units.ts';
+import { recorder, spiedStore } from '../../../helpers/usage-spies.ts';
+import { admitted, refusal, T0 } from '../../../helpers/usage-store-rules.ts';
 
 const lines: string[] = [];
 /** Where a take starts among a spread subject's shards: the first, unless a test moves it. */

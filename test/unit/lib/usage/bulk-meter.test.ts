@@ -6,13 +6,13 @@
  * back, and the store down under either policy.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import { BulkMeter } from '../../../../lib/usage/bulk-meter.js';
-import { UsageGate } from '../../../../lib/usage/gate.js';
-import type { Plans } from '../../../../lib/usage/plan.js';
-import { usageReport } from '../../../../lib/usage/report.js';
-import { memoryUsageStore, type UsageStore } from '../../../../lib/usage/store.js';
-import { recorder, spiedStore } from '../../../helpers/usage-spies.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { BulkMeter } from '../../../../lib/usage/bulk-meter.ts';
+import { UsageGate } from '../../../../lib/usage/gate.ts';
+import type { Plans } from '../../../../lib/usage/plan.ts';
+import { usageReport } from '../../../../lib/usage/report.ts';
+import { memoryUsageStore, type UsageStore } from '../../../../lib/usage/store.ts';
+import { recorder, spiedStore } from '../../../helpers/usage-spies.ts';
 
 const log = createLogger({}, () => {});
 const always = (_ms: number) => true;

@@ -9,10 +9,10 @@ import {
   giveBackWrite,
   leaseWrite,
   stateOfItem,
-} from '../../../../lib/usage/dynamo-usage-item.js';
-import { type Demand, EMPTY_STATE } from '../../../../lib/usage/limits.js';
-import { rulesOf } from '../../../../lib/usage/plan.js';
-import { windowsOf } from '../../../../lib/usage/windows.js';
+} from '../../../../lib/usage/dynamo-usage-item.ts';
+import { type Demand, EMPTY_STATE } from '../../../../lib/usage/limits.ts';
+import { rulesOf } from '../../../../lib/usage/plan.ts';
+import { windowsOf } from '../../../../lib/usage/windows.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 10);
 const demand = (requests: number, plan: Parameters<typeof rulesOf>[0]): Demand => ({

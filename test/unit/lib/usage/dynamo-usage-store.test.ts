@@ -10,17 +10,17 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageStoreUnavailableError } from '../../../../lib/core/errors.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { admit } from '../../../../lib/usage/admission.js';
-import { dynamoDbUsageStore } from '../../../../lib/usage/dynamo-usage-store.js';
-import { type MetricRecorder, UsageGate } from '../../../../lib/usage/gate.js';
-import { NO_COUNTS, rulesOf } from '../../../../lib/usage/plan.js';
-import { usageReport } from '../../../../lib/usage/report.js';
-import type { TakeResult, UsageStore } from '../../../../lib/usage/store.js';
-import { ONE_REQUEST } from '../../../../lib/usage/units.js';
-import { windowsOf } from '../../../../lib/usage/windows.js';
-import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
+import { UsageStoreUnavailableError } from '../../../../lib/core/errors.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { admit } from '../../../../lib/usage/admission.ts';
+import { dynamoDbUsageStore } from '../../../../lib/usage/dynamo-usage-store.ts';
+import { type MetricRecorder, UsageGate } from '../../../../lib/usage/gate.ts';
+import { NO_COUNTS, rulesOf } from '../../../../lib/usage/plan.ts';
+import { usageReport } from '../../../../lib/usage/report.ts';
+import type { TakeResult, UsageStore } from '../../../../lib/usage/store.ts';
+import { ONE_REQUEST } from '../../../../lib/usage/units.ts';
+import { windowsOf } from '../../../../lib/usage/windows.ts';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import {
   admitted,
@@ -28,7 +28,7 @@ import {
   refusal,
   T0,
   type UsageClock,
-} from '../../../helpers/usage-store-rules.js';
+} from '../../../helpers/usage-store-rules.ts';
 
 let dynalite: Server;
 let endpoint = '';

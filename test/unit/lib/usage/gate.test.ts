@@ -3,11 +3,11 @@
  * give-backs kept until they end.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import { UsageGate } from '../../../../lib/usage/gate.js';
-import { memoryUsageStore } from '../../../../lib/usage/store.js';
-import { recorder } from '../../../helpers/usage-spies.js';
-import { T0 } from '../../../helpers/usage-store-rules.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { UsageGate } from '../../../../lib/usage/gate.ts';
+import { memoryUsageStore } from '../../../../lib/usage/store.ts';
+import { recorder } from '../../../helpers/usage-spies.ts';
+import { T0 } from '../../../helpers/usage-store-rules.ts';
 
 const lines: string[] = [];
 const log = createLogger({}, (line) => lines.push(line));

@@ -9,23 +9,23 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { ThrottleLimitedError } from '../../../../lib/core/errors.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import { UsageGate } from '../../../../lib/usage/gate.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { ThrottleLimitedError } from '../../../../lib/core/errors.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import { UsageGate } from '../../../../lib/usage/gate.ts';
 import {
   dynamoDbLeaseStore,
   type LeaseStore,
   leasesIn,
   leasesOf,
   memoryLeaseStore,
-} from '../../../../lib/usage/lease.js';
-import { memoryUsageStore } from '../../../../lib/usage/store.js';
-import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
+} from '../../../../lib/usage/lease.ts';
+import { memoryUsageStore } from '../../../../lib/usage/store.ts';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
 import tables from '../../../../sls/resolvers/tables.cjs';
-import { recorder } from '../../../helpers/usage-spies.js';
-import { T0 } from '../../../helpers/usage-store-rules.js';
+import { recorder } from '../../../helpers/usage-spies.ts';
+import { T0 } from '../../../helpers/usage-store-rules.ts';
 
 const lines: string[] = [];
 const log = createLogger({}, (line) => lines.push(line));

@@ -10,9 +10,9 @@ import {
   givenBack,
   judge,
   type UsageState,
-} from '../../../../lib/usage/limits.js';
-import { type Counts, rulesOf } from '../../../../lib/usage/plan.js';
-import { windowsOf } from '../../../../lib/usage/windows.js';
+} from '../../../../lib/usage/limits.ts';
+import { type Counts, rulesOf } from '../../../../lib/usage/plan.ts';
+import { windowsOf } from '../../../../lib/usage/windows.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 10);
 const ONE: Counts = { requests: 1, translate: 0, tts: 0 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PlatformSecret } from '../../../../lib/secrets/schema.js';
-import { plansOf, quotaName, rulesOf } from '../../../../lib/usage/plan.js';
+import type { PlatformSecret } from '../../../../lib/secrets/schema.ts';
+import { plansOf, quotaName, rulesOf } from '../../../../lib/usage/plan.ts';
 
 describe('rulesOf', () => {
   it('makes a token bucket of rateRps and burst, the burst defaulting to the rate', () => {

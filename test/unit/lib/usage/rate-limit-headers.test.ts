@@ -3,14 +3,14 @@
  * examples of draft-ietf-httpapi-ratelimit-headers-11, then the fields of the plans.
  */
 import { describe, expect, it } from 'vitest';
-import type { UsageState } from '../../../../lib/usage/limits.js';
-import { rulesOf } from '../../../../lib/usage/plan.js';
+import type { UsageState } from '../../../../lib/usage/limits.ts';
+import { rulesOf } from '../../../../lib/usage/plan.ts';
 import {
   type ListMember,
   rateLimitFields,
   serializeList,
-} from '../../../../lib/usage/rate-limit-headers.js';
-import { windowsOf } from '../../../../lib/usage/windows.js';
+} from '../../../../lib/usage/rate-limit-headers.ts';
+import { windowsOf } from '../../../../lib/usage/windows.ts';
 
 /**
  * RFC 9651 serializes a List's members joined by a comma and one space; the draft writes some

@@ -3,13 +3,13 @@
  * nothing but a warning when the store fails.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import { UsageGate } from '../../../../lib/usage/gate.js';
-import { accountRecorder } from '../../../../lib/usage/record.js';
-import { usageReport } from '../../../../lib/usage/report.js';
-import { ONE_REQUEST } from '../../../../lib/usage/units.js';
-import { spiedStore } from '../../../helpers/usage-spies.js';
-import { T0 } from '../../../helpers/usage-store-rules.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { UsageGate } from '../../../../lib/usage/gate.ts';
+import { accountRecorder } from '../../../../lib/usage/record.ts';
+import { usageReport } from '../../../../lib/usage/report.ts';
+import { ONE_REQUEST } from '../../../../lib/usage/units.ts';
+import { spiedStore } from '../../../helpers/usage-spies.ts';
+import { T0 } from '../../../helpers/usage-store-rules.ts';
 
 const lines: string[] = [];
 const log = createLogger({}, (line) => lines.push(line));

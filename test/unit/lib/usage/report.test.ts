@@ -3,13 +3,13 @@
  * store, the caller's only under a plan, the windows as the plan's quotas see them.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import { admit } from '../../../../lib/usage/admission.js';
-import { UsageGate } from '../../../../lib/usage/gate.js';
-import { accountRecorder } from '../../../../lib/usage/record.js';
-import { usageReport } from '../../../../lib/usage/report.js';
-import { memoryUsageStore, type UsageStore } from '../../../../lib/usage/store.js';
-import { ONE_REQUEST } from '../../../../lib/usage/units.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { admit } from '../../../../lib/usage/admission.ts';
+import { UsageGate } from '../../../../lib/usage/gate.ts';
+import { accountRecorder } from '../../../../lib/usage/record.ts';
+import { usageReport } from '../../../../lib/usage/report.ts';
+import { memoryUsageStore, type UsageStore } from '../../../../lib/usage/store.ts';
+import { ONE_REQUEST } from '../../../../lib/usage/units.ts';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 const log = createLogger({}, () => {});

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import { usageGateOf } from '../../../../lib/usage/setup.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import { usageGateOf } from '../../../../lib/usage/setup.ts';
 
 const DEPLOYED = {
   AWS_LAMBDA_FUNCTION_NAME: 'platform-gateway-dev-listJobs',

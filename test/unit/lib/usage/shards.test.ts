@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rulesOf } from '../../../../lib/usage/plan.js';
+import { rulesOf } from '../../../../lib/usage/plan.ts';
 import {
   isSpread,
   keysOf,
@@ -13,7 +13,7 @@ import {
   SINGLE_ITEM_MAX_RPS,
   shareOf,
   splitCounts,
-} from '../../../../lib/usage/shards.js';
+} from '../../../../lib/usage/shards.ts';
 
 describe('shards', () => {
   it('shares a whole amount in parts that differ by one at most and add up to it', () => {

@@ -4,10 +4,10 @@
  * token.
  */
 import { describe, expect, it } from 'vitest';
-import { EMPTY_STATE, type UsageState } from '../../../../lib/usage/limits.js';
-import { rulesOf } from '../../../../lib/usage/plan.js';
-import { likelyRunning, Sightings } from '../../../../lib/usage/sightings.js';
-import { windowsOf } from '../../../../lib/usage/windows.js';
+import { EMPTY_STATE, type UsageState } from '../../../../lib/usage/limits.ts';
+import { rulesOf } from '../../../../lib/usage/plan.ts';
+import { likelyRunning, Sightings } from '../../../../lib/usage/sightings.ts';
+import { windowsOf } from '../../../../lib/usage/windows.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 10);
 const dayWith = (requests: number): UsageState => ({

@@ -4,17 +4,17 @@
  * memory while the store fails, and giving them back.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import { memoryUsageStore } from '../../../../lib/usage/store.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { memoryUsageStore } from '../../../../lib/usage/store.ts';
 import {
   giveBackAll,
   hasQuota,
   heldPart,
   subjectsOf,
   takeFromSubject,
-} from '../../../../lib/usage/taking.js';
-import { windowsOf } from '../../../../lib/usage/windows.js';
-import { spiedStore } from '../../../helpers/usage-spies.js';
+} from '../../../../lib/usage/taking.ts';
+import { windowsOf } from '../../../../lib/usage/windows.ts';
+import { spiedStore } from '../../../helpers/usage-spies.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 10);
 const at = { nowMs: T0, windows: windowsOf(T0) };

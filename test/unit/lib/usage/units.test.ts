@@ -4,7 +4,7 @@ import {
   charactersOf,
   countsOf,
   ONE_REQUEST,
-} from '../../../../lib/usage/units.js';
+} from '../../../../lib/usage/units.ts';
 
 describe('what a request spends', () => {
   it('spends the characters of text on translate (either engine) and tts', () => {

@@ -3,13 +3,13 @@
  * spread subject's shard standing for all of them, its text from its own item.
  */
 import { describe, expect, it } from 'vitest';
-import { EMPTY_STATE, type UsageState } from '../../../../lib/usage/limits.js';
-import { rulesOf } from '../../../../lib/usage/plan.js';
-import { rateLimitFields } from '../../../../lib/usage/rate-limit-headers.js';
-import { memoryUsageStore } from '../../../../lib/usage/store.js';
-import { subjectsOf } from '../../../../lib/usage/taking.js';
-import { monthShareUsed, planView, subjectState } from '../../../../lib/usage/views.js';
-import { windowsOf } from '../../../../lib/usage/windows.js';
+import { EMPTY_STATE, type UsageState } from '../../../../lib/usage/limits.ts';
+import { rulesOf } from '../../../../lib/usage/plan.ts';
+import { rateLimitFields } from '../../../../lib/usage/rate-limit-headers.ts';
+import { memoryUsageStore } from '../../../../lib/usage/store.ts';
+import { subjectsOf } from '../../../../lib/usage/taking.ts';
+import { monthShareUsed, planView, subjectState } from '../../../../lib/usage/views.ts';
+import { windowsOf } from '../../../../lib/usage/windows.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 10);
 const at = { nowMs: T0, windows: windowsOf(T0) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayEndOf, dayOf, monthEndOf, monthOf, windowsOf } from '../../../../lib/usage/windows.js';
+import { dayEndOf, dayOf, monthEndOf, monthOf, windowsOf } from '../../../../lib/usage/windows.ts';
 
 describe('the UTC windows', () => {
   it('names the day and the month of an instant, in UTC', () => {

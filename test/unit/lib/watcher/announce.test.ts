@@ -9,24 +9,24 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
+import { createLogger } from '../../../../lib/core/log.ts';
 import {
   type AnnounceRun,
   announceChunk,
   newProgress,
   recordOf,
-} from '../../../../lib/watcher/announce.js';
-import { detailOf, type StatusChange } from '../../../../lib/watcher/changes.js';
-import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.js';
-import { type ChangeEmitter, eventBridgeEmitter } from '../../../../lib/watcher/emitters.js';
-import type { WatcherStateStore } from '../../../../lib/watcher/state-store.js';
-import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
+} from '../../../../lib/watcher/announce.ts';
+import { detailOf, type StatusChange } from '../../../../lib/watcher/changes.ts';
+import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.ts';
+import { type ChangeEmitter, eventBridgeEmitter } from '../../../../lib/watcher/emitters.ts';
+import type { WatcherStateStore } from '../../../../lib/watcher/state-store.ts';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
 import tables from '../../../../sls/resolvers/tables.cjs';
 import {
   type EventBridgeServer,
   startEventBridgeServer,
-} from '../../../helpers/event-bridge-server.js';
-import { change, observed } from './fixtures.js';
+} from '../../../helpers/event-bridge-server.ts';
+import { change, observed } from './fixtures.ts';
 
 const OBSERVED_AT = '2026-11-21T05:35:00.000Z';
 const LOOPBACK = { accessKeyId: 'AKIDLOOPBACKTEST', secretAccessKey: 'loopback' };

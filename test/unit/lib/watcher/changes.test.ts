@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ListedJob } from '../../../../lib/scan-jobs/schemas.js';
+import type { ListedJob } from '../../../../lib/scan-jobs/schemas.ts';
 import {
   chunksOf,
   detailOf,
   observedJobs,
   type RecordedJob,
   statusChanges,
-} from '../../../../lib/watcher/changes.js';
+} from '../../../../lib/watcher/changes.ts';
 
 const job = (instanceNo: string | number, status: string | null, extra = {}): ListedJob => ({
   instanceNo,

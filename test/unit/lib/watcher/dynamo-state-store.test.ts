@@ -7,10 +7,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.js';
-import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
+import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.ts';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
 import tables from '../../../../sls/resolvers/tables.cjs';
-import { change, observed } from './fixtures.js';
+import { change, observed } from './fixtures.ts';
 
 describe('dynamoDbStateStore against dynalite', () => {
   let server: Server;

@@ -1,8 +1,8 @@
 import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
-import { eventBridgeEmitter, logEmitter } from '../../../../lib/watcher/emitters.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import type { StatusChangeDetail } from '../../../../lib/watcher/changes.ts';
+import { eventBridgeEmitter, logEmitter } from '../../../../lib/watcher/emitters.ts';
 
 const detail = (n: number): StatusChangeDetail => ({
   changeId: `${n}:Complete`,

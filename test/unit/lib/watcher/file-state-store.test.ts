@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { WatcherStateError } from '../../../../lib/core/errors.js';
-import { fileStateStore, writeFileAtomically } from '../../../../lib/watcher/file-state-store.js';
-import { change, observed } from './fixtures.js';
+import { WatcherStateError } from '../../../../lib/core/errors.ts';
+import { fileStateStore, writeFileAtomically } from '../../../../lib/watcher/file-state-store.ts';
+import { change, observed } from './fixtures.ts';
 
 const lease = { token: 't', expiresAt: Number.MAX_SAFE_INTEGER };
 

@@ -1,5 +1,5 @@
 /** Jobs and status changes as the watcher's stores receive them. */
-import type { ObservedJob, StatusChange } from '../../../../lib/watcher/changes.js';
+import type { ObservedJob, StatusChange } from '../../../../lib/watcher/changes.ts';
 
 export const observed = (instanceNo: string, status: string): ObservedJob => ({
   instanceNo,

@@ -12,20 +12,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import { scanJobWatcherOf } from '../../../../lib/watcher/setup.js';
-import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import { scanJobWatcherOf } from '../../../../lib/watcher/setup.ts';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
 import tables from '../../../../sls/resolvers/tables.cjs';
-import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.js';
-import { testCall } from '../../../helpers/call-context.js';
-import { emulatorForSuite } from '../../../helpers/emulator.js';
+import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.ts';
+import { testCall } from '../../../helpers/call-context.ts';
+import { emulatorForSuite } from '../../../helpers/emulator.ts';
 import {
   type EventBridgeServer,
   startEventBridgeServer,
-} from '../../../helpers/event-bridge-server.js';
-import { DEMO_SECRET_FILE, emulatorEnv } from '../../../helpers/platform.js';
+} from '../../../helpers/event-bridge-server.ts';
+import { DEMO_SECRET_FILE, emulatorEnv } from '../../../helpers/platform.ts';
 
 const quiet = createLogger({}, () => {});
 

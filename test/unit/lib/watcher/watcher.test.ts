@@ -2,15 +2,15 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { WatchRunError } from '../../../../lib/core/errors.js';
-import type { WalkPlan } from '../../../../lib/core/walk-plan.js';
-import { PageWalk } from '../../../../lib/scan-jobs/walk.js';
-import type { StatusChangeDetail } from '../../../../lib/watcher/changes.js';
-import type { ChangeEmitter, EmitFailure } from '../../../../lib/watcher/emitters.js';
-import { fileStateStore } from '../../../../lib/watcher/file-state-store.js';
-import type { WatcherStateStore } from '../../../../lib/watcher/state-store.js';
-import { ScanJobWatcher } from '../../../../lib/watcher/watcher.js';
-import { testCall } from '../../../helpers/call-context.js';
+import { WatchRunError } from '../../../../lib/core/errors.ts';
+import type { WalkPlan } from '../../../../lib/core/walk-plan.ts';
+import { PageWalk } from '../../../../lib/scan-jobs/walk.ts';
+import type { StatusChangeDetail } from '../../../../lib/watcher/changes.ts';
+import type { ChangeEmitter, EmitFailure } from '../../../../lib/watcher/emitters.ts';
+import { fileStateStore } from '../../../../lib/watcher/file-state-store.ts';
+import type { WatcherStateStore } from '../../../../lib/watcher/state-store.ts';
+import { ScanJobWatcher } from '../../../../lib/watcher/watcher.ts';
+import { testCall } from '../../../helpers/call-context.ts';
 
 /** The platform's list: jobs by instanceNo, served in pages of `pageSize`, read by the real walk. */
 class FakeList {

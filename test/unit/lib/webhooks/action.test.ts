@@ -5,25 +5,25 @@
  * the platform.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CallContext } from '../../../../lib/core/call-context.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { Metrics } from '../../../../lib/core/metrics.js';
-import { ExecutionClient } from '../../../../lib/execution/client.js';
-import { SecretStore } from '../../../../lib/secrets/store.js';
-import { UpstreamClient } from '../../../../lib/upstream/client.js';
-import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
-import type { Dispatcher } from '../../../../lib/upstream/undici.js';
-import type { Units } from '../../../../lib/usage/units.js';
-import { type ActionDeps, callAction, resolveAction } from '../../../../lib/webhooks/action.js';
-import { s3BodyStore } from '../../../../lib/webhooks/body-store.js';
-import { invocationSchema } from '../../../../lib/webhooks/invocation.js';
+import type { CallContext } from '../../../../lib/core/call-context.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { Metrics } from '../../../../lib/core/metrics.ts';
+import { ExecutionClient } from '../../../../lib/execution/client.ts';
+import { SecretStore } from '../../../../lib/secrets/store.ts';
+import { UpstreamClient } from '../../../../lib/upstream/client.ts';
+import { createDispatcher } from '../../../../lib/upstream/dispatch.ts';
+import type { Dispatcher } from '../../../../lib/upstream/undici.ts';
+import type { Units } from '../../../../lib/usage/units.ts';
+import { type ActionDeps, callAction, resolveAction } from '../../../../lib/webhooks/action.ts';
+import { s3BodyStore } from '../../../../lib/webhooks/body-store.ts';
+import { invocationSchema } from '../../../../lib/webhooks/invocation.ts';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../helpers/scripted-server.js';
-import { memorySecretSource } from '../../../helpers/secret-source.js';
-import { type S3StandIn, startS3StandIn } from './s3-stand-in.js';
+} from '../../../helpers/scripted-server.ts';
+import { memorySecretSource } from '../../../helpers/secret-source.ts';
+import { type S3StandIn, startS3StandIn } from './s3-stand-in.ts';
 
 describe('the run step (action.ts)', () => {
   let action: ScriptedServer;

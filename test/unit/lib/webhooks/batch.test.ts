@@ -5,22 +5,22 @@
 import type { ServerResponse } from 'node:http';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CallContext } from '../../../../lib/core/call-context.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { Metrics } from '../../../../lib/core/metrics.js';
-import { ExecutionClient } from '../../../../lib/execution/client.js';
-import { SecretStore } from '../../../../lib/secrets/store.js';
-import { UpstreamClient } from '../../../../lib/upstream/client.js';
-import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
-import type { Dispatcher } from '../../../../lib/upstream/undici.js';
-import { ACTION_WAIT_MS } from '../../../../lib/webhooks/action.js';
-import { consumeBatch } from '../../../../lib/webhooks/batch.js';
-import type { ConsumerDeps } from '../../../../lib/webhooks/consumer.js';
-import { memoryDeliveryLedger } from '../../../../lib/webhooks/ledger.js';
-import { PARKED_REASON_ATTRIBUTE, type Settlement } from '../../../../lib/webhooks/settlement.js';
-import { sampleEvent } from '../../../helpers/lambda.js';
-import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.js';
-import { memorySecretSource } from '../../../helpers/secret-source.js';
+import type { CallContext } from '../../../../lib/core/call-context.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { Metrics } from '../../../../lib/core/metrics.ts';
+import { ExecutionClient } from '../../../../lib/execution/client.ts';
+import { SecretStore } from '../../../../lib/secrets/store.ts';
+import { UpstreamClient } from '../../../../lib/upstream/client.ts';
+import { createDispatcher } from '../../../../lib/upstream/dispatch.ts';
+import type { Dispatcher } from '../../../../lib/upstream/undici.ts';
+import { ACTION_WAIT_MS } from '../../../../lib/webhooks/action.ts';
+import { consumeBatch } from '../../../../lib/webhooks/batch.ts';
+import type { ConsumerDeps } from '../../../../lib/webhooks/consumer.ts';
+import { memoryDeliveryLedger } from '../../../../lib/webhooks/ledger.ts';
+import { PARKED_REASON_ATTRIBUTE, type Settlement } from '../../../../lib/webhooks/settlement.ts';
+import { sampleEvent } from '../../../helpers/lambda.ts';
+import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.ts';
+import { memorySecretSource } from '../../../helpers/secret-source.ts';
 
 const TEMPLATE = (sampleEvent('sqs-batch.json') as unknown as SQSEvent).Records[0]!;
 

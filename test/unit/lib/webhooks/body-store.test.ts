@@ -3,12 +3,12 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import { bodyStoreOf, s3BodyStore } from '../../../../lib/webhooks/body-store.js';
-import { pointAwsSdkAt } from '../../../helpers/aws.js';
-import { type S3StandIn, startS3StandIn } from './s3-stand-in.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import { bodyStoreOf, s3BodyStore } from '../../../../lib/webhooks/body-store.ts';
+import { pointAwsSdkAt } from '../../../helpers/aws.ts';
+import { type S3StandIn, startS3StandIn } from './s3-stand-in.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

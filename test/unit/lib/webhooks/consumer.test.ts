@@ -6,33 +6,33 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CallContext } from '../../../../lib/core/call-context.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { Metrics } from '../../../../lib/core/metrics.js';
-import { ExecutionClient } from '../../../../lib/execution/client.js';
-import { SecretStore } from '../../../../lib/secrets/store.js';
-import { UpstreamClient } from '../../../../lib/upstream/client.js';
-import { createDispatcher } from '../../../../lib/upstream/dispatch.js';
-import type { Dispatcher } from '../../../../lib/upstream/undici.js';
-import { UsageGate } from '../../../../lib/usage/gate.js';
-import { accountRecorder } from '../../../../lib/usage/record.js';
-import { usageReport } from '../../../../lib/usage/report.js';
-import { memoryUsageStore } from '../../../../lib/usage/store.js';
-import { s3BodyStore } from '../../../../lib/webhooks/body-store.js';
+import type { CallContext } from '../../../../lib/core/call-context.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { Metrics } from '../../../../lib/core/metrics.ts';
+import { ExecutionClient } from '../../../../lib/execution/client.ts';
+import { SecretStore } from '../../../../lib/secrets/store.ts';
+import { UpstreamClient } from '../../../../lib/upstream/client.ts';
+import { createDispatcher } from '../../../../lib/upstream/dispatch.ts';
+import type { Dispatcher } from '../../../../lib/upstream/undici.ts';
+import { UsageGate } from '../../../../lib/usage/gate.ts';
+import { accountRecorder } from '../../../../lib/usage/record.ts';
+import { usageReport } from '../../../../lib/usage/report.ts';
+import { memoryUsageStore } from '../../../../lib/usage/store.ts';
+import { s3BodyStore } from '../../../../lib/webhooks/body-store.ts';
 import {
   type ConsumerDeps,
   handleMessage,
   processMessage,
-} from '../../../../lib/webhooks/consumer.js';
-import { type DeliveryLedger, memoryDeliveryLedger } from '../../../../lib/webhooks/ledger.js';
-import type { QueuedMessage, Settlement } from '../../../../lib/webhooks/settlement.js';
+} from '../../../../lib/webhooks/consumer.ts';
+import { type DeliveryLedger, memoryDeliveryLedger } from '../../../../lib/webhooks/ledger.ts';
+import type { QueuedMessage, Settlement } from '../../../../lib/webhooks/settlement.ts';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../helpers/scripted-server.js';
-import { memorySecretSource } from '../../../helpers/secret-source.js';
-import { type S3StandIn, startS3StandIn } from './s3-stand-in.js';
+} from '../../../helpers/scripted-server.ts';
+import { memorySecretSource } from '../../../helpers/secret-source.ts';
+import { type S3StandIn, startS3StandIn } from './s3-stand-in.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

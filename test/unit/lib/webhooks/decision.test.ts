@@ -8,8 +8,8 @@ import {
   type RecordStatus,
   type Rules,
   type Verdict,
-} from '../../../../lib/webhooks/decision.js';
-import type { RunOutcome } from '../../../../lib/webhooks/outcome.js';
+} from '../../../../lib/webhooks/decision.ts';
+import type { RunOutcome } from '../../../../lib/webhooks/outcome.ts';
 
 const RULES: Rules = { idempotent: false, maxAttempts: 5, retrySeconds: 10 };
 const IDEMPOTENT: Rules = { ...RULES, idempotent: true };

@@ -7,11 +7,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamoDbDeliveryLedger } from '../../../../lib/webhooks/dynamo-ledger.js';
-import type { DeliveryLedger } from '../../../../lib/webhooks/ledger.js';
-import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.js';
+import { dynamoDbDeliveryLedger } from '../../../../lib/webhooks/dynamo-ledger.ts';
+import type { DeliveryLedger } from '../../../../lib/webhooks/ledger.ts';
+import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
 import tables from '../../../../sls/resolvers/tables.cjs';
-import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery-ledger-rules.js';
+import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery-ledger-rules.ts';
 
 const MINUTE = 60_000;
 

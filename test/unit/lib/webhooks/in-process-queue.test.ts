@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
-import { InProcessInvocationQueue } from '../../../../lib/webhooks/in-process-queue.js';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { InProcessInvocationQueue } from '../../../../lib/webhooks/in-process-queue.ts';
 
 describe('InProcessInvocationQueue', () => {
   function queue(run: (body: string) => Promise<unknown>) {

@@ -5,7 +5,7 @@ import {
   MAX_INLINE_MESSAGE_BYTES,
   MAX_PAYLOAD_DEPTH,
   readInvocation,
-} from '../../../../lib/webhooks/invocation.js';
+} from '../../../../lib/webhooks/invocation.ts';
 
 describe('readInvocation', () => {
   it('reads the invocation a message carries', () => {

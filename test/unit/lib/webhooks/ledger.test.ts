@@ -8,8 +8,8 @@ import {
   DEFAULT_MEMORY_MS,
   memoryDeliveryLedger,
   rememberUntil,
-} from '../../../../lib/webhooks/ledger.js';
-import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery-ledger-rules.js';
+} from '../../../../lib/webhooks/ledger.ts';
+import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery-ledger-rules.ts';
 
 const MINUTE = 60_000;
 

@@ -5,9 +5,9 @@ import {
   UpstreamError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../../../../lib/core/errors.js';
-import type { UpstreamAnswer } from '../../../../lib/upstream/client.js';
-import { outcomeOfAnswer, outcomeOfError } from '../../../../lib/webhooks/outcome.js';
+} from '../../../../lib/core/errors.ts';
+import type { UpstreamAnswer } from '../../../../lib/upstream/client.ts';
+import { outcomeOfAnswer, outcomeOfError } from '../../../../lib/webhooks/outcome.ts';
 
 const answer = (status: number, headers: Record<string, string> = {}): UpstreamAnswer => ({
   status,

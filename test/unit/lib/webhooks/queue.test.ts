@@ -4,12 +4,12 @@
  * queue's own rules (deduplication, FIFO groups) are held against moto in test/aws/queue.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UnexpectedError } from '../../../../lib/core/errors.js';
-import { s3BodyStore } from '../../../../lib/webhooks/body-store.js';
-import { MAX_INLINE_MESSAGE_BYTES } from '../../../../lib/webhooks/invocation.js';
-import { SqsInvocationQueue } from '../../../../lib/webhooks/queue.js';
-import { type S3StandIn, startS3StandIn } from './s3-stand-in.js';
-import { type SqsStandIn, startSqsStandIn } from './sqs-stand-in.js';
+import { UnexpectedError } from '../../../../lib/core/errors.ts';
+import { s3BodyStore } from '../../../../lib/webhooks/body-store.ts';
+import { MAX_INLINE_MESSAGE_BYTES } from '../../../../lib/webhooks/invocation.ts';
+import { SqsInvocationQueue } from '../../../../lib/webhooks/queue.ts';
+import { type S3StandIn, startS3StandIn } from './s3-stand-in.ts';
+import { type SqsStandIn, startSqsStandIn } from './sqs-stand-in.ts';
 
 const QUEUE = 'https://sqs.us-east-1.amazonaws.com/123456789012/invocations.fifo';
 const ids = { deduplicationId: 'demo:msg_1', groupId: 'demo:msg_1' };

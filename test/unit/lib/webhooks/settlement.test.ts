@@ -4,14 +4,14 @@
  * test/aws/).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../lib/core/log.js';
+import { createLogger } from '../../../../lib/core/log.ts';
 import {
   logSettlement,
   PARKED_REASON_ATTRIBUTE,
   type QueuedMessage,
   sqsSettlement,
-} from '../../../../lib/webhooks/settlement.js';
-import { type SqsStandIn, startSqsStandIn } from './sqs-stand-in.js';
+} from '../../../../lib/webhooks/settlement.ts';
+import { type SqsStandIn, startSqsStandIn } from './sqs-stand-in.ts';
 
 const QUEUE = 'https://sqs.us-east-1.amazonaws.com/123456789012/invocations.fifo';
 const DEAD_LETTERS = 'https://sqs.us-east-1.amazonaws.com/123456789012/invocations-dlq.fifo';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { createLogger } from '../../../../lib/core/log.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import { InProcessInvocationQueue } from '../../../../lib/webhooks/in-process-queue.js';
-import { SqsInvocationQueue, sqsInvocationQueueOf } from '../../../../lib/webhooks/queue.js';
-import { consumerDepsOf, inProcessInvocationQueueOf } from '../../../../lib/webhooks/setup.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { createLogger } from '../../../../lib/core/log.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import { InProcessInvocationQueue } from '../../../../lib/webhooks/in-process-queue.ts';
+import { SqsInvocationQueue, sqsInvocationQueueOf } from '../../../../lib/webhooks/queue.ts';
+import { consumerDepsOf, inProcessInvocationQueueOf } from '../../../../lib/webhooks/setup.ts';
 
 /** A Lambda container's environment (neither serverless offline nor invoke local). */
 const DEPLOYED = {

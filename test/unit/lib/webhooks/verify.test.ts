@@ -1,11 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../lib/core/config.js';
-import { ServiceError } from '../../../../lib/core/errors.js';
-import { encodeError } from '../../../../lib/http/envelope.js';
-import { createRuntime } from '../../../../lib/runtime.js';
-import type { SecretSource } from '../../../../lib/secrets/sources.js';
-import { parseSecret } from '../../../../lib/secrets/store.js';
+import { loadConfig } from '../../../../lib/core/config.ts';
+import { ServiceError } from '../../../../lib/core/errors.ts';
+import { encodeError } from '../../../../lib/http/envelope.ts';
+import { createRuntime } from '../../../../lib/runtime.ts';
+import type { SecretSource } from '../../../../lib/secrets/sources.ts';
+import { parseSecret } from '../../../../lib/secrets/store.ts';
 import {
   boundedWebhooks,
   type CheckedDelivery,
@@ -15,7 +15,7 @@ import {
   keysFor,
   type WebhookDirectory,
   webhookDirectoryOf,
-} from '../../../../lib/webhooks/verify.js';
+} from '../../../../lib/webhooks/verify.ts';
 
 const SECRET = `whsec_${Buffer.from('unit-test-webhook-secret-000001').toString('base64')}`;
 const entry = { secret: SECRET, action: 'hello' };

@@ -7,7 +7,7 @@ import {
   fill,
   placeholdersOf,
   regionalArns,
-} from '../../../../scripts/deploy/guide.js';
+} from '../../../../scripts/deploy/guide.ts';
 
 const FENCE = '```';
 const DOC = [

@@ -12,8 +12,8 @@ import {
   documentProblems,
   type SecretStage,
   stageSecrets,
-} from '../../../../scripts/deploy/secret-documents.js';
-import { DEMO_SECRET_FILE } from '../../../helpers/platform.js';
+} from '../../../../scripts/deploy/secret-documents.ts';
+import { DEMO_SECRET_FILE } from '../../../helpers/platform.ts';
 
 const demo = JSON.parse(readFileSync(DEMO_SECRET_FILE, 'utf8'));
 const prod: SecretStage = { stage: 'prod', standIn: false, jwt: false };

@@ -7,7 +7,7 @@ import {
   type DeployFlags,
   type ResolvedStage,
   resolvingOnce,
-} from '../../../../scripts/deploy/stage.js';
+} from '../../../../scripts/deploy/stage.ts';
 
 const flags = (stage: string, ...params: [string, string][]): DeployFlags => ({ stage, params });
 

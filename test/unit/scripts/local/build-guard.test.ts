@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { watchBuildFolder } from '../../../../scripts/local/build-guard.js';
+import { watchBuildFolder } from '../../../../scripts/local/build-guard.ts';
 
 describe('the build folder watch', () => {
   it('tells once when a build that existed is deleted', async () => {

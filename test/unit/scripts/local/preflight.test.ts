@@ -3,8 +3,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SECRETS_FILE } from '../../../../scripts/local/paths.js';
-import { localConfigurationProblems } from '../../../../scripts/local/preflight.js';
+import { DEMO_SECRETS_FILE } from '../../../../scripts/local/paths.ts';
+import { localConfigurationProblems } from '../../../../scripts/local/preflight.ts';
 
 describe('the local configuration check of npm start', () => {
   let dir: string;

@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { presignedGetUrl } from '../../../../lib/hand-off/s3-multipart.js';
-import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.js';
+import { presignedGetUrl } from '../../../../lib/hand-off/s3-multipart.ts';
+import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.ts';
 
 const MB = 1024 * 1024;
 const BUCKET = 'stand-in-test';

@@ -1,6 +1,6 @@
 /** The AWS SDK's Node version notice, once and in one line (scripts/local/sdk-node-notice.ts). */
 import { describe, expect, it } from 'vitest';
-import { quietSdkNodeNotice } from '../../../../scripts/local/sdk-node-notice.js';
+import { quietSdkNodeNotice } from '../../../../scripts/local/sdk-node-notice.ts';
 
 const SWITCH = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
 

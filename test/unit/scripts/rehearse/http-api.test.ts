@@ -8,7 +8,7 @@ import {
   httpApiEvent,
   routesOf,
   selectRoute,
-} from '../../../../scripts/rehearse/http-api.js';
+} from '../../../../scripts/rehearse/http-api.ts';
 
 const ROUTES = [
   { routeKey: 'GET /jobs', functionName: 'list' },

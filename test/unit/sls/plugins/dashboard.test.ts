@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { METRIC_DIMENSIONS } from '../../../../lib/core/metrics.js';
-import { routes } from '../../../../lib/http/routes/index.js';
-import type { Route } from '../../../../lib/http/routes/route.js';
-import { problemsOf, widgetsOf } from '../../../helpers/dashboard-metrics.js';
+import { METRIC_DIMENSIONS } from '../../../../lib/core/metrics.ts';
+import { routes } from '../../../../lib/http/routes/index.ts';
+import type { Route } from '../../../../lib/http/routes/route.ts';
+import { problemsOf, widgetsOf } from '../../../helpers/dashboard-metrics.ts';
 
 /** A reference of the body's Fn::Sub: `${HttpApi}`, `${Queue.QueueName}`. */
 const sub = (reference: string) => `\${${reference}}`;

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../../../lib/http/routes/index.js';
+import { routes } from '../../../../lib/http/routes/index.ts';
 
 type Resources = Record<
   string,

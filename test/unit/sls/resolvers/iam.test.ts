@@ -1,7 +1,7 @@
 /** The IAM decided at deploy time (sls/resolvers/iam.cjs): the secrets' forms, and who reads which. */
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
-import { routes } from '../../../../lib/http/routes/index.js';
+import { routes } from '../../../../lib/http/routes/index.ts';
 import {
   capitalized,
   DEV_READS,
@@ -10,7 +10,7 @@ import {
   SECRET,
   TABLE,
   XRAY,
-} from '../../../helpers/function-expectations.js';
+} from '../../../helpers/function-expectations.ts';
 
 type Resolver = (input: {
   resolveVariable: (name: string) => Promise<unknown>;

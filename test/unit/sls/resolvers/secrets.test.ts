@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SECRET_CAPABILITIES, secretIdSetting } from '../../../../lib/core/secret-capabilities.js';
-import { CAPABILITY_FIELDS } from '../../../../lib/secrets/schema.js';
+import { SECRET_CAPABILITIES, secretIdSetting } from '../../../../lib/core/secret-capabilities.ts';
+import { CAPABILITY_FIELDS } from '../../../../lib/secrets/schema.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');

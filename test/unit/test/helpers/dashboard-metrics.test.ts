@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import {
   CONFIGURATION_CAUSES,
   configurationErrorMetric,
-} from '../../../../lib/core/configuration-metric.js';
-import { METRIC_DIMENSIONS, Metrics } from '../../../../lib/core/metrics.js';
-import { codeMetricDimensions, problemsOf } from '../../../helpers/dashboard-metrics.js';
+} from '../../../../lib/core/configuration-metric.ts';
+import { METRIC_DIMENSIONS, Metrics } from '../../../../lib/core/metrics.ts';
+import { codeMetricDimensions, problemsOf } from '../../../helpers/dashboard-metrics.ts';
 
 /** A reference of the body's Fn::Sub: `${HttpApi}`, `${Queue.QueueName}`. */
 const sub = (reference: string) => `\${${reference}}`;

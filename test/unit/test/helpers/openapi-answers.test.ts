@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkAnswerAgainstDocument,
   type ReceivedAnswer,
-} from '../../../helpers/openapi-answers.js';
+} from '../../../helpers/openapi-answers.ts';
 
 describe('the answer check of the test suites', () => {
   const answer = (changes: Partial<ReceivedAnswer>): ReceivedAnswer => ({

@@ -3,10 +3,10 @@
  * route of the registry accepts, and the module of every HTTP function.
  */
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS } from '../../../../lib/functions.js';
-import { routes } from '../../../../lib/http/routes/index.js';
-import { routeKeyOf } from '../../../../lib/http/routes/route.js';
-import { MODULES, VALID, validEvent } from '../../../helpers/route-requests.js';
+import { FUNCTIONS } from '../../../../lib/functions.ts';
+import { routes } from '../../../../lib/http/routes/index.ts';
+import { routeKeyOf } from '../../../../lib/http/routes/route.ts';
+import { MODULES, VALID, validEvent } from '../../../helpers/route-requests.ts';
 
 describe('the requests each route accepts', () => {
   it('hold one for every route of the registry, and none for a route that is not there', () => {

@@ -13,21 +13,21 @@ import {
   UpstreamError,
   UpstreamTimeoutError,
   UpstreamUnreachableError,
-} from '../../../../../lib/core/errors.js';
-import { createLogger } from '../../../../../lib/core/log.js';
-import { admission } from '../../../../../lib/http/middleware/admission.js';
-import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.js';
-import { jsonBody } from '../../../../../lib/http/middleware/json-body.js';
-import { validation } from '../../../../../lib/http/middleware/validation.js';
-import type { RequestInput, RequestState } from '../../../../../lib/http/request-state.js';
-import { json } from '../../../../../lib/http/responses.js';
-import type { PlanEntry } from '../../../../../lib/secrets/callers-schema.js';
-import { UsageGate } from '../../../../../lib/usage/gate.js';
-import type { Plans } from '../../../../../lib/usage/plan.js';
-import { usageReport } from '../../../../../lib/usage/report.js';
-import { memoryUsageStore, type UsageStore } from '../../../../../lib/usage/store.js';
-import { catalogueUnits } from '../../../../../lib/usage/units.js';
-import { type Handler, ownStack, stateOf } from './own-stack.js';
+} from '../../../../../lib/core/errors.ts';
+import { createLogger } from '../../../../../lib/core/log.ts';
+import { admission } from '../../../../../lib/http/middleware/admission.ts';
+import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.ts';
+import { jsonBody } from '../../../../../lib/http/middleware/json-body.ts';
+import { validation } from '../../../../../lib/http/middleware/validation.ts';
+import type { RequestInput, RequestState } from '../../../../../lib/http/request-state.ts';
+import { json } from '../../../../../lib/http/responses.ts';
+import type { PlanEntry } from '../../../../../lib/secrets/callers-schema.ts';
+import { UsageGate } from '../../../../../lib/usage/gate.ts';
+import type { Plans } from '../../../../../lib/usage/plan.ts';
+import { usageReport } from '../../../../../lib/usage/report.ts';
+import { memoryUsageStore, type UsageStore } from '../../../../../lib/usage/store.ts';
+import { catalogueUnits } from '../../../../../lib/usage/units.ts';
+import { type Handler, ownStack, stateOf } from './own-stack.ts';
 
 /** 2026-11-25T10:00:00Z; the gate's clock stays there, so no token comes back by itself. */
 const T0 = Date.UTC(2026, 10, 25, 10, 0, 0);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CallerAuthError } from '../../../../../lib/core/errors.js';
-import { secretCallers } from '../../../../../lib/http/callers.js';
-import { authenticate } from '../../../../../lib/http/middleware/authenticate.js';
-import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.js';
-import { requestLog } from '../../../../../lib/http/middleware/request-log.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { CallerAuthError } from '../../../../../lib/core/errors.ts';
+import { secretCallers } from '../../../../../lib/http/callers.ts';
+import { authenticate } from '../../../../../lib/http/middleware/authenticate.ts';
+import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.ts';
+import { requestLog } from '../../../../../lib/http/middleware/request-log.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 const TOKEN = 'reader-token-0000000000000000000000000';
 

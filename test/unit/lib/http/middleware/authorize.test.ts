@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CallerScopeError } from '../../../../../lib/core/errors.js';
-import { authorize } from '../../../../../lib/http/middleware/authorize.js';
-import type { RequestState } from '../../../../../lib/http/request-state.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { CallerScopeError } from '../../../../../lib/core/errors.ts';
+import { authorize } from '../../../../../lib/http/middleware/authorize.ts';
+import type { RequestState } from '../../../../../lib/http/request-state.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 /** A state whose caller holds these scopes, with these validated path parameters. */
 function requestBy(scopes: string[], path: unknown = {}): RequestState {

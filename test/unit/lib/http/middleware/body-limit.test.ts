@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadTooLargeError } from '../../../../../lib/core/errors.js';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../../lib/core/lambda-limits.js';
-import { bodyLimit, MAX_BODY_BYTES } from '../../../../../lib/http/middleware/body-limit.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { PayloadTooLargeError } from '../../../../../lib/core/errors.ts';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../../lib/core/lambda-limits.ts';
+import { bodyLimit, MAX_BODY_BYTES } from '../../../../../lib/http/middleware/body-limit.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 const handle = ownStack([bodyLimit()]);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../../../lib/core/errors.js';
-import { bytesBody } from '../../../../../lib/http/middleware/bytes-body.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { InputError } from '../../../../../lib/core/errors.ts';
+import { bytesBody } from '../../../../../lib/http/middleware/bytes-body.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 const AUDIO = ['application/octet-stream', 'audio/wav'];
 

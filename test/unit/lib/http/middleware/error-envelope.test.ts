@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, ServiceError } from '../../../../../lib/core/errors.js';
-import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.js';
-import { jsonBody } from '../../../../helpers/lambda.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { InputError, ServiceError } from '../../../../../lib/core/errors.ts';
+import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.ts';
+import { jsonBody } from '../../../../helpers/lambda.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 const failing = (error: unknown) =>
   ownStack([errorEnvelope()], async () => {

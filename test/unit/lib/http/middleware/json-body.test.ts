@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../../../../lib/core/errors.js';
-import { jsonBody } from '../../../../../lib/http/middleware/json-body.js';
-import type { RequestState } from '../../../../../lib/http/request-state.js';
-import type { EventChanges } from '../../../../helpers/lambda.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { InputError } from '../../../../../lib/core/errors.ts';
+import { jsonBody } from '../../../../../lib/http/middleware/json-body.ts';
+import type { RequestState } from '../../../../../lib/http/request-state.ts';
+import type { EventChanges } from '../../../../helpers/lambda.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 /** The details of the 400 the middleware stops the request with, or the state it passed. */
 async function outcome(changes: EventChanges) {

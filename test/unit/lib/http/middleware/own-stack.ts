@@ -4,11 +4,11 @@
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { createLogger } from '../../../../../lib/core/log.js';
-import type { HttpMiddleware } from '../../../../../lib/http/middleware/middleware.js';
-import { RequestState } from '../../../../../lib/http/request-state.js';
-import { type HttpResponse, json } from '../../../../../lib/http/responses.js';
-import { type EventChanges, httpEvent, lambdaContext } from '../../../../helpers/lambda.js';
+import { createLogger } from '../../../../../lib/core/log.ts';
+import type { HttpMiddleware } from '../../../../../lib/http/middleware/middleware.ts';
+import { RequestState } from '../../../../../lib/http/request-state.ts';
+import { type HttpResponse, json } from '../../../../../lib/http/responses.ts';
+import { type EventChanges, httpEvent, lambdaContext } from '../../../../helpers/lambda.ts';
 
 /** A request's state, from the sample search event with these changes; its log lines kept. */
 export function stateOf(changes: EventChanges = {}, lambda: Context = lambdaContext()) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { InputError } from '../../../../../lib/core/errors.js';
-import { pathParams } from '../../../../../lib/http/middleware/path-params.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { InputError } from '../../../../../lib/core/errors.ts';
+import { pathParams } from '../../../../../lib/http/middleware/path-params.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 const schema = z.object({
   name: z.string().check(z.regex(/^[a-z]+$/, 'expected a lower-case name')),

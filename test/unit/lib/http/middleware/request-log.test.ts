@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../../../lib/core/errors.js';
-import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.js';
-import { requestLog } from '../../../../../lib/http/middleware/request-log.js';
-import { json } from '../../../../../lib/http/responses.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { ServiceError } from '../../../../../lib/core/errors.ts';
+import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.ts';
+import { requestLog } from '../../../../../lib/http/middleware/request-log.ts';
+import { json } from '../../../../../lib/http/responses.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 describe('requestLog', () => {
   it('writes one line per answered request: method, route, status, duration, targets', async () => {

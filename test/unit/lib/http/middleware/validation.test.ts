@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { InputError } from '../../../../../lib/core/errors.js';
-import { validation, validInput } from '../../../../../lib/http/middleware/validation.js';
-import type { RequestState } from '../../../../../lib/http/request-state.js';
-import { ownStack, stateOf } from './own-stack.js';
+import { InputError } from '../../../../../lib/core/errors.ts';
+import { validation, validInput } from '../../../../../lib/http/middleware/validation.ts';
+import type { RequestState } from '../../../../../lib/http/request-state.ts';
+import { ownStack, stateOf } from './own-stack.ts';
 
 const body = z.strictObject({ n: z.int().check(z.positive('expected a positive number')) });
 const query = z.object({

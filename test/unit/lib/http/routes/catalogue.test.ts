@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { type CatalogueEntry, defineEntry } from '../../../../../lib/catalogue/entry.js';
-import { catalogue } from '../../../../../lib/catalogue/table.js';
-import { routeOfEntry } from '../../../../../lib/http/routes/catalogue.js';
-import { docsOf, type Route } from '../../../../../lib/http/routes/route.js';
+import { type CatalogueEntry, defineEntry } from '../../../../../lib/catalogue/entry.ts';
+import { catalogue } from '../../../../../lib/catalogue/table.ts';
+import { routeOfEntry } from '../../../../../lib/http/routes/catalogue.ts';
+import { docsOf, type Route } from '../../../../../lib/http/routes/route.ts';
 
 const entry = (changes: Partial<CatalogueEntry>): CatalogueEntry =>
   ({

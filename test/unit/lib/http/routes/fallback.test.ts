@@ -3,8 +3,8 @@
  * grouped function answers for a route key it does not serve.
  */
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, notServedRoute } from '../../../../../lib/http/routes/fallback.js';
-import { routes } from '../../../../../lib/http/routes/index.js';
+import { fallbackRoute, notServedRoute } from '../../../../../lib/http/routes/fallback.ts';
+import { routes } from '../../../../../lib/http/routes/index.ts';
 
 describe('the catch-all', () => {
   it('is any other method and path, public, and no route of the registry', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { executionQuerySchema } from '../../../../../lib/http/routes/functions.js';
+import { executionQuerySchema } from '../../../../../lib/http/routes/functions.ts';
 
 describe('executionQuerySchema', () => {
   it.each([

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { catalogue } from '../../../../../lib/catalogue/table.js';
-import { fallbackRoute } from '../../../../../lib/http/routes/fallback.js';
-import { functionRoutes } from '../../../../../lib/http/routes/functions.js';
-import { allowedMethods, httpApiEvents, routes } from '../../../../../lib/http/routes/index.js';
-import { jobRoutes } from '../../../../../lib/http/routes/jobs.js';
-import { routeKeyOf } from '../../../../../lib/http/routes/route.js';
-import { serviceRoutes } from '../../../../../lib/http/routes/service.js';
+import { catalogue } from '../../../../../lib/catalogue/table.ts';
+import { fallbackRoute } from '../../../../../lib/http/routes/fallback.ts';
+import { functionRoutes } from '../../../../../lib/http/routes/functions.ts';
+import { allowedMethods, httpApiEvents, routes } from '../../../../../lib/http/routes/index.ts';
+import { jobRoutes } from '../../../../../lib/http/routes/jobs.ts';
+import { routeKeyOf } from '../../../../../lib/http/routes/route.ts';
+import { serviceRoutes } from '../../../../../lib/http/routes/service.ts';
 
 describe('the route registry', () => {
   it("holds every area's routes, each once, and not the catch-all", () => {

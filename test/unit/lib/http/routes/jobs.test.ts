@@ -5,18 +5,18 @@
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../../../lib/core/errors.js';
-import { grants } from '../../../../../lib/core/scopes.js';
-import { jobRoutes } from '../../../../../lib/http/routes/jobs.js';
-import { docsOf, type JsonSchema, routeKeyOf } from '../../../../../lib/http/routes/route.js';
+import { UpstreamError } from '../../../../../lib/core/errors.ts';
+import { grants } from '../../../../../lib/core/scopes.ts';
+import { jobRoutes } from '../../../../../lib/http/routes/jobs.ts';
+import { docsOf, type JsonSchema, routeKeyOf } from '../../../../../lib/http/routes/route.ts';
 import {
   type CancelReservedCalls,
   cancelReserved,
-} from '../../../../../lib/scan-jobs/cancel-reserved.js';
-import type { SearchBody } from '../../../../../lib/scan-jobs/schemas.js';
-import type { UpstreamAnswer } from '../../../../../lib/upstream/client.js';
-import { ONE_REQUEST } from '../../../../../lib/usage/units.js';
-import { testCall } from '../../../../helpers/call-context.js';
+} from '../../../../../lib/scan-jobs/cancel-reserved.ts';
+import type { SearchBody } from '../../../../../lib/scan-jobs/schemas.ts';
+import type { UpstreamAnswer } from '../../../../../lib/upstream/client.ts';
+import { ONE_REQUEST } from '../../../../../lib/usage/units.ts';
+import { testCall } from '../../../../helpers/call-context.ts';
 
 type AjvClass = typeof import('ajv').default;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WEB_ACTION_METHODS } from '../../../../../lib/execution/targets.js';
-import { routes } from '../../../../../lib/http/routes/index.js';
+import { WEB_ACTION_METHODS } from '../../../../../lib/execution/targets.ts';
+import { routes } from '../../../../../lib/http/routes/index.ts';
 import {
   ANY_METHODS,
   defineRoute,
@@ -8,7 +8,7 @@ import {
   document,
   needsCaller,
   routeKeyOf,
-} from '../../../../../lib/http/routes/route.js';
+} from '../../../../../lib/http/routes/route.ts';
 
 describe('a route of the registry', () => {
   it("is known by API Gateway's route key: method and path template", () => {

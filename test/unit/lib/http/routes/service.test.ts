@@ -5,23 +5,23 @@
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { handler as health } from '../../../../../functions/health.js';
-import { createLogger } from '../../../../../lib/core/log.js';
-import { DOCS_ASSET_NAMES, docsPageHtml } from '../../../../../lib/http/docs-page.js';
+import { handler as health } from '../../../../../functions/health.ts';
+import { createLogger } from '../../../../../lib/core/log.ts';
+import { DOCS_ASSET_NAMES, docsPageHtml } from '../../../../../lib/http/docs-page.ts';
 import {
   accessOf,
   docsOf,
   type JsonSchema,
   type Route,
   routeKeyOf,
-} from '../../../../../lib/http/routes/route.js';
-import { serviceRoutes } from '../../../../../lib/http/routes/service.js';
-import { admit } from '../../../../../lib/usage/admission.js';
-import { UsageGate } from '../../../../../lib/usage/gate.js';
-import { usageReport } from '../../../../../lib/usage/report.js';
-import { memoryUsageStore } from '../../../../../lib/usage/store.js';
-import { ONE_REQUEST } from '../../../../../lib/usage/units.js';
-import { httpEvent, jsonBody, lambdaContext } from '../../../../helpers/lambda.js';
+} from '../../../../../lib/http/routes/route.ts';
+import { serviceRoutes } from '../../../../../lib/http/routes/service.ts';
+import { admit } from '../../../../../lib/usage/admission.ts';
+import { UsageGate } from '../../../../../lib/usage/gate.ts';
+import { usageReport } from '../../../../../lib/usage/report.ts';
+import { memoryUsageStore } from '../../../../../lib/usage/store.ts';
+import { ONE_REQUEST } from '../../../../../lib/usage/units.ts';
+import { httpEvent, jsonBody, lambdaContext } from '../../../../helpers/lambda.ts';
 
 type AjvClass = typeof import('ajv').default;
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CredentialsRefusedError } from '../../../../../lib/core/errors.js';
-import { createLogger } from '../../../../../lib/core/log.js';
-import type { UpstreamAnswer } from '../../../../../lib/upstream/client.js';
+import { CredentialsRefusedError } from '../../../../../lib/core/errors.ts';
+import { createLogger } from '../../../../../lib/core/log.ts';
+import type { UpstreamAnswer } from '../../../../../lib/upstream/client.ts';
 import {
   type CredentialSource,
   refusesCredentials,
   sendRefreshingCredentials,
-} from '../../../../../lib/upstream/gateway/credential-refresh.js';
-import { testCall } from '../../../../helpers/call-context.js';
+} from '../../../../../lib/upstream/gateway/credential-refresh.ts';
+import { testCall } from '../../../../helpers/call-context.ts';
 
 interface Keys {
   readonly key: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayHeaderNames } from '../../../../../lib/upstream/gateway/header-names.js';
+import { gatewayHeaderNames } from '../../../../../lib/upstream/gateway/header-names.ts';
 
 describe('gateway header names', () => {
   it('follow the vendor word, lower case', () => {

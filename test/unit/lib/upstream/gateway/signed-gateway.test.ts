@@ -2,19 +2,19 @@ import { createHmac } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamError } from '../../../../../lib/core/errors.js';
-import { createLogger } from '../../../../../lib/core/log.js';
-import { signingKeysFrom } from '../../../../../lib/scan-jobs/client.js';
-import { SecretStore } from '../../../../../lib/secrets/store.js';
-import { UpstreamClient } from '../../../../../lib/upstream/client.js';
-import { SignedGateway } from '../../../../../lib/upstream/gateway/signed-gateway.js';
-import { testCall } from '../../../../helpers/call-context.js';
+import { UpstreamError } from '../../../../../lib/core/errors.ts';
+import { createLogger } from '../../../../../lib/core/log.ts';
+import { signingKeysFrom } from '../../../../../lib/scan-jobs/client.ts';
+import { SecretStore } from '../../../../../lib/secrets/store.ts';
+import { UpstreamClient } from '../../../../../lib/upstream/client.ts';
+import { SignedGateway } from '../../../../../lib/upstream/gateway/signed-gateway.ts';
+import { testCall } from '../../../../helpers/call-context.ts';
 import {
   gatewayError,
   type ScriptedServer,
   startScriptedServer,
-} from '../../../../helpers/scripted-server.js';
-import { memorySecretSource } from '../../../../helpers/secret-source.js';
+} from '../../../../helpers/scripted-server.ts';
+import { memorySecretSource } from '../../../../helpers/secret-source.ts';
 
 const NOW = 1_700_000_000_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signV2, stringToSign } from '../../../../../lib/upstream/gateway/signer.js';
+import { signV2, stringToSign } from '../../../../../lib/upstream/gateway/signer.ts';
 import golden from '../../../../fixtures/signer/vectors.json' with { type: 'json' };
 
 describe('signV2', () => {

@@ -700,6 +700,17 @@ describe('serverless package and its CloudFormation template', () => {
         },
       ],
     });
+    // A page that followed the 303 may read the file name and the platform's own type.
+    expect(bucket.CorsConfiguration).toEqual({
+      CorsRules: [
+        {
+          AllowedMethods: ['GET', 'HEAD'],
+          AllowedOrigins: ['*'],
+          ExposedHeaders: ['Content-Disposition', 'x-amz-meta-content-type'],
+          MaxAge: 600,
+        },
+      ],
+    });
     const statements = (
       resources.HandOffBucketPolicy!.Properties as {
         PolicyDocument: { Statement: Record<string, unknown>[] };

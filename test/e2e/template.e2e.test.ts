@@ -542,13 +542,18 @@ describe('serverless package and its CloudFormation template', () => {
     );
   });
 
-  it('caps the concurrency of every function that may run 10 s or more: cancel-reserved, the webhook receiver, actions, triggers, the queue consumer', () => {
+  it('caps the concurrency of every function that may run 10 s or more or hand off: cancel-reserved, the webhook receiver, actions, triggers, the report, the catalogue groups that hand off, the queue consumer', () => {
     const reserved = (of: Record<string, Resource>, fn: string) =>
       propertiesOf(of, `${fn}LambdaFunction`).ReservedConcurrentExecutions;
     expect(reserved(resources, 'CancelReservedJobs')).toBe(10);
     expect(reserved(resources, 'ReceiveWebhook')).toBe(50);
     expect(reserved(resources, 'InvokeAction')).toBe(20);
     expect(reserved(resources, 'FireTrigger')).toBe(10);
+    expect(reserved(resources, 'GetJobReport')).toBe(10);
+    expect(reserved(resources, 'CatalogueLanguage')).toBe(10);
+    expect(reserved(resources, 'CatalogueMaps')).toBe(20);
+    expect(reserved(resources, 'CatalogueCaptcha')).toBe(10);
+    expect(reserved(resources, 'CatalogueUtility')).toBeUndefined();
     expect(reserved(resources, 'ListJobs')).toBeUndefined();
     const consumer = Object.values(resources).find(
       (r) => r.Type === 'AWS::Lambda::EventSourceMapping',

@@ -668,7 +668,7 @@ describe('serverless package and its CloudFormation template', () => {
     });
   });
 
-  it('keeps delivery bodies private, encrypted, reachable over TLS only, and for 15 days', () => {
+  it('keeps delivery bodies private, encrypted, reachable over TLS only, and for 15 days; only the receiver puts one, only the consumer gets one', () => {
     const bucket = resources.DeliveryBodyBucket?.Properties as Record<string, unknown>;
     expect(bucket.PublicAccessBlockConfiguration).toEqual({
       BlockPublicAcls: true,
@@ -684,6 +684,32 @@ describe('serverless package and its CloudFormation template', () => {
       Effect: 'Deny',
       Condition: { Bool: { 'aws:SecureTransport': false } },
     });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
+    const objects = { 'Fn::Sub': '${DeliveryBodyBucket.Arn}/*' };
+    expect(policy.PolicyDocument.Statement.slice(1)).toEqual([
+      {
+        Sid: 'OnlyTheReceiverPuts',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:PutObject',
+        Resource: objects,
+        Condition: {
+          ArnNotEquals: { 'aws:PrincipalArn': [{ 'Fn::GetAtt': ['ReceiveWebhookRole', 'Arn'] }] },
+        },
+      },
+      {
+        Sid: 'OnlyTheConsumerGets',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:GetObject',
+        Resource: objects,
+        Condition: {
+          ArnNotEquals: {
+            'aws:PrincipalArn': [{ 'Fn::GetAtt': ['ConsumeInvocationsRole', 'Arn'] }],
+          },
+        },
+      },
+    ]);
   });
 
   it('keeps answers handed off private, encrypted, over TLS only, for a day, each function under its own prefix', () => {

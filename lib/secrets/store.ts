@@ -36,11 +36,13 @@ export interface SecretRules {
    * signing keys never in the catalogue's secret, which its functions read). Undefined: any.
    */
   readonly fields?: readonly (keyof PlatformSecret)[];
-  /**
-   * Deployed: every action and trigger URL is https (loopback hosts excepted), and no demo
-   * credential (demo-credentials.ts): a demo token or the demo webhook's secret refuses it.
-   */
+  /** Deployed: every action and trigger URL is https (loopback hosts excepted). */
   readonly deployed?: boolean;
+  /**
+   * A deployed function's secret, in every stage: no credential of the demo secret
+   * (demo-credentials.ts). A demo caller's token or the demo webhook's secret refuses it.
+   */
+  readonly noDemoCredentials?: boolean;
 }
 
 interface SecretStoreOptions extends SecretRules {
@@ -305,8 +307,8 @@ export function parseSecret(
       }
     }
   }
+  if (rules.noDemoCredentials) problems.push(...demoCredentialsIn(secret));
   if (rules.deployed) {
-    problems.push(...demoCredentialsIn(secret));
     for (const kind of ['actions', 'triggers'] as const) {
       for (const [name, entry] of Object.entries(secret[kind] ?? {})) {
         if (!isSecureUrl(entry.url)) {

@@ -426,7 +426,7 @@ describe('parseSecret', () => {
     });
     const refusal = (document: string) => {
       try {
-        parseSecret(document, 'x', { deployed: true });
+        parseSecret(document, 'x', { noDemoCredentials: true });
       } catch (error) {
         expect(error).toBeInstanceOf(SecretError);
         expect(isMisconfiguration(error)).toBe(true);

@@ -523,7 +523,6 @@ async function main(): Promise<number> {
   };
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
     const markdown = await readFile(path.join(PROJECT_ROOT, GUIDE), 'utf8');
     const region = /export AWS_REGION=([a-z0-9-]+)/.exec(markdown)?.[1] ?? 'us-east-1';
     const moto = await startMoto({ MOTO_LAMBDA_CONCURRENCY_QUOTA: String(CONCURRENCY_LIMIT) });
@@ -667,7 +666,6 @@ async function main(): Promise<number> {
       AWS_CONFIG_FILE: path.join(clone.dir, '.aws-config-none'),
       AWS_SHARED_CREDENTIALS_FILE: path.join(clone.dir, '.aws-credentials-none'),
       AWS_EC2_METADATA_DISABLED: 'true',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       npm_config_update_notifier: 'false',
       npm_config_fund: 'false',
     };

@@ -11,7 +11,6 @@ import { launchOffline, type OfflineProcess } from './local/offline.ts';
 import { DEMO_SECRETS_FILE, PROJECT_ROOT } from './local/paths.ts';
 import { localConfigurationProblems } from './local/preflight.ts';
 import { startLocalHandOff } from './local/s3-stand-in.ts';
-import { quietSdkNodeNotice } from './local/sdk-node-notice.ts';
 import { startLocalLedger } from './local-ledger.ts';
 
 function portFromEnv(name: string, fallback: number): number {
@@ -66,8 +65,6 @@ async function callerTokenHint(usesDemoSecret: boolean): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const sdkNotice = quietSdkNodeNotice('the local stack');
-  if (sdkNotice) console.log(sdkNotice);
   const cleanups: Array<() => Promise<void>> = [];
   let exiting = false;
   const shutdown = async (code: number, message?: string) => {

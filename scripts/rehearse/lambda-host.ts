@@ -196,8 +196,6 @@ export class LambdaHost {
       NODE_PATH: this.options.nodePath,
       // The one difference: the functions' AWS calls go to the stand-in.
       AWS_ENDPOINT_URL: this.options.endpoint,
-      // This machine's Node (20) is not the function's runtime: the SDK's notice about it is noise.
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
     const child = fork(RUNTIME, [], {
       cwd: task,

@@ -57,6 +57,7 @@ import { VALID } from '../test/helpers/route-requests.ts';
 import { callerAccount } from './deploy/account.ts';
 import { linkedClone } from './deploy/clone.ts';
 import { blocksOfSection, commandsOf, fill, placeholdersOf } from './deploy/guide.ts';
+import { commandLine, noArguments } from './local/args.ts';
 import { PROJECT_ROOT } from './local/paths.ts';
 import { newCaller } from './new-caller.ts';
 import { type DeployedRoute, routesOf, selectRoute, startHttpApi } from './rehearse/http-api.ts';
@@ -800,4 +801,5 @@ async function main(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
+commandLine('usage: npm run rehearse (it takes no argument)', noArguments);
 process.exitCode = await main();

@@ -58,6 +58,7 @@ import { callerAccount } from './deploy/account.ts';
 import { linkedClone } from './deploy/clone.ts';
 import { blocksOfSection, commandsOf, fill, placeholdersOf } from './deploy/guide.ts';
 import { commandLine, noArguments } from './local/args.ts';
+import { nodeLine } from './local/node-line.ts';
 import { PROJECT_ROOT } from './local/paths.ts';
 import { newCaller } from './new-caller.ts';
 import { type DeployedRoute, routesOf, selectRoute, startHttpApi } from './rehearse/http-api.ts';
@@ -514,6 +515,7 @@ function codeFetcher(region: string, buckets: readonly string[]) {
 }
 
 async function main(): Promise<number> {
+  out(nodeLine('the rehearsal and the deployed functions'));
   const started = performance.now();
   const phases: [string, number][] = [];
   let phaseStart = started;
@@ -638,9 +640,7 @@ async function main(): Promise<number> {
     out(
       `  AWS: moto_server at ${moto.endpoint} (its CloudFormation validates templates with cfn-lint, every finding fatal), behind ${aws.endpoint} (Lambda GetAccountSettings: an account of ${CONCURRENCY_LIMIT})`,
     );
-    out(
-      `  platform: the emulator at ${emulator.url}; node ${process.version} (Lambda: the functions' runtime)`,
-    );
+    out(`  platform: the emulator at ${emulator.url}`);
     out(
       "  the shell: AWS_ENDPOINT_URL, and the access key of moto's IAM user deployer, whose policy is the guide's own (the deployer's permissions; moto checks each call's action against it); no AWS profile or config of this machine",
     );
@@ -700,7 +700,9 @@ async function main(): Promise<number> {
     );
 
     out();
-    out('── the deployed functions, run from the code the stand-in holds');
+    out(
+      `── the deployed functions, run from the code the stand-in holds, on Node ${process.version}`,
+    );
     const lambda = new LambdaClient({ region });
     cleanups.push(async () => lambda.destroy());
     // moto's own poller runs a queue's function in Docker, which this machine lacks (it would
@@ -741,6 +743,11 @@ async function main(): Promise<number> {
       const loaded = hostNow.loaded.get(fn);
       const lines = ran.get(fn) ?? [];
       expect(loaded !== undefined && lines.length > 0, `${fn} was deployed but never run`);
+      // Each function runs on its runtime's major (nodejs24.x: Node 24), as Lambda runs it.
+      expect(
+        loaded?.runtime === `nodejs${process.versions.node.split('.')[0]}.x`,
+        `${fn}'s runtime is ${loaded?.runtime}, but the rehearsal ran it on Node ${process.version}`,
+      );
       out(
         loaded
           ? `${fn}: ${loaded.handler}, ${loaded.runtime}, ${Math.round(loaded.codeBytes / 1024)} KB (SHA-256 as Lambda holds it), ${loaded.environmentVariables} variables, role ${loaded.role.split('/').at(-1)}`

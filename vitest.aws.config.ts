@@ -8,8 +8,7 @@ export default defineConfig({
   test: {
     name: 'aws',
     include: ['test/aws/**/*.test.ts'],
-    // test/helpers/global-setup.ts: the AWS SDK's Node version notice once, in one line.
-    globalSetup: ['test/helpers/global-setup.ts', 'test/aws/setup.ts'],
+    globalSetup: ['test/aws/setup.ts'],
     silent: 'passed-only',
     testTimeout: 30_000,
     hookTimeout: 240_000,

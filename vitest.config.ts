@@ -17,8 +17,6 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Passing tests stay quiet; a failing test shows the log lines it produced.
     silent: 'passed-only',
-    // Once per run: the AWS SDK's Node version notice in one line (scripts/local/sdk-node-notice.ts).
-    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 180_000,
     projects: [

@@ -1,7 +1,7 @@
 /**
  * A/B of builds of the list-jobs handler, in one process so that all see the same machine:
- *   node bench/ab.ts <bundle A.cjs> <bundle B.cjs> [<bundle C.cjs>...] [rounds] [--per-round=N]
- *     [--event=jobs-report.json]
+ *   node bench/ab.ts <bundle A.cjs> <bundle B.cjs> [<bundle C.cjs>...] [rounds] [--per-round N]
+ *     [--event jobs-report.json]
  * Each bundle is a CommonJS build of functions/jobs/list.ts (a packaged zip's .cjs, or esbuild
  * with the options of serverless.yml), or the floor (bench/floor/undici.ts built as floor.ts
  * builds it); with --event, of the function of that sample event (the report's, say). All call a neutral upstream (on core 1; this process on core 0), in rounds of
@@ -14,22 +14,13 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { commandLine } from '../scripts/local/args.ts';
 import { type HttpHandler, lambdaContext, sampleEvent } from '../test/helpers/lambda.ts';
+import { AB_USAGE, abArgs } from './args.ts';
 import { logLinesAsLambda, median, startNeutralUpstream } from './harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const files = args.filter((arg) => arg.endsWith('.cjs') || arg.endsWith('.js'));
-const rounds = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 16);
-const perRound = Number(
-  args.find((arg) => arg.startsWith('--per-round='))?.slice('--per-round='.length) ?? 1500,
-);
-if (files.length < 2) {
-  console.error(
-    'usage: node bench/ab.ts <bundle A.cjs> <bundle B.cjs>... [rounds] [--per-round=N]',
-  );
-  process.exit(2);
-}
+const { files, rounds, perRound, event: eventFile } = commandLine(AB_USAGE, abArgs);
 
 execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
 const { port, child: upstream } = await startNeutralUpstream(true);
@@ -44,9 +35,7 @@ const load = createRequire(import.meta.url);
 const handlers = files.map(
   (file) => (load(path.resolve(file)) as { handler: HttpHandler }).handler,
 );
-const event = sampleEvent(
-  args.find((arg) => arg.startsWith('--event='))?.slice('--event='.length) ?? 'jobs-list.json',
-);
+const event = sampleEvent(eventFile);
 
 async function cpuPerRequest(handler: HttpHandler, count: number): Promise<number> {
   const before = process.cpuUsage();

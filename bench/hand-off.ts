@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { demoSecretFor, startEmulator } from '../emulator/index.ts';
 import { startLocalHandOff } from '../scripts/local/s3-stand-in.ts';
+import type { BenchOptions } from './args.ts';
 import { median } from './harness.ts';
 import { packageArtifacts, unpackedEntry } from './packaged.ts';
 
@@ -118,13 +119,10 @@ function secretFileOf(secret: unknown): string {
   return file;
 }
 
-export async function benchHandOff(args: ReadonlyMap<string, string>): Promise<void> {
-  const runs = Number(args.get('runs') ?? 5);
-  const node = args.get('node')?.split(',')[0] ?? process.execPath;
-  const entry = unpackedEntry(
-    packageArtifacts(args.get('skip-package') === 'true'),
-    'getJobReport',
-  );
+export async function benchHandOff(options: BenchOptions): Promise<void> {
+  const runs = options.runs ?? 5;
+  const node = options.nodes[0] ?? process.execPath;
+  const entry = unpackedEntry(packageArtifacts(options.skipPackage), 'getJobReport');
   const emulator = await startEmulator({ quiet: true });
   const handOff = await startLocalHandOff(AWS);
   const setSize = async (bytes: number | null) => {
@@ -153,7 +151,7 @@ export async function benchHandOff(args: ReadonlyMap<string, string>): Promise<v
     '| answer | status | time to the 303 (median, min-max) | resident after a small report (its peak) | peak resident (median, max) |',
   );
   console.info('| --- | --- | --- | --- | --- |');
-  for (const mb of (args.get('sizes') ?? '20,90').split(',').map(Number)) {
+  for (const mb of options.sizes ?? [20, 90]) {
     const measured: Measured[] = [];
     for (let i = 0; i < runs; i++) {
       measured.push(await runOnce(node, entry, env, setSize, mb * MB));

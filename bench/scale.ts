@@ -32,6 +32,7 @@ import { jobRoutes } from '../lib/http/routes/jobs.ts';
 import { WATCHER_FUNCTION } from '../lib/watcher/watcher.ts';
 import { startDynalite } from '../scripts/local-ledger.ts';
 import tables from '../sls/resolvers/tables.cjs';
+import type { BenchOptions } from './args.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -311,9 +312,9 @@ function printRows(rows: readonly Row[]): void {
   }
 }
 
-export async function benchScale(args: ReadonlyMap<string, string>): Promise<void> {
-  const node = args.get('node')?.split(',')[0] ?? process.execPath;
-  const sizes = args.get('sizes')?.split(',').map(Number) ?? SIZES;
+export async function benchScale(options: BenchOptions): Promise<void> {
+  const node = options.nodes[0] ?? process.execPath;
+  const sizes = options.sizes ?? SIZES;
   const bundles = await buildBundles();
   const version = (await run(node, ['--version'])).stdout.trim();
   const empty = JSON.parse(

@@ -31,6 +31,7 @@ import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.ts';
 import { UsageGate } from '../lib/usage/gate.ts';
 import { ONE_REQUEST } from '../lib/usage/units.ts';
 import tables from '../sls/resolvers/tables.cjs';
+import type { BenchOptions } from './args.ts';
 import { benchUsageScale } from './usage-scale.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -272,8 +273,8 @@ async function nearTheRate(count: number, perSecond: number, seconds: number, pl
   );
 }
 
-export async function benchUsage(args: ReadonlyMap<string, string>): Promise<void> {
-  const runs = Number(args.get('runs') ?? 1000);
+export async function benchUsage(options: BenchOptions): Promise<void> {
+  const runs = options.runs ?? 1000;
   const dynalite = await startDynaliteProcess();
   endpoint = `http://127.0.0.1:${dynalite.port}`;
   try {

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { commandLine, noArguments } from './local/args.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -87,6 +88,7 @@ export function brokenLinksOf(file: string, root = ROOT): BrokenLink[] {
 }
 
 function main(): void {
+  commandLine('usage: npm run check:links (it takes no argument)', noArguments);
   const files = documents();
   const broken = files.flatMap((file) => brokenLinksOf(file));
   for (const link of broken)

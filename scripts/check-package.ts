@@ -15,8 +15,19 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { FUNCTIONS } from '../lib/functions.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
+import { commandLine, parseCommand, UsageError } from './local/args.ts';
 
-const out = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../.serverless'));
+/** The package folder of the command line, if one is named; throws UsageError. */
+function packageFolderOf(args: readonly string[]): string | undefined {
+  const [folder, ...rest] = parseCommand(args, {}).positionals;
+  if (rest.length > 0) throw new UsageError(`unknown argument: ${rest[0]}`);
+  return folder;
+}
+
+const USAGE = 'usage: node scripts/check-package.ts [package folder, .serverless/ by default]';
+const out = path.resolve(
+  commandLine(USAGE, packageFolderOf) ?? path.join(import.meta.dirname, '../.serverless'),
+);
 /** What an HTTP function may load: its bundle and the HTTP parser beside it. */
 const HTTP_BUNDLE_LIMIT_BYTES = 250 * 1024;
 /** Functions that no HTTP route calls (the function table's): held to no size here. */

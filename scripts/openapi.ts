@@ -2,6 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildOpenApiDocument } from '../lib/http/openapi.ts';
+import { commandLine, noArguments } from './local/args.ts';
+
+commandLine('usage: npm run openapi (it takes no argument)', noArguments);
 
 const file = path.resolve(import.meta.dirname, '../openapi.json');
 const document = buildOpenApiDocument();

@@ -29,12 +29,12 @@ import {
 import {
   type DeployFlags,
   deployedNameOf,
-  parseDeployFlags,
   type ResolvedStage,
   reservationParams,
   resolveStage,
   type StageResolver,
 } from './deploy/stage.ts';
+import { parseCommand, refused, stageParams, UsageError } from './local/args.ts';
 
 const require = createRequire(import.meta.url);
 const settings = require('../sls/plugins/settings.cjs') as {
@@ -242,37 +242,40 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
 }
 
 const USAGE =
-  'usage: npm run preflight -- --stage <stage> [--region <region>] [--param="<name>=<value>" ...] [--secrets <dir>] [--offline]';
+  'usage: npm run preflight -- --stage <stage> [--region <region>] [--param "<name>=<value>" ...] [--secrets <dir>] [--offline]';
+const OPTIONS = {
+  stage: { type: 'string' },
+  region: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  secrets: { type: 'string' },
+  offline: { type: 'boolean' },
+} as const;
 
 /** The command: prints the report; returns the exit code. */
-export async function main(
+export function main(
   args: readonly string[],
   out = console.log,
   err = console.error,
   resolve: StageResolver = resolveStage,
 ): Promise<number> {
-  // The SDK's notice that its releases after January 2027 need Node 22 is about this machine, not
-  // the deploy (the functions run Node 24): not part of the report.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const { flags, rest, errors } = parseDeployFlags(args);
-  let secretsDir: string | undefined;
-  let offline = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    if (arg === '--offline') offline = true;
-    else if (arg === '--secrets' && rest[i + 1]) secretsDir = rest[++i];
-    else if (arg.startsWith('--secrets=') && arg.length > 10) secretsDir = arg.slice(10);
-    else errors.push(`unknown argument: ${arg}`);
+  return run(args, out, resolve).catch((error: unknown) => refused(error, USAGE, err));
+}
+
+async function run(
+  args: readonly string[],
+  out: (line: string) => void,
+  resolve: StageResolver,
+): Promise<number> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  if (positionals.length > 0) throw new UsageError(`unknown argument: ${positionals[0]}`);
+  for (const name of ['stage', 'region', 'secrets'] as const) {
+    if (values[name] === '') throw new UsageError(`--${name} needs a value`);
   }
-  if (!flags.stage || errors.length > 0) {
-    for (const error of errors) err(error);
-    err(USAGE);
-    return 2;
-  }
+  if (!values.stage) throw new UsageError('--stage is required');
   const report = await preflight({
-    flags: { stage: flags.stage, region: flags.region, params: flags.params },
-    secretsDir,
-    offline,
+    flags: { stage: values.stage, region: values.region, params: stageParams(values.param) },
+    secretsDir: values.secrets,
+    offline: values.offline === true,
     resolve,
   });
   out(`${report.title}:`);

@@ -57,6 +57,8 @@ import { VALID } from '../test/helpers/route-requests.ts';
 import { callerAccount } from './deploy/account.ts';
 import { linkedClone } from './deploy/clone.ts';
 import { blocksOfSection, commandsOf, fill, placeholdersOf } from './deploy/guide.ts';
+import { commandLine, noArguments } from './local/args.ts';
+import { nodeLine } from './local/node-line.ts';
 import { PROJECT_ROOT } from './local/paths.ts';
 import { newCaller } from './new-caller.ts';
 import { type DeployedRoute, routesOf, selectRoute, startHttpApi } from './rehearse/http-api.ts';
@@ -513,6 +515,7 @@ function codeFetcher(region: string, buckets: readonly string[]) {
 }
 
 async function main(): Promise<number> {
+  out(nodeLine('the rehearsal and the deployed functions'));
   const started = performance.now();
   const phases: [string, number][] = [];
   let phaseStart = started;
@@ -523,7 +526,6 @@ async function main(): Promise<number> {
   };
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
     const markdown = await readFile(path.join(PROJECT_ROOT, GUIDE), 'utf8');
     const region = /export AWS_REGION=([a-z0-9-]+)/.exec(markdown)?.[1] ?? 'us-east-1';
     const moto = await startMoto({ MOTO_LAMBDA_CONCURRENCY_QUOTA: String(CONCURRENCY_LIMIT) });
@@ -638,9 +640,7 @@ async function main(): Promise<number> {
     out(
       `  AWS: moto_server at ${moto.endpoint} (its CloudFormation validates templates with cfn-lint, every finding fatal), behind ${aws.endpoint} (Lambda GetAccountSettings: an account of ${CONCURRENCY_LIMIT})`,
     );
-    out(
-      `  platform: the emulator at ${emulator.url}; node ${process.version} (Lambda: the functions' runtime)`,
-    );
+    out(`  platform: the emulator at ${emulator.url}`);
     out(
       "  the shell: AWS_ENDPOINT_URL, and the access key of moto's IAM user deployer, whose policy is the guide's own (the deployer's permissions; moto checks each call's action against it); no AWS profile or config of this machine",
     );
@@ -667,7 +667,6 @@ async function main(): Promise<number> {
       AWS_CONFIG_FILE: path.join(clone.dir, '.aws-config-none'),
       AWS_SHARED_CREDENTIALS_FILE: path.join(clone.dir, '.aws-credentials-none'),
       AWS_EC2_METADATA_DISABLED: 'true',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       npm_config_update_notifier: 'false',
       npm_config_fund: 'false',
     };
@@ -701,7 +700,9 @@ async function main(): Promise<number> {
     );
 
     out();
-    out('── the deployed functions, run from the code the stand-in holds');
+    out(
+      `── the deployed functions, run from the code the stand-in holds, on Node ${process.version}`,
+    );
     const lambda = new LambdaClient({ region });
     cleanups.push(async () => lambda.destroy());
     // moto's own poller runs a queue's function in Docker, which this machine lacks (it would
@@ -742,6 +743,11 @@ async function main(): Promise<number> {
       const loaded = hostNow.loaded.get(fn);
       const lines = ran.get(fn) ?? [];
       expect(loaded !== undefined && lines.length > 0, `${fn} was deployed but never run`);
+      // Each function runs on its runtime's major (nodejs24.x: Node 24), as Lambda runs it.
+      expect(
+        loaded?.runtime === `nodejs${process.versions.node.split('.')[0]}.x`,
+        `${fn}'s runtime is ${loaded?.runtime}, but the rehearsal ran it on Node ${process.version}`,
+      );
       out(
         loaded
           ? `${fn}: ${loaded.handler}, ${loaded.runtime}, ${Math.round(loaded.codeBytes / 1024)} KB (SHA-256 as Lambda holds it), ${loaded.environmentVariables} variables, role ${loaded.role.split('/').at(-1)}`
@@ -802,4 +808,5 @@ async function main(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
+commandLine('usage: npm run rehearse (it takes no argument)', noArguments);
 process.exitCode = await main();

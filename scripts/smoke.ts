@@ -4,6 +4,8 @@
  * for each: the status, and the error envelope when there is one. Exits 1 when either is not
  * 200. The token is sent to the URL given, and printed nowhere.
  */
+import { pathToFileURL } from 'node:url';
+import { parseCommand, refused, UsageError } from './local/args.ts';
 
 interface Check {
   readonly name: string;
@@ -67,22 +69,32 @@ function reasonOf(error: unknown): string {
   return cause?.message ?? (error as Error).message ?? String(error);
 }
 
-async function main(): Promise<void> {
-  const [base, token] = process.argv.slice(2);
-  if (!base || !token || !/^https?:\/\//.test(base)) {
-    console.error(
-      'usage: npm run smoke -- <base URL, such as https://abc123.execute-api.eu-west-1.amazonaws.com> <caller token>',
-    );
-    process.exit(2);
+const USAGE =
+  'usage: npm run smoke -- <base URL, such as https://abc123.execute-api.eu-west-1.amazonaws.com> <caller token> (a token that starts with "-" goes after "--")';
+
+/** The stage's URL and the caller's token of the command line; throws UsageError. */
+export function smokeArgs(args: readonly string[]): { base: string; token: string } {
+  const { positionals } = parseCommand(args, {});
+  const [base, token, ...rest] = positionals;
+  if (!base || !token) throw new UsageError('a base URL and a caller token are needed');
+  if (rest.length > 0) throw new UsageError(`unknown argument: ${rest[0]}`);
+  if (!/^https?:\/\//.test(base)) throw new UsageError(`not an http(s) URL: ${base}`);
+  return { base, token };
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  let base: string;
+  let token: string;
+  try {
+    ({ base, token } = smokeArgs(args));
+  } catch (error) {
+    return refused(error, USAGE);
   }
   const lines = await smoke(base, token);
   for (const line of lines) console.log(`${line.ok ? 'ok  ' : 'FAIL'} ${line.text}`);
-  process.exit(lines.length === CHECKS.length && lines.every((line) => line.ok) ? 0 : 1);
+  return lines.length === CHECKS.length && lines.every((line) => line.ok) ? 0 : 1;
 }
 
-if (
-  process.argv[1] &&
-  import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!)
-) {
-  void main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
 }

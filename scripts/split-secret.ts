@@ -30,6 +30,7 @@ import {
   neededCapabilities,
   type SecretStage,
 } from './deploy/secret-documents.ts';
+import { parseCommand, refused, UsageError } from './local/args.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const secrets = createRequire(import.meta.url)('../sls/resolvers/secrets.cjs') as {
@@ -152,42 +153,45 @@ async function serviceName(): Promise<string> {
 }
 
 const USAGE =
-  'usage: npm run split-secret -- <secret.json> <out dir> [--stage=<stage>] [--region=<region>] [--empty=<capability>,...] [--force] [--offline]';
-const FLAGS = ['--force', '--offline'];
-const VALUED = ['--stage=', '--region=', '--empty='];
+  'usage: npm run split-secret -- <secret.json> <out dir> [--stage <stage>] [--region <region>] [--empty <capability>,...] [--force] [--offline]';
+const OPTIONS = {
+  stage: { type: 'string' },
+  region: { type: 'string' },
+  empty: { type: 'string', multiple: true },
+  force: { type: 'boolean' },
+  offline: { type: 'boolean' },
+} as const;
 
-export async function main(args: readonly string[], out = console.log, err = console.error) {
-  const flags = args.filter((arg) => arg.startsWith('--'));
-  const [input, outDir, ...rest] = args.filter((arg) => !arg.startsWith('--'));
-  const unknown = flags.filter(
-    (flag) => !FLAGS.includes(flag) && !VALUED.some((prefix) => flag.startsWith(prefix)),
-  );
-  if (!input || !outDir || rest.length > 0 || unknown.length > 0) {
-    err(USAGE);
-    return 2;
-  }
-  const empty = flags
-    .filter((flag) => flag.startsWith('--empty='))
-    .flatMap((flag) => flag.slice(8).split(','))
-    .filter(Boolean);
+export function main(
+  args: readonly string[],
+  out = console.log,
+  err = console.error,
+): Promise<number> {
+  return run(args, out, err).catch((error: unknown) => refused(error, USAGE, err));
+}
+
+async function run(
+  args: readonly string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  const [input, outDir, ...rest] = positionals;
+  if (!input || !outDir) throw new UsageError('a secret file and a folder to write to are needed');
+  if (rest.length > 0) throw new UsageError(`unknown argument: ${rest[0]}`);
+  const empty = (values.empty ?? []).flatMap((list) => list.split(',')).filter(Boolean);
   const strange = empty.filter(
     (name) => !(SECRET_CAPABILITIES as readonly string[]).includes(name),
   );
   if (strange.length > 0) {
-    err(
+    throw new UsageError(
       `--empty takes capabilities (${SECRET_CAPABILITIES.join(', ')}), not ${strange.join(', ')}`,
     );
-    return 2;
   }
-  const flagValue = (prefix: string) =>
-    flags.find((flag) => flag.startsWith(prefix))?.slice(prefix.length);
-  const stage = flagValue('--stage=') || 'dev';
+  const stage = values.stage || 'dev';
   // The stack's region, as serverless.yml takes it.
   const region =
-    flagValue('--region=') ||
-    process.env.AWS_REGION ||
-    process.env.AWS_DEFAULT_REGION ||
-    'us-east-1';
+    values.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1';
   let parts: Part[];
   try {
     const text = await readFile(input, 'utf8');
@@ -209,7 +213,7 @@ export async function main(args: readonly string[], out = console.log, err = con
       outDir,
       service: await serviceName(),
       stage,
-      force: flags.includes('--force'),
+      force: values.force === true,
       empty: empty as SecretCapability[],
     });
   } catch (error) {
@@ -228,7 +232,7 @@ export async function main(args: readonly string[], out = console.log, err = con
   const exists = await existing(
     parts.map((part) => part.secretId),
     region,
-    flags.includes('--offline'),
+    values.offline === true,
   );
   const create = (part: Part) =>
     `  aws secretsmanager create-secret --region ${region} --name ${part.secretId} --secret-string file://${part.file}`;
@@ -265,7 +269,6 @@ async function existing(
   offline: boolean,
 ): Promise<{ known: true; ids: Map<string, boolean | undefined> } | { known: false; why: string }> {
   if (offline) return { known: false, why: 'not looked up: --offline' };
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   try {
     const account = await callerAccount(region);
     if ('none' in account) return { known: false, why: `not looked up: ${account.none}` };

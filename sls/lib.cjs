@@ -17,7 +17,6 @@ const MODULES = {
   lambdaLimits: 'lib/core/lambda-limits.ts',
   openapi: 'lib/http/openapi.ts',
   docsAssets: 'lib/http/docs-assets.ts',
-  sdkNodeNotice: 'scripts/local/sdk-node-notice.ts',
 };
 
 /** The module of the project named `name` (a key of MODULES): Node 24 loads the TypeScript itself. */

@@ -33,13 +33,16 @@ function rebaseAll(
 }
 
 /**
- * The bundled demo secret with every action and trigger URL moved onto `emulatorUrl` (an
- * emulator on another port than the default EMULATOR_PORT, as tests and `npm start` run it).
- * A fresh copy on every call.
+ * The bundled demo secret (or `text`, a version of it) with every action and trigger URL moved
+ * onto `emulatorUrl` (an emulator on another port than the default EMULATOR_PORT, as tests and
+ * `npm start` run it). A fresh copy on every call.
  */
-export function demoSecretFor(emulatorUrl: string): DemoSecretDocument {
+export function demoSecretFor(
+  emulatorUrl: string,
+  text: string = readFileSync(DEMO_SECRET_URL, 'utf8'),
+): DemoSecretDocument {
   const { origin } = new URL(emulatorUrl); // a malformed address throws here
-  const secret = JSON.parse(readFileSync(DEMO_SECRET_URL, 'utf8')) as DemoSecretDocument;
+  const secret = JSON.parse(text) as DemoSecretDocument;
   const actions = rebaseAll(secret.actions, origin);
   const triggers = rebaseAll(secret.triggers, origin);
   return {

@@ -17,6 +17,7 @@ export type LogFields = Record<
 type LineWriter = (message: string, fields?: LogFields, metrics?: MetricDocument) => void;
 
 export interface Logger {
+  debug: LineWriter;
   info: LineWriter;
   warn: LineWriter;
   error: LineWriter;
@@ -41,6 +42,10 @@ class JsonLogger implements Logger {
     this.base = base;
     this.sink = sink;
     this.level = level;
+  }
+
+  debug(message: string, fields?: LogFields, metrics?: MetricDocument): void {
+    this.write('debug', message, fields, metrics);
   }
 
   info(message: string, fields?: LogFields, metrics?: MetricDocument): void {

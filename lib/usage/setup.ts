@@ -13,8 +13,10 @@ import { memoryUsageStore } from './store.ts';
 export const usageGateOf = perRuntime((runtime: Runtime): UsageGate => {
   const { config } = runtime;
   const table = deployedSetting(config, config.usageTable, 'USAGE_TABLE');
+  // Only a local run gets here without a table (deployed, it is required): memory is what it is
+  // meant to count in there, so nothing is wrong, and `serverless invoke local` stays quiet.
   if (!table) {
-    runtime.log.warn('no USAGE_TABLE: usage plans are counted in this process only');
+    runtime.log.debug('no USAGE_TABLE: usage plans are counted in this process only');
   }
   return new UsageGate({
     store: table ? dynamoDbUsageStore({ tableName: table }) : memoryUsageStore(),

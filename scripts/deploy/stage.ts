@@ -20,46 +20,6 @@ export interface DeployFlags {
   readonly params: readonly (readonly [string, string])[];
 }
 
-/** The flags of `args` (`--stage prod` or `--stage=prod`, ...) and the ones left over. */
-export function parseDeployFlags(args: readonly string[]): {
-  flags: Partial<DeployFlags> & { params: [string, string][] };
-  rest: string[];
-  errors: string[];
-} {
-  const flags: { stage?: string; region?: string; params: [string, string][] } = { params: [] };
-  const rest: string[] = [];
-  const errors: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const match = /^--(stage|region|param)(?:=(.*))?$/s.exec(arg);
-    if (!match) {
-      rest.push(arg);
-      continue;
-    }
-    const name = match[1] as 'stage' | 'region' | 'param';
-    let value = match[2];
-    if (value === undefined) {
-      value = args[i + 1];
-      i++;
-    }
-    if (value === undefined || value === '') {
-      errors.push(`--${name} needs a value`);
-      continue;
-    }
-    if (name === 'param') {
-      const equals = value.indexOf('=');
-      if (equals <= 0 || equals === value.length - 1) {
-        errors.push(`--param takes <name>=<value>, not "${value}"`);
-        continue;
-      }
-      flags.params.push([value.slice(0, equals), value.slice(equals + 1)]);
-    } else {
-      flags[name] = value;
-    }
-  }
-  return { flags, rest, errors };
-}
-
 /** The flags as the serverless CLI takes them. */
 function cliArgsOf(flags: DeployFlags): string[] {
   return [

@@ -9,8 +9,9 @@
  * an invocation past the function's timeout ends the process, as Lambda ends the environment.
  *
  * What differs from Lambda: AWS_ENDPOINT_URL is set (the functions' AWS calls go to the
- * stand-in), the AWS SDK is this project's (on NODE_PATH, as Lambda's runtime puts its own), and
- * Node.js is this machine's (Lambda: the function's runtime, nodejs24.x).
+ * stand-in), and the AWS SDK is this project's (on NODE_PATH, as Lambda's runtime puts its own).
+ * Node.js is the host's own (process.execPath): under npm, the project's Node 24, the major of the
+ * functions' runtime (nodejs24.x).
  */
 import { type ChildProcess, execFile, fork } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -196,8 +197,6 @@ export class LambdaHost {
       NODE_PATH: this.options.nodePath,
       // The one difference: the functions' AWS calls go to the stand-in.
       AWS_ENDPOINT_URL: this.options.endpoint,
-      // This machine's Node (20) is not the function's runtime: the SDK's notice about it is noise.
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
     const child = fork(RUNTIME, [], {
       cwd: task,

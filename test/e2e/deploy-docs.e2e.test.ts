@@ -180,7 +180,6 @@ function bash(script: string, cwd: string): Promise<{ code: number; output: stri
         AWS_CONFIG_FILE: path.join(cwd, '.aws-config-none'),
         AWS_SHARED_CREDENTIALS_FILE: path.join(cwd, '.aws-credentials-none'),
         AWS_EC2_METADATA_DISABLED: 'true',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         npm_config_update_notifier: 'false',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -37,7 +37,7 @@ describe('the README', async () => {
   let stateDir: string;
   let relativeState: string;
   /** Each line's run, once: the watcher's case and the test of where its view is kept share it. */
-  const runs = new Map<string, Promise<{ stdout: string }>>();
+  const runs = new Map<string, Promise<{ stdout: string; stderr: string }>>();
   const runOnce = (line: string) => {
     if (!runs.has(line)) {
       runs.set(
@@ -75,6 +75,14 @@ describe('the README', async () => {
     const result = printedResult(stdout);
     if ('statusCode' in result) expect(result.statusCode, stdout).toBe(200);
     else expect(result, stdout).toHaveProperty('baselined');
+  });
+
+  it.each(lines)('%s: logs no warning, nothing being wrong', { timeout: 120_000 }, async (line) => {
+    const { stdout, stderr } = await runOnce(line);
+    const warnings = `${stdout}\n${stderr}`
+      .split('\n')
+      .filter((each) => /"level":"(warn|error)"|\bwarn(ing)?\b/i.test(each));
+    expect(warnings).toEqual([]);
   });
 
   it("keeps the watcher's view where the README says, not under the build folder", {

@@ -462,9 +462,6 @@ async function runIn(dir: string, command: string, args: string[]): Promise<Outc
     HOME: process.env.HOME,
     TMPDIR: tmpdir(),
     NO_COLOR: '1',
-    // What the project's global setup (test/helpers/global-setup.ts) sets: the AWS SDK's Node
-    // version notice, off.
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   try {
     const { stdout, stderr } = await run(path.join(dir, 'node_modules/.bin', command), args, {

@@ -60,3 +60,22 @@ describe("docs/callers.md's table of scopes", () => {
     for (const scope of FIXED_SCOPES) expect(text, scope).toContain(`\`${scope}\``);
   });
 });
+
+describe("docs/callers.md's prose on the reference", () => {
+  it('says what the registry does: no token for a reference route, unless the stage turns publicReference off', () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/callers.md'), 'utf8');
+    const reference = routes.filter((route) => route.reference);
+    expect(reference.map(routeKeyOf)).toContain('GET /openapi.json');
+    for (const route of reference) expect(route.access, routeKeyOf(route)).toBe('public');
+    // Every sentence that asks a token of GET /openapi.json says it is a stage's choice.
+    const sentences = doc
+      .split(/(?<=[.|])\s+/)
+      .filter((sentence) => sentence.includes('`GET /openapi.json`'));
+    expect(sentences.length).toBeGreaterThan(0);
+    for (const sentence of sentences) {
+      if (/known caller|valid (token|one)/.test(sentence)) {
+        expect(sentence).toContain('`publicReference`');
+      }
+    }
+  });
+});

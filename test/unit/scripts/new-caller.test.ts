@@ -30,6 +30,13 @@ describe('newCaller', () => {
     expect(JSON.stringify(entry)).not.toContain(token);
   });
 
+  it('never makes a token that starts with "-", which a command line would take for a flag', () => {
+    const draws = [Buffer.alloc(TOKEN_BYTES, 0xf8), Buffer.alloc(TOKEN_BYTES, 7)];
+    const { token } = newCaller({ id: 'reporting', scopes: ['jobs:read'] }, () => draws.shift()!);
+    expect(Buffer.alloc(TOKEN_BYTES, 0xf8).toString('base64url')).toMatch(/^-/);
+    expect(token).toBe(Buffer.alloc(TOKEN_BYTES, 7).toString('base64url'));
+  });
+
   it('makes an entry the secret takes, and whose token the caller check knows', async () => {
     const made = newCaller({
       id: 'deploy-bot',
@@ -73,9 +80,13 @@ describe('the command', () => {
     );
   });
 
-  it('says how to use it when an argument is missing or unknown', () => {
-    const errors: string[] = [];
-    for (const args of [[], ['only-an-id'], ['id', 'jobs:read', '--force']]) {
+  it('says what is wrong and how to use it when an argument is missing or unknown', () => {
+    for (const [args, said] of [
+      [[], 'an id and at least one scope are needed'],
+      [['only-an-id'], 'an id and at least one scope are needed'],
+      [['id', 'jobs:read', '--force'], "Unknown option '--force'"],
+    ] as const) {
+      const errors: string[] = [];
       expect(
         main(
           args,
@@ -83,8 +94,24 @@ describe('the command', () => {
           (line) => errors.push(line),
         ),
       ).toBe(2);
+      expect(errors[0]).toContain(said);
+      expect(errors.slice(1).every((line) => line.startsWith('usage: npm run new-caller'))).toBe(
+        true,
+      );
     }
-    expect(errors.every((line) => line.startsWith('usage: npm run new-caller'))).toBe(true);
+  });
+
+  it('takes --not-after <date> and --not-after=<date> alike', () => {
+    for (const args of [
+      ['bot', 'jobs:read', '--not-after', '2027-01-31T00:00:00Z', '--json'],
+      ['bot', 'jobs:read', '--not-after=2027-01-31T00:00:00Z', '--json'],
+    ]) {
+      const lines: string[] = [];
+      expect(main(args, (line) => lines.push(line))).toBe(0);
+      expect((JSON.parse(lines[0]!) as { entry: { notAfter: string } }).entry.notAfter).toBe(
+        '2027-01-31T00:00:00Z',
+      );
+    }
   });
 
   it('runs as npm runs it, with --json', async () => {

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvingOnce } from '../../../scripts/deploy/stage.ts';
+import { type DeployFlags, resolvingOnce } from '../../../scripts/deploy/stage.ts';
 import { main } from '../../../scripts/preflight.ts';
 import { splitSecret } from '../../../scripts/split-secret.ts';
 import { DEMO_SECRET_FILE } from '../../helpers/platform.ts';
@@ -169,5 +169,58 @@ describe('npm run preflight, offline', { timeout: 60_000 }, () => {
   it('refuses a usage it cannot read, with exit 2', async () => {
     expect((await preflight(['--region', 'eu-west-1'])).code).toBe(2);
     expect((await preflight(['--stage', 'prod', '--param=novalue'])).code).toBe(2);
+  });
+});
+
+describe("npm run preflight's command line", () => {
+  /** The flags the preflight resolves the stage with (its resolver stops there). */
+  async function flagsOf(args: string[]): Promise<DeployFlags> {
+    let seen: DeployFlags | undefined;
+    await main(
+      args,
+      () => {},
+      () => {},
+      async (flags) => {
+        seen = flags;
+        throw new Error('resolved no further');
+      },
+    );
+    return seen!;
+  }
+
+  it('takes --flag value and --flag=value alike, a value keeping its =', async () => {
+    expect(
+      await flagsOf([
+        '--stage',
+        'prod',
+        '--region=eu-west-1',
+        '--param',
+        `alarmTopicArn=${TOPIC}`,
+        '--param=corsAllowedOrigins=https://app.example.com/?a=b',
+        '--offline',
+      ]),
+    ).toEqual({
+      stage: 'prod',
+      region: 'eu-west-1',
+      params: [
+        ['alarmTopicArn', TOPIC],
+        ['corsAllowedOrigins', 'https://app.example.com/?a=b'],
+      ],
+    });
+  });
+
+  it('refuses an unknown stage parameter with the known ones, and an unknown flag, with the usage line (exit 2)', async () => {
+    const unknownParam = await preflight(['--stage', 'prod', '--param', `alarmTopic=${TOPIC}`]);
+    expect(unknownParam.code).toBe(2);
+    expect(unknownParam.lines[0]).toMatch(
+      /^--param alarmTopic: no such stage parameter; serverless.yml's are .*alarmTopicArn, /,
+    );
+    expect(unknownParam.lines[1]).toMatch(/^usage: npm run preflight -- --stage <stage>/);
+    const unknownFlag = await preflight(['--stage', 'prod', '--secret', dir]);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.lines).toEqual([
+      expect.stringContaining("Unknown option '--secret'"),
+      expect.stringMatching(/^usage: npm run preflight/),
+    ]);
   });
 });

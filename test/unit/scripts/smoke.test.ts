@@ -2,10 +2,32 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../scripts/local/args.ts';
 import { findFreePort } from '../../../scripts/local/ports.ts';
-import { smoke } from '../../../scripts/smoke.ts';
+import { smoke, smokeArgs } from '../../../scripts/smoke.ts';
 
 const TOKEN = 'a-caller-token-of-at-least-32-characters';
+
+describe("npm run smoke's command line", () => {
+  it('takes the base URL and the token, a token that starts with "-" after --', () => {
+    expect(smokeArgs(['https://api.example.com', TOKEN])).toEqual({
+      base: 'https://api.example.com',
+      token: TOKEN,
+    });
+    expect(smokeArgs(['https://api.example.com', '--', `-${TOKEN}`]).token).toBe(`-${TOKEN}`);
+  });
+
+  it('refuses a missing token, a URL that is not http(s), and anything more', () => {
+    expect(() => smokeArgs(['https://api.example.com'])).toThrow(UsageError);
+    expect(() => smokeArgs(['api.example.com', TOKEN])).toThrow(
+      new UsageError('not an http(s) URL: api.example.com'),
+    );
+    expect(() => smokeArgs(['https://api.example.com', TOKEN, 'extra'])).toThrow(
+      new UsageError('unknown argument: extra'),
+    );
+    expect(() => smokeArgs(['https://api.example.com', TOKEN, '--verbose'])).toThrow(UsageError);
+  });
+});
 
 describe('the smoke test of a stage', () => {
   let server: Server;

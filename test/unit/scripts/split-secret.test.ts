@@ -125,6 +125,27 @@ describe('the command', () => {
     expect(again.err).toMatch(/exists: remove it, or pass --force$/);
   });
 
+  it('takes --flag value and --flag=value alike, and refuses an unknown flag with the usage line', async () => {
+    const spaced = await run([
+      DEMO_SECRET_FILE,
+      path.join(dir, 'spaced'),
+      '--stage',
+      'dev',
+      '--region',
+      'eu-west-1',
+      '--offline',
+    ]);
+    expect(spaced.code).toBe(0);
+    expect(spaced.out).toContain('create-secret --region eu-west-1 --name platform-gateway/dev/');
+    const unknown = await run([DEMO_SECRET_FILE, path.join(dir, 'other'), '--stgae=prod']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err.split('\n')).toEqual([
+      expect.stringContaining("Unknown option '--stgae'"),
+      expect.stringMatching(/^usage: npm run split-secret -- <secret.json> <out dir>/),
+    ]);
+    expect((await run([DEMO_SECRET_FILE, path.join(dir, 'other'), 'extra'])).code).toBe(2);
+  });
+
   it('writes nothing for a stage other than dev while the demo credentials are in the document', async () => {
     const { code, err } = await run([
       DEMO_SECRET_FILE,

@@ -1,6 +1,6 @@
 /**
- * The project's modules as serverless.yml's resolvers and plugins load them (sls/lib.cjs): one
- * bundle made in memory by esbuild, its modules evaluated when first asked for.
+ * The project's modules as serverless.yml's resolvers and plugins load them (sls/lib.cjs): loaded
+ * by Node itself, one module graph per process, each module when first asked for.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,7 +23,6 @@ const MODULES: Record<string, string> = {
   lambdaLimits: 'lib/core/lambda-limits.ts',
   openapi: 'lib/http/openapi.ts',
   docsAssets: 'lib/http/docs-assets.ts',
-  sdkNodeNotice: 'scripts/local/sdk-node-notice.ts',
 };
 
 describe('sls/lib.cjs', () => {

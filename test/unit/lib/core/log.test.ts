@@ -25,6 +25,17 @@ describe('createLogger', () => {
       'heard too',
     ]);
   });
+
+  it('writes debug lines at the debug level only (LOG_LEVEL=debug)', () => {
+    const lines: string[] = [];
+    createLogger({}, (line) => lines.push(line)).debug('quiet at info');
+    createLogger({}, (line) => lines.push(line), 'debug')
+      .child({ a: 1 })
+      .debug('heard');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { level: 'debug', message: 'heard', a: 1 },
+    ]);
+  });
 });
 
 describe('the request line, as docs/callers.md queries it', () => {

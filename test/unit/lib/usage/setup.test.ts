@@ -20,12 +20,18 @@ describe('usageGateOf', () => {
     expect(usageGateOf(withTable)).toBe(usageGateOf(withTable));
   });
 
-  it('counts in memory locally without a table, and says so once', () => {
+  it('counts in memory locally without a table, and says so once, at debug level only', () => {
     const lines: string[] = [];
-    const runtime = createRuntime(loadConfig({}), { log: createLogger({}, (l) => lines.push(l)) });
+    const log = createLogger({}, (l) => lines.push(l), 'debug');
+    const runtime = createRuntime(loadConfig({}), { log });
     usageGateOf(runtime);
     usageGateOf(runtime);
     expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('"level":"debug"');
     expect(lines[0]).toContain('no USAGE_TABLE: usage plans are counted in this process only');
+    // At the default level (info), as `serverless invoke local` runs: nothing.
+    const quiet: string[] = [];
+    usageGateOf(createRuntime(loadConfig({}), { log: createLogger({}, (l) => quiet.push(l)) }));
+    expect(quiet).toEqual([]);
   });
 });

@@ -46,6 +46,12 @@ const SCAN_JOBS = { reads: ['signing', 'callers'], ...ADMITS } as const;
 const EXECUTION = { reads: ['execution', 'callers'], ...ADMITS } as const;
 const CATALOGUE = { reads: ['catalogue', 'callers'], ...ADMITS } as const;
 /**
+ * A function that hands off (`handsOff`, lib/hand-off/) may hold its container for seconds while
+ * it stores up to handOffMaxMB: capped, so that callers of large answers cannot take the
+ * account's concurrency from every other function. A stage parameter names each cap.
+ */
+const handOffCap = (param: string) => ({ concurrency: { reserved: param } }) as const;
+/**
  * The reference reads the callers only where the stage turns its public reference off (its
  * handler then checks them); both handlers are told which (PUBLIC_REFERENCE).
  */
@@ -87,6 +93,7 @@ const TABLE: readonly FunctionSpec[] = [
     trigger: { routes: [jobRoutes.getJobReport] },
     handler: 'functions/jobs/report.ts',
     ...SCAN_JOBS,
+    ...handOffCap('getJobReportConcurrency'),
   },
   // A caller's plan and usage, read from the usage table (it admits nothing).
   {
@@ -196,16 +203,19 @@ const TABLE: readonly FunctionSpec[] = [
     trigger: { routes: routesOf(languageEntries) },
     handler: 'functions/catalogue/language.ts',
     ...CATALOGUE,
+    ...handOffCap('catalogueLanguageConcurrency'),
   },
   {
     trigger: { routes: routesOf(mapsEntries) },
     handler: 'functions/catalogue/maps.ts',
     ...CATALOGUE,
+    ...handOffCap('catalogueMapsConcurrency'),
   },
   {
     trigger: { routes: routesOf(captchaEntries) },
     handler: 'functions/catalogue/captcha.ts',
     ...CATALOGUE,
+    ...handOffCap('catalogueCaptchaConcurrency'),
   },
   {
     trigger: { routes: routesOf(utilityEntries) },

@@ -76,6 +76,8 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
           ? undefined
           : fields.flatMap((capability) => CAPABILITY_FIELDS[capability]),
       deployed: config.deployed,
+      // Every deployed stage, dev included; local runs take the demo secret the emulator needs.
+      noDemoCredentials: config.deployed,
       onFailure: (error, failure) => {
         const fields = { ...describeError(error), retryInMs: failure.retryInMs };
         // Only an operator can mend it: the alarm's metric rides on the line that names the cause.

@@ -42,12 +42,56 @@ export interface HandOffSettings extends Omit<ObjectLocation, 'key'> {
   readonly now?: () => number;
 }
 
+/** How a stored answer is served: S3 answers with what the object keeps. */
+interface StoredHeaders {
+  readonly contentType: string;
+  readonly contentDisposition: string;
+  readonly cacheControl: string;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/**
+ * The types a stored answer keeps: raster images, audio and JSON, which a browser runs nothing
+ * of. Any other type (HTML, SVG, XML, a script, a PDF, one unknown) is stored as
+ * application/octet-stream: nothing active renders on the bucket's origin.
+ */
+const PASSIVE_TYPES = new Set([
+  'application/json',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/x-wav',
+  'audio/wave',
+  'audio/ogg',
+]);
+/** S3 keeps at most 2 KB of user metadata; a longer or odd type is left out of it. */
+const METADATA_VALUE = /^[\x20-\x7e]{1,256}$/;
+
+/**
+ * What the object keeps, whatever the platform sent: always an attachment (a report keeps its
+ * file name), never in a cache, and a passive type or application/octet-stream. The platform's
+ * own type stays in the object's metadata (`x-amz-meta-content-type`) and in the 303's body.
+ */
+export function storedHeadersOf(contentType: string, disposition?: string): StoredHeaders {
+  const media = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return {
+    contentType: PASSIVE_TYPES.has(media) ? contentType : 'application/octet-stream',
+    contentDisposition:
+      disposition && /^attachment(;|$)/i.test(disposition) ? disposition : 'attachment',
+    cacheControl: 'private, no-store',
+    metadata: METADATA_VALUE.test(contentType) ? { 'content-type': contentType } : {},
+  };
+}
+
 /** One answer to hand off: the exchange's side, and what the object keeps. */
 export interface HandOffRequest extends AnswerOpening {
   /** The function that stores it: its key's prefix (`<prefix>/<uuid>`). */
   readonly prefix: string;
   readonly contentType: string;
-  /** Kept with the object, and answered with it (a report's attachment). */
+  /** Its attachment's Content-Disposition (a report's file name); `attachment` otherwise. */
   readonly contentDisposition?: string | undefined;
   /** Told once the answer is stored (the request line, the metrics). */
   readonly onStored?: (stored: StoredAnswer) => void;
@@ -65,13 +109,12 @@ export function openUpload(settings: HandOffSettings, request: HandOffRequest): 
   }
   const now = settings.now ?? Date.now;
   // Only what is needed is kept: not the request, which holds the bytes read before the store.
-  const { deadlineAt, flow, fail, onStored } = request;
+  const { deadlineAt, flow, fail, onStored, contentType } = request;
   const options: UploadOptions = {
     ...settings,
     key: `${request.prefix}/${randomUUID()}`,
     send: (s3Request) => settings.send(s3Request, deadlineAt),
-    contentType: request.contentType,
-    contentDisposition: request.contentDisposition,
+    ...storedHeadersOf(request.contentType, request.contentDisposition),
     deadlineAt,
   };
   const upload = startUpload(options);
@@ -135,7 +178,8 @@ export function openUpload(settings: HandOffSettings, request: HandOffRequest): 
         key: options.key,
         bytes: stored.bytes,
         sha256: stored.sha256,
-        contentType: options.contentType,
+        // The platform's own type, which the 303's body tells the caller.
+        contentType,
         url: presignedGetUrl(options, settings.urlSeconds, new Date(signedAt)),
         expiresAt: new Date(signedAt + settings.urlSeconds * 1000),
       };

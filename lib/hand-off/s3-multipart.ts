@@ -54,6 +54,9 @@ export interface UploadOptions extends ObjectLocation {
   /** Kept with the object, and answered with it. */
   readonly contentType: string;
   readonly contentDisposition?: string | undefined;
+  readonly cacheControl?: string | undefined;
+  /** User metadata, kept with the object and answered as `x-amz-meta-<name>` headers. */
+  readonly metadata?: Readonly<Record<string, string>> | undefined;
   /** When the call ends (ms since the epoch): no request is retried past it. */
   readonly deadlineAt: number;
   /** At least 5 MiB, S3's smallest part but the last. Default 8 MiB. */
@@ -147,6 +150,7 @@ export function startUpload(options: UploadOptions): Upload {
     query: readonly (readonly [string, string])[],
     headers: Record<string, string>,
     body?: readonly Buffer[] | string,
+    unsigned: Readonly<Record<string, string>> = {},
   ): Promise<S3Answer> => {
     for (let attempt = 1; ; attempt++) {
       const signed = signS3(
@@ -167,7 +171,12 @@ export function startUpload(options: UploadOptions): Upload {
       const retry = attempt < MAX_TRIES && options.deadlineAt - now() > 200;
       let answer: S3Answer;
       try {
-        answer = await options.send({ method, url: target, headers: signed, body });
+        answer = await options.send({
+          method,
+          url: target,
+          headers: { ...signed, ...unsigned },
+          body,
+        });
       } catch (error) {
         if (retry) continue;
         throw error;
@@ -189,7 +198,20 @@ export function startUpload(options: UploadOptions): Upload {
       'x-amz-content-sha256': EMPTY_SHA256,
     };
     if (options.contentDisposition) headers['content-disposition'] = options.contentDisposition;
-    const answer = await request('CreateMultipartUpload', 'POST', [['uploads', '']], headers);
+    for (const [name, value] of Object.entries(options.metadata ?? {})) {
+      headers[`x-amz-meta-${name.toLowerCase()}`] = value;
+    }
+    // Sent unsigned, as AWS's own SDKs send it: their signers never sign Cache-Control.
+    const unsigned: Record<string, string> = {};
+    if (options.cacheControl) unsigned['cache-control'] = options.cacheControl;
+    const answer = await request(
+      'CreateMultipartUpload',
+      'POST',
+      [['uploads', '']],
+      headers,
+      undefined,
+      unsigned,
+    );
     const id = /<UploadId>([^<]+)<\/UploadId>/.exec(answer.body.toString('utf8'))?.[1];
     if (!id) throw new S3RequestError('CreateMultipartUpload', answer.status, 'NoUploadId');
     return id;

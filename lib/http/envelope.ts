@@ -89,6 +89,13 @@ const XML_ESCAPES: Record<string, string> = {
   "'": '&apos;',
 };
 
+/**
+ * What XML 1.0 forbids even escaped (its Char production): most C0 controls, lone surrogates,
+ * U+FFFE and U+FFFF. A key name the caller sent may hold them; each becomes U+FFFD, so the
+ * envelope stays a document any XML parser reads.
+ */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
 function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+  return value.replace(NOT_XML_CHAR, '\uFFFD').replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 }

@@ -99,9 +99,20 @@ export async function cancelReserved(
   const plan = new WalkPlan(call, { reserveMs: CANCEL_RESERVED_RESERVE_MS });
   const walk = new PageWalk({
     // Every status, not the reserved ones only: a page then keeps its jobs while they are
-    // cancelled, so the pages read cannot shift under the walk.
+    // cancelled, so the pages read cannot shift under the walk. Only the search's own fields
+    // go: dryRun and expectAtMost are this service's, not the platform's.
     fetch: (page, limit, onAttempt, pageCall) =>
-      calls.search({ ...criteria, statusCode: null, limit, page }, pageCall, onAttempt),
+      calls.search(
+        {
+          searchType: criteria.searchType,
+          searchKeyword: criteria.searchKeyword,
+          statusCode: null,
+          limit,
+          page,
+        },
+        pageCall,
+        onAttempt,
+      ),
     plan,
     settings,
     acceptedSize: calls.searchPageSize,

@@ -10,8 +10,8 @@ export type JobOperation = 'list' | 'search' | 'cancel' | 'stop' | 'report';
 /** The platform's code for an input it refuses. */
 const INPUT_REFUSED = '901';
 
-const UNKNOWN_JOB =
-  'no job has this instanceNo (it is the number GET /jobs lists, such as 2810017)';
+// No example number: one from the local demo would send a caller of a real stage looking for it.
+const UNKNOWN_JOB = 'no job has this instanceNo (the number GET /jobs lists for each job)';
 const PAGE = 'limit over 100 (the largest page the platform serves), or a page past the last';
 
 const USUAL_CAUSES: Readonly<Record<JobOperation, string>> = {

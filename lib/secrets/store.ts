@@ -17,7 +17,9 @@ import {
   SecretError,
   SecretReadError,
 } from '../core/errors.ts';
-import { type PlatformSecret, platformSecretSchema } from './schema.ts';
+import { tokenDigestOf } from './callers-schema.ts';
+import { isDemoTokenDigest, isDemoWebhookSecret } from './demo-credentials.ts';
+import { type PlatformSecret, platformSecretSchema, webhookSecretsOf } from './schema.ts';
 import type { SecretSource } from './sources.ts';
 
 export interface FetchFailure {
@@ -36,6 +38,11 @@ export interface SecretRules {
   readonly fields?: readonly (keyof PlatformSecret)[];
   /** Deployed: every action and trigger URL is https (loopback hosts excepted). */
   readonly deployed?: boolean;
+  /**
+   * A deployed function's secret, in every stage: no credential of the demo secret
+   * (demo-credentials.ts). A demo caller's token or the demo webhook's secret refuses it.
+   */
+  readonly noDemoCredentials?: boolean;
 }
 
 interface SecretStoreOptions extends SecretRules {
@@ -236,6 +243,36 @@ function isMisconfiguredRead(error: unknown): boolean {
 }
 
 /**
+ * The fields of a secret that hold a credential of the demo secret, which anyone who reads this
+ * repository knows: every stage refuses them, `dev` too. Named by field, never by value.
+ */
+function demoCredentialsIn(secret: PlatformSecret): string[] {
+  const published =
+    'published in this repository (emulator/demo-secret.json): no deployed stage takes it';
+  const token = `a demo caller's token, ${published}; make a new one with npm run new-caller`;
+  const key = `the demo webhook's secret, ${published}; make a new one (whsec_ and 32 random bytes in base64)`;
+  const problems: string[] = [];
+  secret.callers?.forEach((caller, index) => {
+    const field = caller.token === undefined ? 'tokenSha256' : 'token';
+    if (isDemoTokenDigest(tokenDigestOf(caller))) {
+      problems.push(`callers.${index}.${field}: ${token}`);
+    }
+  });
+  secret.callerTokens?.forEach((value, index) => {
+    if (isDemoTokenDigest(tokenDigestOf({ token: value }))) {
+      problems.push(`callerTokens.${index}: ${token}`);
+    }
+  });
+  for (const [name, webhook] of Object.entries(secret.webhooks ?? {})) {
+    webhookSecretsOf(webhook).forEach((value, index) => {
+      if (!isDemoWebhookSecret(value)) return;
+      problems.push(`webhooks.${name}.${webhook.secrets ? `secrets.${index}` : 'secret'}: ${key}`);
+    });
+  }
+  return problems;
+}
+
+/**
  * Parses and validates the secret's JSON; errors name fields, never values. A document holding
  * a field its rules leave out is refused whole: what it holds is readable by every function that
  * reads it, so a signing key in the catalogue's secret must be moved, not ignored.
@@ -270,6 +307,7 @@ export function parseSecret(
       }
     }
   }
+  if (rules.noDemoCredentials) problems.push(...demoCredentialsIn(secret));
   if (rules.deployed) {
     for (const kind of ['actions', 'triggers'] as const) {
       for (const [name, entry] of Object.entries(secret[kind] ?? {})) {

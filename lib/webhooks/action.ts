@@ -9,7 +9,7 @@ import type { ExecutionClient } from '../execution/client.ts';
 import type { SecretStore } from '../secrets/store.ts';
 import type { AccountRecorder } from '../usage/record.ts';
 import { ONE_REQUEST } from '../usage/units.ts';
-import type { BodyStore } from './body-store.ts';
+import { type BodyStore, bodyDigestOf } from './body-store.ts';
 import type { ParsedInvocation } from './invocation.ts';
 import { outcomeOfAnswer, outcomeOfError, type RunOutcome } from './outcome.ts';
 
@@ -62,6 +62,28 @@ export async function resolveAction(
 }
 
 /**
+ * The params to send: the message's own, or the body store's, which must match the SHA-256 the
+ * message carries. Anyone who could put an object in the bucket could otherwise swap what a
+ * queued delivery runs; a body that does not match is refused, and so parked, never run.
+ */
+async function paramsOf(
+  invocation: ParsedInvocation,
+  deps: ActionDeps,
+): Promise<string | RunOutcome> {
+  const ref = invocation.paramsRef;
+  if (!ref) return JSON.stringify(invocation.params);
+  if (!deps.bodies) return { kind: 'refused', reason: 'no body store for its params' };
+  const text = await deps.bodies.get(ref);
+  if (bodyDigestOf(text) !== ref.sha256) {
+    return {
+      kind: 'refused',
+      reason: `its params in the body store (${ref.key}) do not match the SHA-256 its message carries`,
+    };
+  }
+  return text;
+}
+
+/**
  * One blocking POST of the params to the action, result only, waiting as long as allowed, with
  * the delivery's key as its id (`x-delivery-id`).
  */
@@ -73,10 +95,8 @@ export async function callAction(
   call: CallContext,
 ): Promise<RunOutcome> {
   try {
-    const params = invocation.paramsRef
-      ? await deps.bodies?.get(invocation.paramsRef)
-      : JSON.stringify(invocation.params);
-    if (params === undefined) return { kind: 'refused', reason: 'no body store for its params' };
+    const params = await paramsOf(invocation, deps);
+    if (typeof params !== 'string') return params;
     const answer = await deps.execution.execute(
       target,
       {

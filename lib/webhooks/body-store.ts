@@ -1,7 +1,9 @@
 /**
  * Delivery bodies too large for a queue message, kept in S3 (the claim-check pattern): the
- * receiver puts the body and the message carries its key; the consumer reads it back. The
- * bucket's lifecycle rule deletes bodies once no message can refer to them any more.
+ * receiver puts the body and the message carries its key and its SHA-256; the consumer reads it
+ * back and runs it only when it matches (lib/webhooks/action.ts). The bucket's policy lets only
+ * the receiver put and only the consumer get; its lifecycle rule deletes bodies once no message
+ * can refer to them any more.
  *
  * The S3 client is imported on first use (only large deliveries pay for it), with require():
  * Lambda's Node.js runtime provides the AWS SDK, which is left out of the bundles.
@@ -12,15 +14,22 @@ import { deployedSetting } from '../core/deployed-settings.ts';
 import { perRuntime } from '../core/per-runtime.ts';
 import type { Runtime } from '../runtime.ts';
 
-/** Where a body was put: what the queued message carries instead of it. */
+/** Where a body was put, and the hex SHA-256 of its text: what the message carries instead. */
 interface BodyRef {
   readonly bucket: string;
   readonly key: string;
+  readonly sha256: string;
+}
+
+/** The hex SHA-256 of a body's text (UTF-8), as put and as checked. */
+export function bodyDigestOf(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 export interface BodyStore {
   put(deliveryKey: string, text: string): Promise<BodyRef>;
-  get(ref: BodyRef): Promise<string>;
+  /** The text stored under `ref`, as it is now: its caller checks it against `ref.sha256`. */
+  get(ref: Pick<BodyRef, 'bucket' | 'key'>): Promise<string>;
 }
 
 interface S3BodyStoreOptions {
@@ -58,7 +67,7 @@ export function s3BodyStore(options: S3BodyStoreOptions): BodyStore {
           ContentType: 'application/json',
         }),
       );
-      return { bucket: options.bucket, key };
+      return { bucket: options.bucket, key, sha256: bodyDigestOf(text) };
     },
     async get(ref) {
       const { sdk, client: s3 } = await connect();

@@ -19,7 +19,7 @@
  * | claimed                       | not-sent                         | again, with backoff         |
  * | claimed                       | unknown, failed; idempotent      | again, with backoff         |
  * | claimed                       | unknown, failed                  | park                        |
- * | claimed                       | refused                          | park                        |
+ * | claimed                       | refused (its params tampered with included) | park             |
  *
  * **park**: the delivery is parked: its record says so (when this message claimed it) and its
  * message goes to the dead-letter queue with the reason; nothing runs it again unless an

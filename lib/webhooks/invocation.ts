@@ -1,7 +1,8 @@
 /**
  * A queued invocation, as it travels on the invocation queue: `{"action","params"}`, with the
  * delivery it came from, or a reference to its params in the body store when they are too
- * large for a message.
+ * large for a message, with their SHA-256: the consumer runs nothing the store gives back
+ * that does not match it.
  */
 import * as z from 'zod/mini';
 import { nameSchema as name } from '../core/schemas.ts';
@@ -9,8 +10,17 @@ import { nameSchema as name } from '../core/schemas.ts';
 export const invocationSchema = z.object({
   action: name,
   params: z._default(z.record(z.string(), z.unknown()), {}),
-  /** Where params too large for a message were put (body-store.ts). */
-  paramsRef: z.optional(z.object({ bucket: z.string(), key: z.string() })),
+  /**
+   * Where params too large for a message were put (body-store.ts), and the hex SHA-256 of their
+   * text as put: a body that does not match it is never run (a message without it is malformed).
+   */
+  paramsRef: z.optional(
+    z.object({
+      bucket: z.string(),
+      key: z.string(),
+      sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'expected a hex SHA-256')),
+    }),
+  ),
   /**
    * The webhook delivery it came from: the ledger's key (the receiver's deliveryKey) and the
    * delivery's timestamp in epoch seconds, which sets how long the key is remembered.

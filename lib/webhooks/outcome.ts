@@ -10,7 +10,8 @@
  * | not-sent     | nothing reached the action: refused connection, gateway 401/403/429/503 |
  * | unknown      | timed out, reset after sending, gateway 500/502/504                    |
  * | failed       | the action's own 5xx: it ran and failed                                |
- * | refused      | the gateway refused the call for good (400, 404, 413, ...)             |
+ * | refused      | the gateway refused the call for good (400, 404, 413, ...); or it was   |
+ * |              | never sent: its params in the body store do not match their SHA-256    |
  */
 import {
   CredentialsRefusedError,

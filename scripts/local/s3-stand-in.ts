@@ -4,8 +4,9 @@
  * It checks what S3 checks: every request's Signature Version 4, with AWS's own signer
  * (`@smithy/signature-v4`), header-signed or presigned; a presigned URL's expiry (a URL without
  * its query, or past its time, is refused with 403 as S3 refuses it); each part's SHA-256
- * against its bytes; the smallest part but the last (5 MiB). Objects keep their Content-Type and
- * Content-Disposition, and go after a day, as the bucket's lifecycle rule deletes them.
+ * against its bytes; the smallest part but the last (5 MiB). Objects keep their Content-Type,
+ * Content-Disposition, Cache-Control and user metadata (`x-amz-meta-*`), answered with them as S3
+ * answers them, and go after a day, as the bucket's lifecycle rule deletes them.
  *
  * `npm start` runs one (scripts/start.ts), as do the e2e suites and the integration tests.
  * Path-style only: `http://127.0.0.1:<port>/<bucket>/<key>`.
@@ -16,21 +17,40 @@ import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { Sha256 } from './smithy-sha256.ts';
 
+/** What an object keeps of the request that created it, and answers with. */
+interface KeptHeaders {
+  readonly contentType: string;
+  /** Content-Disposition, Cache-Control and `x-amz-meta-*`, by lower-case name. */
+  readonly served: Readonly<Record<string, string>>;
+}
+
 /** An object as stored: its parts' bytes in order, and what it keeps. */
-interface StoredObject {
+interface StoredObject extends KeptHeaders {
   readonly parts: readonly Buffer[];
   readonly bytes: number;
-  readonly contentType: string;
-  readonly contentDisposition: string | undefined;
   readonly etag: string;
   readonly storedAt: number;
 }
 
-interface Upload {
+interface Upload extends KeptHeaders {
   readonly key: string;
-  readonly contentType: string;
-  readonly contentDisposition: string | undefined;
   readonly parts: Map<number, { readonly body: Buffer; readonly etag: string }>;
+}
+
+/** The headers of a create that S3 keeps with the object and answers a GET with. */
+function keptHeadersOf(req: IncomingMessage): KeptHeaders {
+  const served: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (
+      name === 'content-disposition' ||
+      name === 'cache-control' ||
+      name.startsWith('x-amz-meta-')
+    ) {
+      served[name] = String(value);
+    }
+  }
+  return { contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'), served };
 }
 
 export interface S3StandInOptions {
@@ -290,10 +310,10 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
       await checkPresigned(req, url);
       const object = objectOf(key);
       res.writeHead(200, {
+        ...object.served,
         'content-type': object.contentType,
         'content-length': object.bytes,
         etag: object.etag,
-        ...(object.contentDisposition ? { 'content-disposition': object.contentDisposition } : {}),
       });
       if (method === 'HEAD') return res.end();
       for (const part of object.parts) {
@@ -304,12 +324,7 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
     await checkSigned(req, url, body);
     if (method === 'POST' && url.searchParams.has('uploads')) {
       const id = `upload-${++uploadCount}-${createHash('sha256').update(`${key}${now()}${Math.random()}`).digest('hex').slice(0, 24)}`;
-      uploads.set(id, {
-        key,
-        contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'),
-        contentDisposition: req.headers['content-disposition'],
-        parts: new Map(),
-      });
+      uploads.set(id, { key, ...keptHeadersOf(req), parts: new Map() });
       res.writeHead(200, { 'content-type': 'application/xml' });
       return res.end(
         xml(
@@ -377,7 +392,7 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
         parts,
         bytes: parts.reduce((sum, part) => sum + part.length, 0),
         contentType: upload.contentType,
-        contentDisposition: upload.contentDisposition,
+        served: upload.served,
         etag,
         storedAt: now(),
       });

@@ -279,6 +279,16 @@ const deadLetterSenders = async () =>
 const handOffRoles = async () => HAND_OFF_FUNCTIONS.map((fn) => getAtt(roleOf(fn)));
 
 /**
+ * Who may put a delivery body (the receiver's role, which queues the message that refers to it)
+ * and who may get one (the consumer's): the body bucket's policy refuses everyone else, as the
+ * queue's does.
+ */
+const deliveryBodyWriters = async () =>
+  functionsThatMay('sendInvocations').map((fn) => getAtt(roleOf(fn)));
+const deliveryBodyReaders = async () =>
+  functionsThatMay('consumeInvocations').map((fn) => getAtt(roleOf(fn)));
+
+/**
  * Resources that exist only with their setting: kms:Decrypt on the secrets' customer-managed
  * key (SECRET_KMS_KEY_ARN) for every role that reads a secret, and events:PutEvents on the
  * watcher's bus (EVENT_BUS_NAME).
@@ -352,5 +362,7 @@ module.exports = {
   invocationSenders,
   deadLetterSenders,
   handOffRoles,
+  deliveryBodyWriters,
+  deliveryBodyReaders,
   optionalResources,
 };

@@ -7,7 +7,7 @@
  * visibility the consumer set), the rest deleted. Every figure is counted at the action.
  */
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
@@ -349,6 +349,32 @@ describe('a 202 is a promise (moto: SQS, S3, DynamoDB; a loopback action)', () =
     );
     expect((await first.Body!.transformToString()).length).toBeGreaterThan(290_000);
     s3.destroy();
+  });
+
+  it('parks a delivery whose body was swapped in the bucket after the 202, and never runs it', async () => {
+    const s = await stack();
+    const payload = JSON.stringify({ amount: 1, blob: 'x'.repeat(300_000) });
+    const made = await send(s, 'ok', payload);
+    expect(made.status).toBe(202);
+    // Anyone with s3:PutObject on the bucket (the stack's policy refuses all but the receiver;
+    // moto does not apply it): the key is a digest of the delivery's, so it can be found.
+    const s3 = clients.s3();
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: s.bucket }));
+    const key = listed.Contents![0]!.Key!;
+    const swapped = JSON.stringify({ amount: 1_000_000, blob: 'x'.repeat(300_000) });
+    await s3.send(new PutObjectCommand({ Bucket: s.bucket, Key: key, Body: swapped }));
+    s3.destroy();
+
+    await pump(s, () => false, 3000);
+
+    expect(callsTo('ok')).toEqual([]);
+    const dead = await parked(s);
+    expect(dead.map((d) => [d.body.source?.id, d.reason])).toEqual([
+      [
+        made.id,
+        `refused: its params in the body store (${key}) do not match the SHA-256 its message carries`,
+      ],
+    ]);
   });
 
   it('refuses a deeply nested payload before the 202, and queues nothing', async () => {

@@ -2,8 +2,9 @@
  * Answers of any size against moto's S3: the real handlers (a report, WAV speech, a map image,
  * an action's JSON, at 5.9, 6.1, 20 and 90 MB from the emulator) hand off what a Lambda function
  * cannot return through S3's own multipart API, and the presigned URL they answer with gives
- * the answer byte for byte, its digest checked; the stored object keeps its Content-Type and a
- * report its Content-Disposition. Over the ceiling, the upload is aborted: no object, no upload
+ * the answer byte for byte, its digest checked; the stored object keeps its Content-Type (in
+ * its metadata too), an attachment's Content-Disposition (a report's with its file name) and
+ * `Cache-Control: private, no-store`, and S3 answers the URL with them. Over the ceiling, the upload is aborted: no object, no upload
  * left. (moto does not check signatures: the loopback stand-in of the unit and integration
  * tests does, with AWS's own signer.)
  */
@@ -133,7 +134,14 @@ describe('the hand-off against S3 (moto)', () => {
       ).toBe(true);
       if (kind === 'report') {
         expect(object.ContentDisposition).toBe('attachment; filename="report-2810001.json"');
+      } else {
+        expect(object.ContentDisposition).toBe('attachment');
       }
+      // S3 answers the presigned GET with what the object keeps: never cached on the way.
+      expect(object.CacheControl).toBe('private, no-store');
+      expect(fetched.headers['cache-control']).toBe('private, no-store');
+      expect(fetched.headers['content-disposition']).toBe(object.ContentDisposition);
+      expect(object.Metadata?.['content-type']).toBe(object.ContentType);
       expect(object.ContentType).toMatch(
         {
           report: /^application\/json/,

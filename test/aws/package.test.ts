@@ -3,7 +3,8 @@
  * every zip unpacked and its `.cjs` handler required in a fresh Node process, as Lambda's Node
  * runtime loads a CommonJS handler, with the function's environment taken from the generated
  * CloudFormation template (the `aws` secret source, the queue and tables it references) and
- * AWS reached at moto. Each function answers one sample event from `events/`.
+ * AWS reached at moto. Each function answers one sample event from `events/`, with the stage's
+ * own tokens and webhook secret; the demo secret's are refused at cold start (500/`900`).
  *
  * What is not the deployed value: the base URLs (the emulator instead of the platform), the
  * resources CloudFormation would create (made in moto, and their references resolved to them),
@@ -16,6 +17,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretFor } from '../../emulator/index.ts';
@@ -25,6 +27,7 @@ import tables from '../../sls/resolvers/tables.cjs';
 import { emulatorForSuite } from '../helpers/emulator.ts';
 import {
   awsEnv,
+  clients,
   createBucket,
   createFifoQueue,
   createSecret,
@@ -81,6 +84,40 @@ function functionOf(event: Record<string, unknown>): string | undefined {
   return route?.function;
 }
 
+/**
+ * The stage's own secret: the demo's, with a token of this stage for each demo caller and a
+ * webhook secret of its own (a deployed function refuses the demo's: each sample event's demo
+ * token is swapped for its caller's new one).
+ */
+function stageSecretOf(demo: Record<string, unknown>) {
+  const tokens = new Map<string, string>();
+  const callers = (demo.callers as { id: string; token: string }[]).map((caller) => {
+    const token = `stage-${createHash('sha256').update(caller.token).digest('hex')}`;
+    tokens.set(caller.token, token);
+    return { ...caller, token };
+  });
+  const webhookSecret = `whsec_${createHash('sha256').update('package-test').digest('base64')}`;
+  const webhooks = demo.webhooks as Record<string, { secret: string }>;
+  const secret = {
+    ...demo,
+    callers,
+    webhooks: Object.fromEntries(
+      Object.entries(webhooks).map(([name, webhook]) => [
+        name,
+        { ...webhook, secret: webhookSecret },
+      ]),
+    ),
+  };
+  /** The event with its demo token swapped for the stage's. */
+  const withStageToken = (event: Record<string, unknown>) => {
+    const headers = { ...(event.headers as Record<string, string> | undefined) };
+    const token = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+    if (token && tokens.has(token)) headers.authorization = `Bearer ${tokens.get(token)}`;
+    return event.headers ? { ...event, headers } : event;
+  };
+  return { secret, webhookSecret, withStageToken };
+}
+
 /** A webhook delivery signed now: the sample's stored signature is long past its window. */
 function freshDelivery(event: Record<string, unknown>, secret: string): Record<string, unknown> {
   const at = new Date();
@@ -96,8 +133,10 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
   let out: string;
   let resources: Record<string, LambdaFunction>;
   const resolved: Record<string, string> = {};
+  let stage: ReturnType<typeof stageSecretOf>;
 
   beforeAll(async () => {
+    stage = stageSecretOf(demoSecretFor(emulator.url) as Record<string, unknown>);
     out = await mkdtemp(path.join(tmpdir(), 'sls-packaged-'));
     const workFolder = path.join('.esbuild', path.basename(out));
     try {
@@ -137,8 +176,8 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     resolved.HAND_OFF_BUCKET = unique('hand-off');
     await createBucket(resolved.HAND_OFF_BUCKET);
     // dev splits its secret (the default of every stage): one secret per capability, as
-    // `npm run split-secret` cuts them.
-    const parts = splitByCapability(demoSecretFor(emulator.url));
+    // `npm run split-secret` cuts them. Its own tokens and webhook secret: not the demo's.
+    const parts = splitByCapability(stage.secret);
     for (const [capability, part] of Object.entries(parts)) {
       await createSecret(`platform-gateway/dev/${capability}`, part);
     }
@@ -160,7 +199,12 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     return env;
   }
 
-  async function invokePackaged(name: string, event: Record<string, unknown>) {
+  /** Runs a zip's handler on an event; its demo token swapped for the stage's unless `asIs`. */
+  async function invokePackaged(
+    name: string,
+    event: Record<string, unknown>,
+    options: { readonly asIs?: boolean } = {},
+  ) {
     const logicalId = `${name.replace(/^./, (c) => c.toUpperCase())}LambdaFunction`;
     const fn = resources[logicalId];
     if (!fn) throw new Error(`no function ${logicalId} in the template`);
@@ -175,7 +219,13 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
       expect(env.SECRETS_SOURCE, name).toBe('aws');
       const { stdout } = await run(
         process.execPath,
-        ['-e', RUNTIME, file, handler.slice(dot + 1), JSON.stringify(event)],
+        [
+          '-e',
+          RUNTIME,
+          file,
+          handler.slice(dot + 1),
+          JSON.stringify(options.asIs ? event : stage.withStageToken(event)),
+        ],
         {
           cwd: dir,
           env: {
@@ -210,13 +260,12 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
   });
 
   it('answers each sample event from every zip', { timeout: 300_000 }, async () => {
-    const secret = demoSecretFor(emulator.url) as { webhooks: Record<string, { secret: string }> };
     const answered = new Set<string>();
     for (const file of (await readdir(EVENTS)).sort()) {
       let event = JSON.parse(await readFile(path.join(EVENTS, file), 'utf8'));
       const name = functionOf(event);
       if (!name || answered.has(name)) continue;
-      if (name === 'receiveWebhook') event = freshDelivery(event, secret.webhooks.demo!.secret);
+      if (name === 'receiveWebhook') event = freshDelivery(event, stage.webhookSecret);
       emulator.reset();
       const result = await invokePackaged(name, event);
       answered.add(name);
@@ -254,5 +303,48 @@ describe('the packaged functions, loaded as Lambda loads them, with the deployed
     expect(`sha-256=:${createHash('sha256').update(stored).digest('base64')}:`).toBe(
       headers['answer-digest'],
     );
+  });
+
+  it("refuses the demo secret's tokens and webhook secret at cold start, in dev too: 500/900", {
+    timeout: 120_000,
+  }, async () => {
+    const demo = splitByCapability(demoSecretFor(emulator.url));
+    const secrets = clients.secrets();
+    const put = (capability: string, value: unknown) =>
+      secrets.send(
+        new PutSecretValueCommand({
+          SecretId: `platform-gateway/dev/${capability}`,
+          SecretString: JSON.stringify(value),
+        }),
+      );
+    try {
+      await put('callers', demo.callers);
+      await put('webhooks', demo.webhooks);
+      emulator.reset();
+      const list = JSON.parse(await readFile(path.join(EVENTS, 'jobs-list.json'), 'utf8'));
+      const receive = JSON.parse(
+        await readFile(path.join(EVENTS, 'webhooks-receive.json'), 'utf8'),
+      );
+      const secret = (
+        demoSecretFor(emulator.url) as { webhooks: Record<string, { secret: string }> }
+      ).webhooks.demo!.secret;
+
+      // The demo token itself, as a caller who read this repository would send it.
+      const refused = [
+        await invokePackaged('listJobs', list, { asIs: true }),
+        await invokePackaged('receiveWebhook', freshDelivery(receive, secret), { asIs: true }),
+      ];
+
+      for (const result of refused) {
+        expect(result.statusCode).toBe(500);
+        expect(JSON.parse(String(result.body))).toMatchObject({ error: { errorCode: '900' } });
+      }
+      expect(emulator.requests).toEqual([]);
+    } finally {
+      const own = splitByCapability(stage.secret);
+      await put('callers', own.callers);
+      await put('webhooks', own.webhooks);
+      secrets.destroy();
+    }
   });
 });

@@ -163,7 +163,7 @@ describe('npm run preflight with credentials (moto)', { timeout: 60_000 }, () =>
     expect(out).toContain(`alarm topic ${TOPIC} exists`);
     expect(out).toContain(`redrive principal ${ROLE} exists`);
     expect(out).toContain(
-      'Lambda concurrency: the stage reserves 90 (cancelReservedJobs 10, invokeAction 20, fireTrigger 10, receiveWebhook 50); the account has 1000 of 1000 unreserved',
+      'Lambda concurrency: the stage reserves 140 (cancelReservedJobs 10, getJobReport 10, invokeAction 20, fireTrigger 10, receiveWebhook 50, catalogueLanguage 10, catalogueMaps 20, catalogueCaptcha 10); the account has 1000 of 1000 unreserved',
     );
     expect(out).not.toContain(secretKey);
   });
@@ -203,7 +203,7 @@ describe('npm run preflight with credentials (moto)', { timeout: 60_000 }, () =>
       expect(code).toBe(1);
       expect(failed).toEqual([
         expect.stringContaining(
-          'Lambda concurrency: the stage reserves 90 (cancelReservedJobs 10, invokeAction 20, fireTrigger 10, receiveWebhook 50); the account has 10 of 10 unreserved, and Lambda keeps 100 unreserved, so the account can reserve 0 more where the stage needs 90: pass --param="reserveConcurrency=false" to reserve none, or lower values that total at most 0 (--param="cancelReservedConcurrency=<n>" --param="invokeActionConcurrency=<n>" --param="fireTriggerConcurrency=<n>" --param="receiveWebhookConcurrency=<n>")',
+          'Lambda concurrency: the stage reserves 140 (cancelReservedJobs 10, getJobReport 10, invokeAction 20, fireTrigger 10, receiveWebhook 50, catalogueLanguage 10, catalogueMaps 20, catalogueCaptcha 10); the account has 10 of 10 unreserved, and Lambda keeps 100 unreserved, so the account can reserve 0 more where the stage needs 140: pass --param="reserveConcurrency=false" to reserve none, or lower values that total at most 0 (--param="cancelReservedConcurrency=<n>" --param="getJobReportConcurrency=<n>" --param="invokeActionConcurrency=<n>" --param="fireTriggerConcurrency=<n>" --param="receiveWebhookConcurrency=<n>" --param="catalogueLanguageConcurrency=<n>" --param="catalogueMapsConcurrency=<n>" --param="catalogueCaptchaConcurrency=<n>")',
         ),
       ]);
       const none = await run(preflightMain, [...FLAGS, '--param=reserveConcurrency=false']);

@@ -561,13 +561,18 @@ describe('serverless package and its CloudFormation template', () => {
     );
   });
 
-  it('caps the concurrency of every function that may run 10 s or more: cancel-reserved, the webhook receiver, actions, triggers, the queue consumer', () => {
+  it('caps the concurrency of every function that may run 10 s or more or hand off: cancel-reserved, the webhook receiver, actions, triggers, the report, the catalogue groups that hand off, the queue consumer', () => {
     const reserved = (of: Record<string, Resource>, fn: string) =>
       propertiesOf(of, `${fn}LambdaFunction`).ReservedConcurrentExecutions;
     expect(reserved(resources, 'CancelReservedJobs')).toBe(10);
     expect(reserved(resources, 'ReceiveWebhook')).toBe(50);
     expect(reserved(resources, 'InvokeAction')).toBe(20);
     expect(reserved(resources, 'FireTrigger')).toBe(10);
+    expect(reserved(resources, 'GetJobReport')).toBe(10);
+    expect(reserved(resources, 'CatalogueLanguage')).toBe(10);
+    expect(reserved(resources, 'CatalogueMaps')).toBe(20);
+    expect(reserved(resources, 'CatalogueCaptcha')).toBe(10);
+    expect(reserved(resources, 'CatalogueUtility')).toBeUndefined();
     expect(reserved(resources, 'ListJobs')).toBeUndefined();
     const consumer = Object.values(resources).find(
       (r) => r.Type === 'AWS::Lambda::EventSourceMapping',
@@ -682,7 +687,7 @@ describe('serverless package and its CloudFormation template', () => {
     });
   });
 
-  it('keeps delivery bodies private, encrypted, reachable over TLS only, and for 15 days', () => {
+  it('keeps delivery bodies private, encrypted, reachable over TLS only, and for 15 days; only the receiver puts one, only the consumer gets one', () => {
     const bucket = resources.DeliveryBodyBucket?.Properties as Record<string, unknown>;
     expect(bucket.PublicAccessBlockConfiguration).toEqual({
       BlockPublicAcls: true,
@@ -698,6 +703,32 @@ describe('serverless package and its CloudFormation template', () => {
       Effect: 'Deny',
       Condition: { Bool: { 'aws:SecureTransport': false } },
     });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax
+    const objects = { 'Fn::Sub': '${DeliveryBodyBucket.Arn}/*' };
+    expect(policy.PolicyDocument.Statement.slice(1)).toEqual([
+      {
+        Sid: 'OnlyTheReceiverPuts',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:PutObject',
+        Resource: objects,
+        Condition: {
+          ArnNotEquals: { 'aws:PrincipalArn': [{ 'Fn::GetAtt': ['ReceiveWebhookRole', 'Arn'] }] },
+        },
+      },
+      {
+        Sid: 'OnlyTheConsumerGets',
+        Effect: 'Deny',
+        Principal: '*',
+        Action: 's3:GetObject',
+        Resource: objects,
+        Condition: {
+          ArnNotEquals: {
+            'aws:PrincipalArn': [{ 'Fn::GetAtt': ['ConsumeInvocationsRole', 'Arn'] }],
+          },
+        },
+      },
+    ]);
   });
 
   it('keeps answers handed off private, encrypted, over TLS only, for a day, each function under its own prefix', () => {
@@ -716,6 +747,17 @@ describe('serverless package and its CloudFormation template', () => {
           Status: 'Enabled',
           ExpirationInDays: 1,
           AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        },
+      ],
+    });
+    // A page that followed the 303 may read the file name and the platform's own type.
+    expect(bucket.CorsConfiguration).toEqual({
+      CorsRules: [
+        {
+          AllowedMethods: ['GET', 'HEAD'],
+          AllowedOrigins: ['*'],
+          ExposedHeaders: ['Content-Disposition', 'x-amz-meta-content-type'],
+          MaxAge: 600,
         },
       ],
     });

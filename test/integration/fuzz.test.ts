@@ -298,6 +298,8 @@ function expectEnvelope(headers: Record<string, unknown>, body: string, note: st
     expect(body, note).toMatch(
       /^<\?xml version="1\.0" encoding="UTF-8"\?><result><error><errorCode>[^<]+<\/errorCode><message>[^<]*<\/message>(<details>([^<]*|(<item><path>[^<]*<\/path><issue>[^<]*<\/issue><\/item>)+)<\/details>)?<\/error><\/result>$/,
     );
+    // Only characters XML 1.0 allows (its Char production), whatever key names came.
+    expect(body, note).not.toMatch(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
     return;
   }
   expect(contentType, note).toMatch(/^application\/json/);

@@ -242,7 +242,11 @@ describe('scan job routes through serverless offline', () => {
         await response.arrayBuffer();
         // Without its query, the stored answer is refused; with it, it is the answer.
         expect((await fetch(location.split('?')[0] ?? '')).status).toBe(403);
-        received = Buffer.from(await (await fetch(location)).arrayBuffer());
+        const stored = await fetch(location);
+        // As S3 serves it: an attachment, in no cache on the way.
+        expect(stored.headers.get('content-disposition')).toMatch(/^attachment(;|$)/);
+        expect(stored.headers.get('cache-control')).toBe('private, no-store');
+        received = Buffer.from(await stored.arrayBuffer());
       } else {
         expect(response.status, offline.output()).toBe(200);
         received = Buffer.from(await response.arrayBuffer());

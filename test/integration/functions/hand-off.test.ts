@@ -4,7 +4,8 @@
  * action's JSON of the size each case asks, and the hand-off bucket's loopback stand-in, which
  * checks every signature as S3 does: 5.9 MB, 6.1 MB, 20 MB and 90 MB of each come back byte for
  * byte, with the digest checked; those too large for a Lambda response by a 303 to their stored
- * copy, whose presigned URL gives them with their Content-Type (a report as an attachment).
+ * copy, whose presigned URL gives them as an attachment, never cached, with their Content-Type
+ * when it renders nothing (an action's HTML as application/octet-stream).
  * Over the ceiling, nothing is stored, and the caller's plan counts each request once.
  */
 import { createHash } from 'node:crypto';
@@ -151,11 +152,38 @@ describe('answers of any size, handed off past what a Lambda function returns', 
           handOff: { contentLength: bytes, sha256: expected?.sha256, status: 200 },
         });
         expect(s3.uploadsInProgress()).toBe(0);
+        // The stored copy is something to save, kept in no cache on the way.
+        expect(headers['cache-control']).toBe('private, no-store');
+        if (kind !== 'report') expect(headers['content-disposition']).toBe('attachment');
       }
       if (kind === 'report') {
         expect(headers['content-disposition']).toBe('attachment; filename="report-2810001.json"');
       }
     });
+  });
+
+  it("stores an action's HTML as bytes to save: nothing of it renders on the bucket's origin", async () => {
+    await emulator.faults.add({
+      kind: 'oversize',
+      bytes: 8 * MB,
+      contentType: 'text/html',
+      head: '<html><script>document.cookie</script>',
+      match: { pathPrefix: '/fx7h2k/demo/hello' },
+    });
+    const event = requestOf('action');
+    event.requestContext.routeKey = event.routeKey;
+
+    const result = await fn.action(event, lambdaContext(90_000));
+
+    expect(result.statusCode).toBe(303);
+    // The platform's type is the 303's to tell; the stored copy is an attachment of bytes.
+    expect(jsonBody(result)).toMatchObject({ handOff: { contentType: 'text/html' } });
+    const { body, headers } = await bytesFrom(result);
+    expect(body.length).toBe(8 * MB);
+    expect(headers['content-type']).toBe('application/octet-stream');
+    expect(headers['content-disposition']).toBe('attachment');
+    expect(headers['cache-control']).toBe('private, no-store');
+    expect(headers['x-amz-meta-content-type']).toBe('text/html');
   });
 
   it("counts a request handed off once in its caller's plan", async () => {

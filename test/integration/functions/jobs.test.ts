@@ -683,6 +683,53 @@ describe('scan job functions with other credentials', () => {
     }
   });
 
+  it("refuse a demo caller's token when deployed, dev included: 500/900, the field named, the configuration metric raised", async () => {
+    const demo = await demoSecret();
+    const own = 'a-token-of-this-stage-only-0123456789abcdef';
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'platform-gateway-dev-listJobs';
+    // Required when deployed; never reached, since no caller here has a plan.
+    process.env.USAGE_TABLE = 'platform-gateway-dev-usage';
+    try {
+      const lines = captureLogLines();
+      const withDemo = await loadHandlers(
+        emulatorEnv(emulator, { GATEWAY_VENDOR: 'ncp', SECRETS_FILE: await secretFile(demo) }),
+        { list: SCAN_FUNCTIONS.list },
+      );
+      const refused = await withDemo.list(httpEvent('jobs-list.json'), lambdaContext());
+      vi.restoreAllMocks();
+      expect(refused.statusCode).toBe(500);
+      expect((jsonBody(refused) as ErrorBody).error.errorCode).toBe('900');
+      const cause = lines.find((line) => line.includes('the secret cannot be used')) ?? '';
+      expect(JSON.parse(cause)).toMatchObject({ Cause: 'secret', ConfigurationErrors: 1 });
+      expect(cause).toContain("callers.0.token: a demo caller's token");
+      expect(cause).toContain("webhooks.demo.secret: the demo webhook's secret");
+      for (const caller of demo.callers ?? []) expect(cause).not.toContain(caller.token);
+
+      // The same document with the stage's own token and webhook secret serves.
+      const fresh = await loadHandlers(
+        emulatorEnv(emulator, {
+          GATEWAY_VENDOR: 'ncp',
+          SECRETS_FILE: await secretFile({
+            ...demo,
+            callers: [{ id: 'reporting', token: own, scopes: ['jobs:read'] }],
+            webhooks: {
+              demo: { secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`, action: 'hello' },
+            },
+          }),
+        }),
+        { list: SCAN_FUNCTIONS.list },
+      );
+      const served = await fresh.list(
+        httpEvent('jobs-list.json', { headers: { authorization: `Bearer ${own}` } }),
+        lambdaContext(),
+      );
+      expect(served.statusCode).toBe(200);
+    } finally {
+      delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+      delete process.env.USAGE_TABLE;
+    }
+  });
+
   it('answer 503/500 when the upstream is unreachable', async () => {
     const fn = await loadHandlers(emulatorEnv(emulator, { SCAN_BASE_URL: 'http://127.0.0.1:1' }), {
       list: SCAN_FUNCTIONS.list,

@@ -15,6 +15,7 @@ import tables from '../../../sls/resolvers/tables.cjs';
 import { pointAwsSdkAt } from '../../helpers/aws.ts';
 import { emulatorForSuite } from '../../helpers/emulator.ts';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
+import { captureLogLines } from '../../helpers/logs.ts';
 import { emulatorEnv, loadHandlers, secretFile } from '../../helpers/platform.ts';
 
 type ErrorBody = { error: { errorCode: string; message: string; details?: unknown } };
@@ -375,5 +376,48 @@ describe('webhook receiver with the DynamoDB delivery ledger (dynalite) and an i
     await receive(delivery({ id: newId() }), lambdaContext());
     await queue.idle();
     expect(hello()).toHaveLength(2);
+  });
+});
+
+describe('webhook receiver, deployed', () => {
+  const own = `whsec_${Buffer.from('this-stage-own-webhook-secret-01').toString('base64')}`;
+  const load = async (secret: string) => {
+    const env = {
+      SECRETS_SOURCE: 'file',
+      SECRETS_FILE: await secretFile({ webhooks: { demo: { secret, action: 'hello' } } }),
+      // Required when deployed; a refused delivery reaches neither.
+      INVOCATION_QUEUE_URL: 'http://127.0.0.1:1/000000000000/invocations.fifo',
+      DELIVERY_BODY_BUCKET: 'platform-gateway-dev-bodies',
+      AWS_LAMBDA_FUNCTION_NAME: 'platform-gateway-dev-receiveWebhook',
+    };
+    return (await loadHandlers(env, { receive: 'functions/webhooks/receive.ts' })).receive;
+  };
+  afterEach(() => {
+    delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+    delete process.env.INVOCATION_QUEUE_URL;
+    delete process.env.DELIVERY_BODY_BUCKET;
+    vi.restoreAllMocks();
+  });
+
+  it("refuses the demo webhook's secret, dev included: 500/900, the field named, the configuration metric raised", async () => {
+    const lines = captureLogLines();
+    const receive = await load(SECRET);
+
+    const result = await receive(delivery(), lambdaContext());
+
+    vi.restoreAllMocks();
+    expect(result.statusCode).toBe(500);
+    expect((jsonBody(result) as ErrorBody).error.errorCode).toBe('900');
+    const cause = lines.find((line) => line.includes('the secret cannot be used')) ?? '';
+    expect(JSON.parse(cause)).toMatchObject({ Cause: 'secret', ConfigurationErrors: 1 });
+    expect(cause).toContain("webhooks.demo.secret: the demo webhook's secret");
+    expect(cause).not.toContain(SECRET);
+  });
+
+  it("checks a delivery signed with the stage's own secret as usual", async () => {
+    const receive = await load(own);
+    // Signed with another secret: a 401, so the secret itself was taken.
+    const result = await receive(delivery({ secret: OTHER_SECRET }), lambdaContext());
+    expect(result.statusCode).toBe(401);
   });
 });

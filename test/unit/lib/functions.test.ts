@@ -113,6 +113,21 @@ describe('the function table', () => {
     });
   });
 
+  it('caps the concurrency of every function that hands off: storing 100 MB takes seconds', () => {
+    const handingOff = table.filter((fn) => fn.handsOff);
+    expect(handingOff.map((fn) => fn.name)).toEqual([
+      'getJobReport',
+      'invokeAction',
+      'fireTrigger',
+      'catalogueLanguage',
+      'catalogueMaps',
+      'catalogueCaptcha',
+    ]);
+    for (const fn of handingOff) {
+      expect(fn.concurrency, fn.name).toEqual({ reserved: expect.any(String) });
+    }
+  });
+
   it('reads the secret only where its function needs it: the functions that read nothing start no extension', () => {
     expect(
       table

@@ -131,6 +131,8 @@ describe('HandOffBucket behind the upstream client', () => {
     const fetched = await fetchBytes(stored?.url ?? '');
     expect(fetched.status).toBe(200);
     expect(fetched.headers['content-type']).toBe('audio/wav');
+    expect(fetched.headers['content-disposition']).toBe('attachment');
+    expect(fetched.headers['cache-control']).toBe('private, no-store');
     expect(sha256(fetched.body)).toBe(sha256(body));
     expect(stored?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
   });
@@ -143,8 +145,28 @@ describe('HandOffBucket behind the upstream client', () => {
 
     const fetched = await fetchBytes(answer.stored?.url ?? '');
     expect(fetched.headers['content-disposition']).toBe('attachment; filename="report-7.json"');
+    expect(fetched.headers['cache-control']).toBe('private, no-store');
     expect(fetched.body.equals(body)).toBe(true);
   });
+
+  it.each(['text/html; charset=utf-8', 'image/svg+xml', 'application/xml', 'application/pdf'])(
+    'serves an answer of %s as bytes to save, never to render: its type named beside',
+    async (type) => {
+      const body = Buffer.from(`<html><script>alert(1)</script>${'x'.repeat(7 * MB)}</html>`);
+      answerWith(body, type);
+
+      const answer = await send(bucket(), { disposition: 'inline' });
+
+      // The 303's body names the platform's type; the object renders nothing on S3's origin.
+      expect(answer.stored?.contentType).toBe(type);
+      const fetched = await fetchBytes(answer.stored?.url ?? '');
+      expect(fetched.headers['content-type']).toBe('application/octet-stream');
+      expect(fetched.headers['content-disposition']).toBe('attachment');
+      expect(fetched.headers['cache-control']).toBe('private, no-store');
+      expect(fetched.headers['x-amz-meta-content-type']).toBe(type);
+      expect(fetched.body.equals(body)).toBe(true);
+    },
+  );
 
   it('returns an answer that fits as it came, with nothing sent to the bucket', async () => {
     const body = bodyOf(3 * MB);

@@ -7,7 +7,11 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { type HandOffSettings, openUpload } from '../../../../lib/hand-off/multipart-upload.ts';
+import {
+  type HandOffSettings,
+  openUpload,
+  storedHeadersOf,
+} from '../../../../lib/hand-off/multipart-upload.ts';
 import type { S3Request } from '../../../../lib/hand-off/s3-multipart.ts';
 import { s3Sender, s3StandInForSuite } from '../../../helpers/s3-sender.ts';
 
@@ -114,5 +118,34 @@ describe('openUpload', () => {
       }),
     ).toThrow(`too large ${2 * MB}`);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('storedHeadersOf', () => {
+  it('keeps a passive type, and stores any other as bytes, its own type in the metadata', () => {
+    expect(storedHeadersOf('image/png')).toEqual({
+      contentType: 'image/png',
+      contentDisposition: 'attachment',
+      cacheControl: 'private, no-store',
+      metadata: { 'content-type': 'image/png' },
+    });
+    expect(storedHeadersOf('application/json; charset=utf-8').contentType).toBe(
+      'application/json; charset=utf-8',
+    );
+    for (const active of ['text/html', 'TEXT/HTML', 'image/svg+xml', 'text/xml', 'text/plain']) {
+      expect(storedHeadersOf(active).contentType, active).toBe('application/octet-stream');
+    }
+  });
+
+  it('is always an attachment: a report keeps its file name, anything else is made one', () => {
+    const report = 'attachment; filename="report-7.json"';
+    expect(storedHeadersOf('application/json', report).contentDisposition).toBe(report);
+    expect(storedHeadersOf('text/html', 'inline').contentDisposition).toBe('attachment');
+    expect(storedHeadersOf('text/html', 'attachmentx').contentDisposition).toBe('attachment');
+  });
+
+  it('leaves a type S3 could not keep out of the metadata', () => {
+    expect(storedHeadersOf(`text/html; x=${'y'.repeat(300)}`).metadata).toEqual({});
+    expect(storedHeadersOf('text/html; x=\u00e9').metadata).toEqual({});
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, MethodNotAllowedError, ServiceError } from '../../../../lib/core/errors.ts';
+import {
+  InputError,
+  type InputIssue,
+  MethodNotAllowedError,
+  ServiceError,
+} from '../../../../lib/core/errors.ts';
+import { parseInput } from '../../../../lib/core/input-issues.ts';
 import { encodeError, negotiateErrorFormat } from '../../../../lib/http/envelope.ts';
+import { jobRoutes } from '../../../../lib/http/routes/jobs.ts';
 import { decodeUpstreamError } from '../../../../lib/upstream/error-decoding.ts';
 
 describe('negotiateErrorFormat', () => {
@@ -99,6 +106,19 @@ describe('encodeError', () => {
         '<item><path>body.text</path><issue>expected at most 5000 characters &amp; no &lt;tags&gt;</issue></item>' +
         '</details></error></result>',
     );
+  });
+
+  it('replaces what XML 1.0 forbids in a reflected key name, so that the envelope parses', () => {
+    const { issues } = parseInput('body', jobRoutes.searchJobs.input!.body!, {
+      'a\u0001b\u0000c\u001f\ud800\uffff': 1,
+    }) as { issues: InputIssue[] };
+    const { body } = encodeError(new InputError(issues), 'xml');
+    // XML 1.0's Char production: tab, LF, CR, and from U+0020 on, but surrogates, U+FFFE, U+FFFF.
+    expect(body).not.toMatch(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
+    expect(body).toContain('<path>body.a\uFFFDb\uFFFDc\uFFFD\uFFFD\uFFFD</path>');
+    // JSON escapes them itself: the key comes back as sent.
+    const json = JSON.parse(encodeError(new InputError(issues), 'json').body);
+    expect(json.error.details[0].path).toBe('body.a\u0001b\u0000c\u001f\ud800\uffff');
   });
 
   it('keeps extra headers such as Allow', () => {

@@ -194,6 +194,34 @@ describe('cancelReserved, guarded', () => {
     expect(cancels).toEqual([]);
   });
 
+  it('sends the platform the search fields only, never dryRun or expectAtMost', async () => {
+    const { calls } = fakePlatform(2, 3);
+    const bodies: SearchBody[] = [];
+    const search = calls.search.bind(calls);
+    calls.search = async (body, call, onAttempt) => {
+      bodies.push(body);
+      return search(body, call, onAttempt);
+    };
+    for (const dryRun of [false, true]) {
+      await cancelReservedAnswer(
+        calls,
+        { ...CRITERIA, expectAtMost: 6, dryRun },
+        testCall(),
+        SETTINGS,
+      );
+    }
+    expect(bodies).toHaveLength(4);
+    for (const body of bodies) {
+      expect(Object.keys(body).sort()).toEqual([
+        'limit',
+        'page',
+        'searchKeyword',
+        'searchType',
+        'statusCode',
+      ]);
+    }
+  });
+
   it('cancels as usual when the search finds no more than expected', async () => {
     const { calls, cancels } = fakePlatform(2, 3);
     const result = await cancelReserved(

@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,8 @@ import {
   parseSecret,
   SecretStore,
 } from '../../../../lib/secrets/store.ts';
+
+const DEMO_FILE = path.resolve(import.meta.dirname, '../../../../emulator/demo-secret.json');
 
 const secretText = (accessKey: string) =>
   JSON.stringify({
@@ -394,6 +398,55 @@ describe('parseSecret', () => {
     );
     // Locally, plain http is fine.
     expect(Object.keys(parseSecret(text).actions ?? {})).toHaveLength(5);
+  });
+
+  it('refuses every demo credential when deployed, dev included, by its field and never its value; locally, takes them', () => {
+    const demo = JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as {
+      callers: { id: string; token: string; scopes: string[] }[];
+      webhooks: { demo: { secret: string; action: string } };
+    };
+    const [first, second, third] = demo.callers;
+    const own = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    const text = JSON.stringify({
+      callers: [
+        first,
+        {
+          ...second,
+          token: undefined,
+          tokenSha256: hash('sha256', second!.token, 'hex').toUpperCase(),
+        },
+        { id: 'own', token: 'a-token-of-this-stage-only-0123456789', scopes: ['*'] },
+      ],
+      callerTokens: [third!.token],
+      webhooks: { demo: demo.webhooks.demo },
+    });
+    // While it rotates, a webhook holds two secrets: the demo's among them is refused too.
+    const rotating = JSON.stringify({
+      webhooks: { rotating: { secrets: [own, demo.webhooks.demo.secret], action: 'hello' } },
+    });
+    const refusal = (document: string) => {
+      try {
+        parseSecret(document, 'x', { noDemoCredentials: true });
+      } catch (error) {
+        expect(error).toBeInstanceOf(SecretError);
+        expect(isMisconfiguration(error)).toBe(true);
+        return (error as Error).message;
+      }
+      return '';
+    };
+    const message = `${refusal(text)} ${refusal(rotating)}`;
+    expect(message).toContain("callers.0.token: a demo caller's token");
+    expect(message).toContain("callers.1.tokenSha256: a demo caller's token");
+    expect(message).toContain("callerTokens.0: a demo caller's token");
+    expect(message).toContain("webhooks.demo.secret: the demo webhook's secret");
+    expect(message).toContain("webhooks.rotating.secrets.1: the demo webhook's secret");
+    expect(message).not.toContain('callers.2');
+    expect(message).not.toContain('secrets.0');
+    for (const value of [first!.token, second!.token, third!.token, demo.webhooks.demo.secret]) {
+      expect(message).not.toContain(value);
+    }
+    // The emulator needs them locally.
+    expect(parseSecret(text).callers).toHaveLength(3);
   });
 
   it('refuses two callers with one id but other scopes, or one token', () => {

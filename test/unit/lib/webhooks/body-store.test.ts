@@ -26,6 +26,8 @@ describe('s3BodyStore', () => {
     expect(ref).toEqual({
       bucket: 'delivery-bodies',
       key: `deliveries/${sha256('demo:msg_2KWPBgLlAfxdpx2AI54pPJ85f4W')}.json`,
+      // What the consumer checks the body against before it runs anything.
+      sha256: sha256(text),
     });
     const stored = s3.objects.get(`/delivery-bodies/${ref.key}`);
     expect(stored?.contentType).toBe('application/json');

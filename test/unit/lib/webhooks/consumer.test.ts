@@ -405,6 +405,32 @@ describe('the consumer (handleMessage)', () => {
     });
   });
 
+  it('parks params swapped in the body store after they were queued, with its reason, and never runs them', async () => {
+    const store = s3BodyStore({ bucket: 'bodies', client: s3.client() });
+    const ref = await store.put('demo:msg_swapped', JSON.stringify({ amount: 1 }));
+    // Anyone who could put an object in the bucket, after the receiver queued the message.
+    const object = s3.objects.get(`/bodies/${ref.key}`)!;
+    s3.objects.set(`/bodies/${ref.key}`, { ...object, body: Buffer.from('{"amount":1000000}') });
+    const swapped = delivery('m-1', { action: 'hello', paramsRef: ref }, 'msg_swapped');
+
+    expect(await handleMessage(swapped, deps, call)).toEqual({
+      settled: 'parked',
+      detail: `refused: its params in the body store (${ref.key}) do not match the SHA-256 its message carries`,
+    });
+    expect(action.received).toHaveLength(0);
+    expect(settled.state.parked).toEqual([
+      [
+        'm-1',
+        `refused: its params in the body store (${ref.key}) do not match the SHA-256 its message carries`,
+      ],
+    ]);
+    // Its record says parked: a copy of the message runs nothing either.
+    expect(await handleMessage({ ...swapped, id: 'm-2' }, deps, call)).toMatchObject({
+      settled: 'duplicate',
+    });
+    expect(action.received).toHaveLength(0);
+  });
+
   it("counts a delivery that reached the platform in the account's usage, and none that reached nothing", async () => {
     const usage = new UsageGate({
       store: memoryUsageStore(),

@@ -28,7 +28,7 @@ describe('invocationSchema', () => {
     const full = {
       action: 'hello',
       params: { name: 'Ada', nested: { list: [1, 2] } },
-      paramsRef: { bucket: 'b', key: 'deliveries/k.json' },
+      paramsRef: { bucket: 'b', key: 'deliveries/k.json', sha256: 'a'.repeat(64) },
       source: { webhook: 'demo', id: 'msg_1', key: 'demo:msg_1', timestamp: 1_790_000_000 },
     };
     expect(invocationSchema.parse(full)).toEqual(full);
@@ -42,6 +42,17 @@ describe('invocationSchema', () => {
     ['params that are text', { action: 'hello', params: 'n=1' }],
     ['a source without its id', { action: 'hello', source: { webhook: 'demo' } }],
     ['a paramsRef without its key', { action: 'hello', paramsRef: { bucket: 'b' } }],
+    [
+      'a paramsRef without the SHA-256 of its params',
+      { action: 'hello', paramsRef: { bucket: 'b', key: 'deliveries/k.json' } },
+    ],
+    [
+      'a paramsRef whose SHA-256 is not hex',
+      {
+        action: 'hello',
+        paramsRef: { bucket: 'b', key: 'deliveries/k.json', sha256: 'x'.repeat(64) },
+      },
+    ],
   ])('refuses %s', (_case, value) => {
     expect(invocationSchema.safeParse(value).success).toBe(false);
   });

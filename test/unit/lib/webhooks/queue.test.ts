@@ -3,6 +3,7 @@
  * stand-in of SQS's API, and the real S3 client for bodies too large for a message. The
  * queue's own rules (deduplication, FIFO groups) are held against moto in test/aws/queue.test.ts.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UnexpectedError } from '../../../../lib/core/errors.ts';
 import { s3BodyStore } from '../../../../lib/webhooks/body-store.ts';
@@ -69,10 +70,17 @@ describe('SqsInvocationQueue', () => {
       paramsRef: {
         bucket: 'bodies',
         key: expect.stringMatching(/^deliveries\/[0-9a-f]{64}\.json$/),
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     });
     const stored = s3.objects.get(`/bodies/${message.paramsRef.key}`);
     expect(JSON.parse(stored?.body.toString('utf8') ?? '')).toEqual(params);
+    // The message carries the SHA-256 of the body as put.
+    expect(
+      createHash('sha256')
+        .update(stored?.body ?? '')
+        .digest('hex'),
+    ).toBe(message.paramsRef.sha256);
   });
 
   it('keeps a message of exactly the inline limit whole', async () => {

@@ -56,6 +56,8 @@ async function upload(key: string, parts: Buffer[], bucket = BUCKET) {
       Key: key,
       ContentType: 'audio/wav',
       ContentDisposition: 'attachment; filename="a.wav"',
+      CacheControl: 'private, no-store',
+      Metadata: { 'content-type': 'audio/wav; rate=8000' },
     }),
   );
   const done = [];
@@ -98,6 +100,8 @@ describe('the S3 stand-in', () => {
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['content-type']).toBe('audio/wav');
     expect(answer.headers['content-disposition']).toBe('attachment; filename="a.wav"');
+    expect(answer.headers['cache-control']).toBe('private, no-store');
+    expect(answer.headers['x-amz-meta-content-type']).toBe('audio/wav; rate=8000');
     expect(Buffer.from(await answer.body.arrayBuffer()).equals(Buffer.concat(parts))).toBe(true);
   });
 

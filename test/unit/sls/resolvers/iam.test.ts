@@ -23,6 +23,8 @@ const iam = createRequire(import.meta.url)('../../../../sls/resolvers/iam.cjs') 
   roles: Resolver;
   HAND_OFF_FUNCTIONS: string[];
   handOffRoles: () => Promise<unknown[]>;
+  deliveryBodyWriters: () => Promise<unknown[]>;
+  deliveryBodyReaders: () => Promise<unknown[]>;
 };
 const variablesOf =
   (layout = 'single', publicReference: boolean | string = true) =>
@@ -254,6 +256,15 @@ describe('the functions that hand off answers too large to return', () => {
     const names = (role: string) => resources[role]?.Properties.Policies.map((p) => p.PolicyName);
     expect(names('ListJobsRole')).not.toContain('hand-off-answers');
     expect(await iam.handOffRoles()).toContainEqual({ 'Fn::GetAtt': ['GetJobReportRole', 'Arn'] });
+  });
+
+  it("lets only the receiver's role put a delivery body and only the consumer's get one", async () => {
+    expect(await iam.deliveryBodyWriters()).toEqual([
+      { 'Fn::GetAtt': ['ReceiveWebhookRole', 'Arn'] },
+    ]);
+    expect(await iam.deliveryBodyReaders()).toEqual([
+      { 'Fn::GetAtt': ['ConsumeInvocationsRole', 'Arn'] },
+    ]);
   });
 });
 

@@ -10,8 +10,9 @@
  *
  * The document is validated first, as a function validates it (an error names the field, never
  * its value), and so is each part, as its own secret; then as `npm run preflight` checks a
- * stage's documents (scripts/deploy/secret-documents.ts): every capability present, and outside
- * `dev` no demo credential, no caller token in plain text, no http:// URL on this machine.
+ * stage's documents (scripts/deploy/secret-documents.ts): every capability present, and in every
+ * stage, `dev` included, no demo credential, no caller token in plain text, no http:// URL on
+ * this machine.
  * `--empty=webhooks` writes an empty document ({}) for a capability the stage does not use, on
  * purpose: its secret must exist all the same.
  *

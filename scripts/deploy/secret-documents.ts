@@ -1,15 +1,17 @@
 /**
  * The secret documents of a stage, checked as a deploy needs them: each parses as the functions
  * parse it (lib/secrets/store.ts `parseSecret`, with the fields of its capabilities and the
- * deployed rules), every capability has its document, and a stage other than `dev` holds no
- * credential published in this repository (the demo secret's tokens, webhook secrets and keys),
- * no caller token in plain text (its digest, `tokenSha256`, instead), and no plain http:// URL
- * on this machine unless the stage's platform is itself a stand-in on this machine. Each problem
- * is one line that names the document and the field (never a value) and says what to do.
+ * deployed rules), every capability has its document, and no stage, `dev` included, holds a
+ * credential published in this repository (the demo secret's tokens and webhook secrets) or a
+ * caller token in plain text (its digest, `tokenSha256`, instead); nor the emulator's keys or a
+ * plain http:// URL on this machine unless the stage's platform is itself a stand-in on this
+ * machine. Each problem is one line that names the document and the field (never a value) and
+ * says what to do.
  *
  * `npm run preflight` checks the documents of a directory (as `npm run split-secret` writes
  * them) and, with credentials, the secrets themselves; `npm run split-secret` checks the parts
- * it is about to write.
+ * it is about to write. Local runs (`npm start`, serverless offline, `invoke local`) read the
+ * demo secret itself and pass through none of this.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -151,9 +153,8 @@ function isLoopbackHttp(url: string): boolean {
   }
 }
 
-/** What a stage other than `dev` may not hold, in a document that parses. */
+/** What a stage's document may not hold, once it parses: in every stage, `dev` included. */
 function stageRuleProblems(secret: PlatformSecret, where: string, stage: SecretStage): string[] {
-  if (stage.stage === 'dev') return [];
   const found: string[] = [];
   const known = demoValues();
   const published = 'published in this repository (emulator/demo-secret.json)';

@@ -166,6 +166,21 @@ describe('npm run preflight, offline', { timeout: 60_000 }, () => {
     expect(out).toContain('online checks not run (--offline)');
   });
 
+  it('names the demo credentials of a dev secret directory too', async () => {
+    const secrets = path.join(dir, 'dev-demo');
+    await splitSecret({
+      text: await readFile(DEMO_SECRET_FILE, 'utf8'),
+      origin: 'demo-secret.json',
+      outDir: secrets,
+      service: 'platform-gateway',
+      stage: 'dev',
+    });
+    const { code, out } = await preflight(['--stage', 'dev', '--secrets', secrets]);
+    expect(code).toBe(1);
+    expect(out).toContain("callers.0 (demo) holds a demo caller's token");
+    expect(out).toContain("webhooks.demo.secret is the demo webhook's secret");
+  });
+
   it('refuses a usage it cannot read, with exit 2', async () => {
     expect((await preflight(['--region', 'eu-west-1'])).code).toBe(2);
     expect((await preflight(['--stage', 'prod', '--param=novalue'])).code).toBe(2);

@@ -2,6 +2,8 @@
  * `npm run split-secret`: one document cut into the per-capability documents a split stage
  * reads, each valid as its capability's own secret, written for its owner only.
  */
+
+import { randomBytes } from 'node:crypto';
 import {
   chmod,
   mkdir,
@@ -194,20 +196,36 @@ describe('the command', () => {
     return { code, out: lines.join('\n'), err: errors.join('\n') };
   };
 
+  /** A document a deployed stage can use: its own keys, https URLs, the caller by its digest. */
+  async function deployable(): Promise<string> {
+    const file = path.join(dir, 'secret.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        iam: { accessKey: 'AKIAPRODUCTION000001', secretKey: randomBytes(30).toString('base64') },
+        openapi: { clientId: 'prodclient', clientSecret: randomBytes(30).toString('base64') },
+        actions: { hello: { url: 'https://api.example.com/fx7h2k/prod/hello' } },
+        webhooks: {
+          github: { secret: `whsec_${randomBytes(32).toString('base64')}`, action: 'hello' },
+        },
+        callers: [{ id: 'reporting', tokenSha256: 'ab'.repeat(32), scopes: ['jobs:read'] }],
+      }),
+    );
+    return file;
+  }
+
   it('prints where each document goes, and create-secret for each (nothing looked up: --offline)', async () => {
-    const { code, out } = await run([
-      DEMO_SECRET_FILE,
-      path.join(dir, 'out'),
-      '--stage=dev',
-      '--offline',
-    ]);
+    delete process.env.AWS_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    const input = await deployable();
+    const { code, out } = await run([input, path.join(dir, 'out'), '--stage=dev', '--offline']);
     expect(code).toBe(0);
     expect(out).toContain(
       `aws secretsmanager create-secret --region us-east-1 --name platform-gateway/dev/callers --secret-string file://${path.join(dir, 'out', 'callers.json')}`,
     );
     expect(out).not.toContain('put-secret-value --region us-east-1 --secret-id platform-gateway');
-    expect((await run([DEMO_SECRET_FILE])).code).toBe(2);
-    const again = await run([DEMO_SECRET_FILE, path.join(dir, 'out'), '--offline']);
+    expect((await run([input])).code).toBe(2);
+    const again = await run([input, path.join(dir, 'out'), '--offline']);
     expect(again.code).toBe(1);
     expect(again.err).toContain(
       `FAIL  ${path.join(dir, 'out', 'callers.json')} exists: remove it, or pass --force`,
@@ -217,7 +235,7 @@ describe('the command', () => {
 
   it('takes --flag value and --flag=value alike, and refuses an unknown flag with the usage line', async () => {
     const spaced = await run([
-      DEMO_SECRET_FILE,
+      await deployable(),
       path.join(dir, 'spaced'),
       '--stage',
       'dev',
@@ -249,6 +267,31 @@ describe('the command', () => {
     expect(err).toContain('actions.hello.url is a plain http:// URL on this machine');
     expect(err).toMatch(/problem\(s\) for the qa stage: nothing written\.$/);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('writes nothing for dev either while the demo credentials or a plain token are in the document', async () => {
+    const demo = await run([DEMO_SECRET_FILE, path.join(dir, 'out'), '--stage=dev', '--offline']);
+    expect(demo.code).toBe(1);
+    expect(demo.err).toContain("callers.0 (demo) holds a demo caller's token");
+    expect(demo.err).toContain("webhooks.demo.secret is the demo webhook's secret");
+    expect(demo.err).toMatch(/problem\(s\) for the dev stage: nothing written\.$/);
+    const input = path.join(dir, 'plain.json');
+    await writeFile(
+      input,
+      JSON.stringify({
+        callers: [{ id: 'reporting', token: randomBytes(32).toString('base64url'), scopes: ['*'] }],
+      }),
+    );
+    // The stage's default is dev.
+    const plain = await run([
+      input,
+      path.join(dir, 'out'),
+      '--offline',
+      '--empty=signing,catalogue,execution,webhooks',
+    ]);
+    expect(plain.code).toBe(1);
+    expect(plain.err).toContain('callers.0 (reporting) holds its token in plain text');
+    expect(await readdir(dir)).toEqual(['plain.json']);
   });
 
   it('names every capability the document has nothing for; --empty writes {} for one on purpose', async () => {

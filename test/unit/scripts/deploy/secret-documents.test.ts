@@ -1,8 +1,9 @@
 /**
  * A stage's secret documents as a deploy needs them (scripts/deploy/secret-documents.ts): the
- * functions' own validation, every capability present, and outside `dev` nothing published in
- * this repository, no caller token in plain text, no http:// URL on this machine. Each problem
- * names the document and the field, never a value.
+ * functions' own validation, every capability present, and in every stage, `dev` included,
+ * nothing published in this repository and no caller token in plain text; no http:// URL on this
+ * machine but for a stand-in platform. Each problem names the document and the field, never a
+ * value.
  */
 import { hash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -90,7 +91,7 @@ describe('documentProblems', () => {
     ).toContain('apiKey: not allowed here');
   });
 
-  it('outside dev, refuses every credential of the demo secret and plain tokens, naming each field', () => {
+  it('refuses every credential of the demo secret and plain tokens, naming each field', () => {
     const lines = [
       ...documentProblems(text({ callers: demo.callers }), 'callers.json', ['callers'], prod),
       ...documentProblems(text({ webhooks: demo.webhooks }), 'webhooks.json', ['webhooks'], prod),
@@ -145,17 +146,30 @@ describe('documentProblems', () => {
     ).toContain('callerTokens holds tokens in plain text');
   });
 
-  it('in dev, takes the demo secret; on a stand-in platform, its keys and loopback URLs but not its tokens', () => {
+  it('in dev as in prod, refuses the demo tokens, the demo webhook secret and a token in plain text', () => {
     const dev = { ...prod, stage: 'dev' };
-    for (const [capability, fields] of [
-      ['callers', ['callers']],
-      ['webhooks', ['webhooks']],
-      ['signing', ['iam', 'apiKey']],
-      ['execution', ['actions', 'triggers']],
-    ] as const) {
-      const part = Object.fromEntries(fields.map((field) => [field, demo[field]]));
-      expect(documentProblems(text(part), 'x.json', [capability], dev)).toEqual([]);
-    }
+    const lines = [
+      ...documentProblems(text({ callers: demo.callers }), 'callers.json', ['callers'], dev),
+      ...documentProblems(text({ webhooks: demo.webhooks }), 'webhooks.json', ['webhooks'], dev),
+    ];
+    expect(lines).toContainEqual(
+      expect.stringContaining("callers.json: callers.0 (demo) holds a demo caller's token"),
+    );
+    expect(lines).toContainEqual(
+      expect.stringContaining("webhooks.json: webhooks.demo.secret is the demo webhook's secret"),
+    );
+    const plain = text({ callers: [{ id: 'reporting', token, scopes: ['jobs:read'] }] });
+    expect(documentProblems(plain, 'callers.json', ['callers'], dev)).toEqual([
+      expect.stringContaining('callers.0 (reporting) holds its token in plain text'),
+    ]);
+    // Its platform keys and loopback URLs: only a rehearsal's stand-ins take them.
+    expect(documentProblems(text({ iam: demo.iam }), 'signing.json', ['signing'], dev)).toEqual([
+      expect.stringContaining("iam.accessKey is the emulator's demo value"),
+      expect.stringContaining("iam.secretKey is the emulator's demo value"),
+    ]);
+  });
+
+  it('on a stand-in platform, takes the demo keys and loopback URLs but not its tokens', () => {
     const standIn = { ...prod, standIn: true };
     expect(documentProblems(text({ iam: demo.iam }), 'signing.json', ['signing'], standIn)).toEqual(
       [],

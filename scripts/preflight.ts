@@ -25,6 +25,7 @@ import {
   documentProblems,
   type SecretStage,
   stageSecrets,
+  standInOf,
 } from './deploy/secret-documents.ts';
 import {
   type DeployFlags,
@@ -40,6 +41,10 @@ const require = createRequire(import.meta.url);
 const settings = require('../sls/plugins/settings.cjs') as {
   problems: (input: Record<string, unknown>) => string[];
   regionOfArn: (text: unknown) => string | undefined;
+};
+const hosts = require('../sls/resolvers/hosts.cjs') as {
+  isPublicHttpsUrl: (text: unknown) => boolean;
+  awsStandIn: (env: NodeJS.ProcessEnv) => string | undefined;
 };
 const { reservedByFunction } = require('../sls/plugins/reserved-concurrency.cjs') as {
   reservedByFunction: (
@@ -71,23 +76,15 @@ export interface PreflightReport {
   readonly problems: number;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-function isLoopback(url: unknown): boolean {
-  try {
-    return LOOPBACK.has(new URL(String(url)).hostname);
-  } catch {
-    return false;
-  }
-}
-
 /** What the secret checks need of the stage. */
-function secretStageOf(resolved: ResolvedStage): SecretStage {
+function secretStageOf(resolved: ResolvedStage, env: NodeJS.ProcessEnv): SecretStage {
   return {
     stage: resolved.stage,
-    standIn:
-      isLoopback(resolved.environment.SCAN_BASE_URL) &&
-      isLoopback(resolved.environment.OPENAPI_BASE_URL),
+    standIn: standInOf(
+      resolved.environment.SCAN_BASE_URL,
+      resolved.environment.OPENAPI_BASE_URL,
+      env,
+    ),
     jwt: String(resolved.environment.JWT_ISSUER_URL ?? '').trim() !== '',
   };
 }
@@ -100,10 +97,13 @@ const redriveOf = (resolved: ResolvedStage) =>
   String(resolved.custom.redrivePrincipalArn ?? '').trim();
 
 /** The settings a deploy refuses, and every ARN parameter of another region than the stack's. */
-function checkSettings(resolved: ResolvedStage): Check {
+function checkSettings(resolved: ResolvedStage, env: NodeJS.ProcessEnv): Check {
+  const disposable = (resolved.custom.dataRetention as { disposable?: unknown } | undefined)
+    ?.disposable;
   const found = new Set(
     settings.problems({
       stage: resolved.stage,
+      disposable,
       alarmActions: alarmTopicsOf(resolved),
       redrivePrincipal: resolved.custom.redrivePrincipalArn,
       region: resolved.region,
@@ -132,14 +132,25 @@ function checkSettings(resolved: ResolvedStage): Check {
   } catch (error) {
     found.add((error as Error).message);
   }
+  const standIn = hosts.awsStandIn(env);
+  const urls = [resolved.environment.SCAN_BASE_URL, resolved.environment.OPENAPI_BASE_URL];
+  const where = urls.every((url) => hosts.isPublicHttpsUrl(url))
+    ? 'both base URLs https on a public host'
+    : standIn
+      ? `base URLs on this machine, for a deploy to the stand-in AWS at ${standIn}`
+      : 'base URLs on this machine, which only a disposable stage may name';
   return {
-    ok: `settings: region ${resolved.region}; ${arns} ARN parameter(s), all in that region; both base URLs https (or a stand-in on this machine)`,
+    ok: `settings: region ${resolved.region}; ${arns} ARN parameter(s), all in that region; ${where}`,
     problems: [...found],
   };
 }
 
-async function checkDocuments(resolved: ResolvedStage, dir: string): Promise<Check> {
-  const stage = secretStageOf(resolved);
+async function checkDocuments(
+  resolved: ResolvedStage,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Check> {
+  const stage = secretStageOf(resolved, env);
   const problems: string[] = [];
   const files: string[] = [];
   for (const secret of stageSecrets(resolved.environment)) {
@@ -189,8 +200,9 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
       problems: 1,
     };
   }
-  const checks: Check[] = [checkSettings(resolved)];
-  if (options.secretsDir) checks.push(await checkDocuments(resolved, options.secretsDir));
+  const env = process.env;
+  const checks: Check[] = [checkSettings(resolved, env)];
+  if (options.secretsDir) checks.push(await checkDocuments(resolved, options.secretsDir, env));
   const notes: string[] = [];
   let title = `Preflight of ${resolved.service}, stage ${resolved.stage}, region ${resolved.region}`;
   if (options.offline) {
@@ -214,7 +226,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
         await checkSecrets(
           stageSecrets(resolved.environment),
           resolved.region,
-          secretStageOf(resolved),
+          secretStageOf(resolved, env),
         ),
       );
       const topics = alarmTopicsOf(resolved);

@@ -11,8 +11,8 @@
  * The document is validated first, as a function validates it (an error names the field, never
  * its value), and so is each part, as its own secret; then as `npm run preflight` checks a
  * stage's documents (scripts/deploy/secret-documents.ts): every capability present, and in every
- * stage, `dev` included, no demo credential, no caller token in plain text, no http:// URL on
- * this machine.
+ * stage, `dev` included, no demo credential, no caller token in plain text, and no action URL
+ * that is not https on a public host (a rehearsal's stand-ins excepted).
  * `--empty=webhooks` writes an empty document ({}) for a capability the stage does not use, on
  * purpose: its secret must exist all the same.
  *
@@ -34,6 +34,7 @@ import {
   missingCapability,
   neededCapabilities,
   type SecretStage,
+  standInOf,
 } from './deploy/secret-documents.ts';
 import {
   type SecretFile,
@@ -160,20 +161,11 @@ export function splitProblems(
   return [...problems];
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const isLoopback = (url: string | undefined) => {
-  try {
-    return LOOPBACK.has(new URL(url ?? '').hostname);
-  } catch {
-    return false;
-  }
-};
-
-/** The stage as a deploy from this shell would see it (its base URLs, its JWT issuer). */
+/** The stage as a deploy from this shell would see it (its base URLs, its AWS, its JWT issuer). */
 function stageOf(stage: string, env: NodeJS.ProcessEnv): SecretStage {
   return {
     stage,
-    standIn: isLoopback(env.SCAN_BASE_URL?.trim()) && isLoopback(env.OPENAPI_BASE_URL?.trim()),
+    standIn: standInOf(env.SCAN_BASE_URL, env.OPENAPI_BASE_URL, env),
     jwt: (env.JWT_ISSUER_URL ?? '').trim() !== '',
   };
 }

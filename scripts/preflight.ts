@@ -89,6 +89,13 @@ function secretStageOf(resolved: ResolvedStage, env: NodeJS.ProcessEnv): SecretS
   };
 }
 
+/** Whether the command names the stack's region, rather than leave serverless.yml's default. */
+function regionGiven(flags: DeployFlags, env: NodeJS.ProcessEnv): boolean {
+  return [flags.region, env.AWS_REGION, env.AWS_DEFAULT_REGION].some(
+    (each) => (each ?? '').trim() !== '',
+  );
+}
+
 const alarmTopicsOf = (resolved: ResolvedStage) =>
   ((resolved.custom.alarmActions ?? []) as unknown[]).filter(
     (topic): topic is string => typeof topic === 'string',
@@ -96,8 +103,17 @@ const alarmTopicsOf = (resolved: ResolvedStage) =>
 const redriveOf = (resolved: ResolvedStage) =>
   String(resolved.custom.redrivePrincipalArn ?? '').trim();
 
-/** The settings a deploy refuses, and every ARN parameter of another region than the stack's. */
-function checkSettings(resolved: ResolvedStage, env: NodeJS.ProcessEnv): Check {
+/**
+ * The settings a deploy refuses, and every ARN parameter of another region than the stack's.
+ * With no region given, one problem says so (and names the regions the ARN parameters name)
+ * in place of a line for each ARN. `regionInDoubt` is whether a region problem was found.
+ */
+function checkSettings(
+  resolved: ResolvedStage,
+  flags: DeployFlags,
+  env: NodeJS.ProcessEnv,
+): Check & { regionInDoubt: boolean } {
+  const given = regionGiven(flags, env);
   const disposable = (resolved.custom.dataRetention as { disposable?: unknown } | undefined)
     ?.disposable;
   const found = new Set(
@@ -106,7 +122,8 @@ function checkSettings(resolved: ResolvedStage, env: NodeJS.ProcessEnv): Check {
       disposable,
       alarmActions: alarmTopicsOf(resolved),
       redrivePrincipal: resolved.custom.redrivePrincipalArn,
-      region: resolved.region,
+      // Without a region given, the region problem below is the one line about regions.
+      region: given ? resolved.region : undefined,
       layers: resolved.layers,
       command: 'deploy',
       corsAllowedOrigins: resolved.custom.corsAllowedOrigins,
@@ -114,18 +131,28 @@ function checkSettings(resolved: ResolvedStage, env: NodeJS.ProcessEnv): Check {
     }),
   );
   let arns = 0;
+  const elsewhere = new Set<string>();
   for (const [name, value] of Object.entries(resolved.params)) {
     const where = settings.regionOfArn(value);
     if (where === undefined) continue;
     arns++;
-    if (where && where !== resolved.region) {
-      // Worded as settings.cjs words it for the parameters it knows (the same line is one).
-      found.add(
-        `The ${name} parameter names a resource of ${where}, but the stack deploys to ${resolved.region}: a stack, ` +
-          'its secrets, its key, its layer and its alarm topic must be in one region ' +
-          '(set AWS_REGION, or pass --region, to the region they are in).',
-      );
-    }
+    if (!where || where === resolved.region) continue;
+    elsewhere.add(where);
+    if (!given) continue;
+    // Worded as settings.cjs words it for the parameters it knows (the same line is one).
+    found.add(
+      `The ${name} parameter names a resource of ${where}, but the stack deploys to ${resolved.region}: a stack, ` +
+        'its secrets, its key, its layer and its alarm topic must be in one region ' +
+        '(set AWS_REGION, or pass --region, to the region they are in).',
+    );
+  }
+  if (!given) {
+    const named = [...elsewhere];
+    found.add(
+      `No region is set: the stack would go to ${resolved.region}, serverless.yml's default, whatever region the AWS CLI's profile names` +
+        (named.length > 0 ? `, and the ARN parameters name ${named.join(', ')}` : '') +
+        `. Set AWS_REGION and AWS_DEFAULT_REGION to the stack's region (docs/deploy.md, step 1), or pass --region ${named.length === 1 ? named[0] : '<region>'}.`,
+    );
   }
   try {
     reservedByFunction(resolved.functions, resolved.custom.reservedConcurrency ?? {});
@@ -142,6 +169,7 @@ function checkSettings(resolved: ResolvedStage, env: NodeJS.ProcessEnv): Check {
   return {
     ok: `settings: region ${resolved.region}; ${arns} ARN parameter(s), all in that region; ${where}`,
     problems: [...found],
+    regionInDoubt: !given || elsewhere.size > 0,
   };
 }
 
@@ -201,7 +229,8 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
     };
   }
   const env = process.env;
-  const checks: Check[] = [checkSettings(resolved, env)];
+  const settingsCheck = checkSettings(resolved, flags, env);
+  const checks: Check[] = [settingsCheck];
   if (options.secretsDir) checks.push(await checkDocuments(resolved, options.secretsDir, env));
   const notes: string[] = [];
   let title = `Preflight of ${resolved.service}, stage ${resolved.stage}, region ${resolved.region}`;
@@ -222,13 +251,20 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
       if (account.none) notes.push(`online checks not run: ${account.none}`);
     } else {
       title += `, AWS account ${account.account}`;
-      checks.push(
-        await checkSecrets(
-          stageSecrets(resolved.environment),
-          resolved.region,
-          secretStageOf(resolved, env),
-        ),
-      );
+      // What lives in the stack's region is not looked for in a region that may be the wrong one.
+      if (settingsCheck.regionInDoubt) {
+        notes.push(
+          `the secrets and the Lambda concurrency not looked up in ${resolved.region}: the region problem above comes first`,
+        );
+      } else {
+        checks.push(
+          await checkSecrets(
+            stageSecrets(resolved.environment),
+            resolved.region,
+            secretStageOf(resolved, env),
+          ),
+        );
+      }
       const topics = alarmTopicsOf(resolved);
       if (topics.length > 0) checks.push(await checkTopics(topics));
       const redrive = redriveOf(resolved);
@@ -239,7 +275,9 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
       } catch {
         reservations = undefined; // an invalid reserveConcurrency: the settings check says so
       }
-      if (reservations) checks.push(await checkConcurrency(reservations, resolved.region));
+      if (reservations && !settingsCheck.regionInDoubt) {
+        checks.push(await checkConcurrency(reservations, resolved.region));
+      }
     }
   }
   const lines: PreflightLine[] = [];

@@ -254,6 +254,11 @@ async function run(
   for (const part of parts) {
     out(`  ${part.file}  (${part.fields.join(', ')})  ->  ${part.secretId}`);
   }
+  if (!(values.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION)) {
+    out(
+      `\nNo region is set: ${region} is serverless.yml's default. If the stack goes elsewhere, set AWS_REGION and AWS_DEFAULT_REGION to its region (docs/deploy.md, step 1), or pass --region.`,
+    );
+  }
   const exists = await existing(
     parts.map((part) => part.secretId),
     region,

@@ -118,7 +118,7 @@ export async function checkSecrets(
           problems.push(
             ARN_PARTS.test(secret.id)
               ? `${where} does not exist in ${region}: create it, or name an existing one in the setting that gives this ARN.`
-              : `${where} does not exist in ${region}: create it: aws secretsmanager create-secret --name ${secret.id} --secret-string file://secrets/${documentFileOf(secret)} (npm run split-secret writes the file).`,
+              : `${where} does not exist in ${region}: create it: aws secretsmanager create-secret --name ${secret.id} --secret-string file://secrets/${documentFileOf(secret)} --region ${region} (npm run split-secret writes the file).`,
           );
         } else {
           problems.push(
@@ -150,7 +150,7 @@ export async function checkTopics(topics: readonly string[]): Promise<Check> {
     } catch (error) {
       problems.push(
         /NotFound/.test(nameOf(error))
-          ? `The alarm topic ${topic} does not exist: create it (aws sns create-topic --name ${topic.split(':').at(-1)}, docs/deploy.md "Deploy from zero") or pass the ARN of one that exists.`
+          ? `The alarm topic ${topic} does not exist: create it (aws sns create-topic --name ${topic.split(':').at(-1)} --region ${region}, docs/deploy.md "Deploy from zero") or pass the ARN of one that exists.`
           : failure(error, `The alarm topic ${topic} cannot be read`, 'sns:GetTopicAttributes'),
       );
     } finally {

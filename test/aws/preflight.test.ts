@@ -91,12 +91,15 @@ describe('npm run preflight with credentials (moto)', { timeout: 60_000 }, () =>
     for (const capability of CAPABILITIES) {
       expect(failed).toContainEqual(
         expect.stringContaining(
-          `the secret platform-gateway/${STAGE}/${capability} does not exist in ${REGION}: create it: aws secretsmanager create-secret --name platform-gateway/${STAGE}/${capability}`,
+          // In the stack's region, whatever region the AWS CLI's profile names.
+          `the secret platform-gateway/${STAGE}/${capability} does not exist in ${REGION}: create it: aws secretsmanager create-secret --name platform-gateway/${STAGE}/${capability} --secret-string file://secrets/${capability}.json --region ${REGION}`,
         ),
       );
     }
     expect(failed).toContainEqual(
-      expect.stringContaining(`The alarm topic ${TOPIC} does not exist: create it`),
+      expect.stringContaining(
+        `The alarm topic ${TOPIC} does not exist: create it (aws sns create-topic --name ${STAGE}-on-call --region ${REGION},`,
+      ),
     );
     expect(failed).toContainEqual(
       expect.stringContaining(
@@ -104,6 +107,28 @@ describe('npm run preflight with credentials (moto)', { timeout: 60_000 }, () =>
       ),
     );
     expect(failed).toHaveLength(7);
+  });
+
+  it('names a missing region once, and looks for no secret in a region that may be the wrong one', async () => {
+    const saved = { ...process.env };
+    delete process.env.AWS_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    try {
+      const { code, out, failed } = await run(preflightMain, FLAGS);
+      expect(code).toBe(1);
+      // One line about the region, and no secret to create in one that may be the wrong one.
+      expect(failed.filter((line) => /No region|does not exist in/.test(line))).toEqual([
+        expect.stringContaining(
+          `FAIL  No region is set: the stack would go to ${REGION}, serverless.yml's default`,
+        ),
+      ]);
+      expect(out).not.toContain('does not exist in');
+      expect(out).toContain(
+        `note  the secrets and the Lambda concurrency not looked up in ${REGION}: the region problem above comes first`,
+      );
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('split-secret prints create-secret for a secret that does not exist, put-secret-value for one that does', async () => {

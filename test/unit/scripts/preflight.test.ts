@@ -166,6 +166,25 @@ describe('npm run preflight, offline', { timeout: 60_000 }, () => {
     expect(out).toContain('online checks not run (--offline)');
   });
 
+  it('names a missing region as one problem, with the region the ARN parameters name', async () => {
+    const saved = { ...process.env };
+    delete process.env.AWS_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    try {
+      const { code, lines } = await preflight([
+        '--stage=prod',
+        `--param=alarmTopicArn=${TOPIC}`,
+        `--param=redrivePrincipalArn=${ROLE}`,
+      ]);
+      expect(code).toBe(1);
+      expect(lines.filter((line) => line.startsWith('  FAIL'))).toEqual([
+        "  FAIL  No region is set: the stack would go to us-east-1, serverless.yml's default, whatever region the AWS CLI's profile names, and the ARN parameters name eu-west-1. Set AWS_REGION and AWS_DEFAULT_REGION to the stack's region (docs/deploy.md, step 1), or pass --region eu-west-1.",
+      ]);
+    } finally {
+      process.env = saved;
+    }
+  });
+
   it('refuses base URLs on this machine for prod unless the deploy goes to a stand-in AWS here', async () => {
     const saved = { ...process.env };
     Object.assign(process.env, {

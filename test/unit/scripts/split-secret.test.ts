@@ -223,6 +223,7 @@ describe('the command', () => {
     expect(out).toContain(
       `aws secretsmanager create-secret --region us-east-1 --name platform-gateway/dev/callers --secret-string file://${path.join(dir, 'out', 'callers.json')}`,
     );
+    expect(out).toContain("No region is set: us-east-1 is serverless.yml's default.");
     expect(out).not.toContain('put-secret-value --region us-east-1 --secret-id platform-gateway');
     expect((await run([input])).code).toBe(2);
     const again = await run([input, path.join(dir, 'out'), '--offline']);
@@ -245,6 +246,7 @@ describe('the command', () => {
     ]);
     expect(spaced.code).toBe(0);
     expect(spaced.out).toContain('create-secret --region eu-west-1 --name platform-gateway/dev/');
+    expect(spaced.out).not.toContain('No region is set');
     const unknown = await run([DEMO_SECRET_FILE, path.join(dir, 'other'), '--stgae=prod']);
     expect(unknown.code).toBe(2);
     expect(unknown.err.split('\n')).toEqual([

@@ -280,6 +280,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
       }
     }
   }
+  for (const check of checks) notes.push(...(check.skipped ?? []));
   const lines: PreflightLine[] = [];
   for (const check of checks) {
     if (check.problems.length === 0) {

@@ -193,6 +193,22 @@ describe('npm run preflight with credentials (moto)', { timeout: 60_000 }, () =>
     expect(out).not.toContain(secretKey);
   });
 
+  it('names an API the endpoint does not implement, and the check it skipped (moto has no Lambda GetAccountSettings)', async () => {
+    const endpoint = inject('motoEndpoint');
+    process.env.AWS_ENDPOINT_URL = endpoint;
+    try {
+      const { code, out } = await run(preflightMain, FLAGS);
+      expect(out).toContain(
+        `  note  this endpoint (${endpoint}) does not implement Lambda GetAccountSettings, so the Lambda concurrency the stage reserves was not checked`,
+      );
+      expect(out).not.toMatch(/Deserialization|\$response|check the credentials and the region/);
+      expect(out).not.toContain('FAIL');
+      expect(code).toBe(0);
+    } finally {
+      await account(1000);
+    }
+  });
+
   it("names a secret that holds a demo caller's token, by its field", async () => {
     const demo = JSON.parse(
       await readFile(path.resolve(import.meta.dirname, '../../emulator/demo-secret.json'), 'utf8'),

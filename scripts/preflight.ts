@@ -165,7 +165,7 @@ function checkSettings(
     ? 'both base URLs https on a public host'
     : standIn
       ? `base URLs on this machine, for a deploy to the stand-in AWS at ${standIn}`
-      : 'base URLs on this machine, which only a disposable stage may name';
+      : 'a base URL not https on a public host, which only a disposable stage may name';
   return {
     ok: `settings: region ${resolved.region}; ${arns} ARN parameter(s), all in that region; ${where}`,
     problems: [...found],

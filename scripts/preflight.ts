@@ -25,6 +25,7 @@ import {
   documentProblems,
   type SecretStage,
   stageSecrets,
+  standInOf,
 } from './deploy/secret-documents.ts';
 import {
   type DeployFlags,
@@ -40,6 +41,10 @@ const require = createRequire(import.meta.url);
 const settings = require('../sls/plugins/settings.cjs') as {
   problems: (input: Record<string, unknown>) => string[];
   regionOfArn: (text: unknown) => string | undefined;
+};
+const hosts = require('../sls/resolvers/hosts.cjs') as {
+  isPublicHttpsUrl: (text: unknown) => boolean;
+  awsStandIn: (env: NodeJS.ProcessEnv) => string | undefined;
 };
 const { reservedByFunction } = require('../sls/plugins/reserved-concurrency.cjs') as {
   reservedByFunction: (
@@ -71,25 +76,24 @@ export interface PreflightReport {
   readonly problems: number;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-function isLoopback(url: unknown): boolean {
-  try {
-    return LOOPBACK.has(new URL(String(url)).hostname);
-  } catch {
-    return false;
-  }
-}
-
 /** What the secret checks need of the stage. */
-function secretStageOf(resolved: ResolvedStage): SecretStage {
+function secretStageOf(resolved: ResolvedStage, env: NodeJS.ProcessEnv): SecretStage {
   return {
     stage: resolved.stage,
-    standIn:
-      isLoopback(resolved.environment.SCAN_BASE_URL) &&
-      isLoopback(resolved.environment.OPENAPI_BASE_URL),
+    standIn: standInOf(
+      resolved.environment.SCAN_BASE_URL,
+      resolved.environment.OPENAPI_BASE_URL,
+      env,
+    ),
     jwt: String(resolved.environment.JWT_ISSUER_URL ?? '').trim() !== '',
   };
+}
+
+/** Whether the command names the stack's region, rather than leave serverless.yml's default. */
+function regionGiven(flags: DeployFlags, env: NodeJS.ProcessEnv): boolean {
+  return [flags.region, env.AWS_REGION, env.AWS_DEFAULT_REGION].some(
+    (each) => (each ?? '').trim() !== '',
+  );
 }
 
 const alarmTopicsOf = (resolved: ResolvedStage) =>
@@ -99,14 +103,27 @@ const alarmTopicsOf = (resolved: ResolvedStage) =>
 const redriveOf = (resolved: ResolvedStage) =>
   String(resolved.custom.redrivePrincipalArn ?? '').trim();
 
-/** The settings a deploy refuses, and every ARN parameter of another region than the stack's. */
-function checkSettings(resolved: ResolvedStage): Check {
+/**
+ * The settings a deploy refuses, and every ARN parameter of another region than the stack's.
+ * With no region given, one problem says so (and names the regions the ARN parameters name)
+ * in place of a line for each ARN. `regionInDoubt` is whether a region problem was found.
+ */
+function checkSettings(
+  resolved: ResolvedStage,
+  flags: DeployFlags,
+  env: NodeJS.ProcessEnv,
+): Check & { regionInDoubt: boolean } {
+  const given = regionGiven(flags, env);
+  const disposable = (resolved.custom.dataRetention as { disposable?: unknown } | undefined)
+    ?.disposable;
   const found = new Set(
     settings.problems({
       stage: resolved.stage,
+      disposable,
       alarmActions: alarmTopicsOf(resolved),
       redrivePrincipal: resolved.custom.redrivePrincipalArn,
-      region: resolved.region,
+      // Without a region given, the region problem below is the one line about regions.
+      region: given ? resolved.region : undefined,
       layers: resolved.layers,
       command: 'deploy',
       corsAllowedOrigins: resolved.custom.corsAllowedOrigins,
@@ -114,32 +131,54 @@ function checkSettings(resolved: ResolvedStage): Check {
     }),
   );
   let arns = 0;
+  const elsewhere = new Set<string>();
   for (const [name, value] of Object.entries(resolved.params)) {
     const where = settings.regionOfArn(value);
     if (where === undefined) continue;
     arns++;
-    if (where && where !== resolved.region) {
-      // Worded as settings.cjs words it for the parameters it knows (the same line is one).
-      found.add(
-        `The ${name} parameter names a resource of ${where}, but the stack deploys to ${resolved.region}: a stack, ` +
-          'its secrets, its key, its layer and its alarm topic must be in one region ' +
-          '(set AWS_REGION, or pass --region, to the region they are in).',
-      );
-    }
+    if (!where || where === resolved.region) continue;
+    elsewhere.add(where);
+    if (!given) continue;
+    // Worded as settings.cjs words it for the parameters it knows (the same line is one).
+    found.add(
+      `The ${name} parameter names a resource of ${where}, but the stack deploys to ${resolved.region}: a stack, ` +
+        'its secrets, its key, its layer and its alarm topic must be in one region ' +
+        '(set AWS_REGION, or pass --region, to the region they are in).',
+    );
+  }
+  if (!given) {
+    const named = [...elsewhere];
+    found.add(
+      `No region is set: the stack would go to ${resolved.region}, serverless.yml's default, whatever region the AWS CLI's profile names` +
+        (named.length > 0 ? `, and the ARN parameters name ${named.join(', ')}` : '') +
+        `. Set AWS_REGION and AWS_DEFAULT_REGION to the stack's region (docs/deploy.md, step 1), or pass --region ${named.length === 1 ? named[0] : '<region>'}.`,
+    );
   }
   try {
     reservedByFunction(resolved.functions, resolved.custom.reservedConcurrency ?? {});
   } catch (error) {
     found.add((error as Error).message);
   }
+  const standIn = hosts.awsStandIn(env);
+  const urls = [resolved.environment.SCAN_BASE_URL, resolved.environment.OPENAPI_BASE_URL];
+  const where = urls.every((url) => hosts.isPublicHttpsUrl(url))
+    ? 'both base URLs https on a public host'
+    : standIn
+      ? `base URLs on this machine, for a deploy to the stand-in AWS at ${standIn}`
+      : 'a base URL not https on a public host, which only a disposable stage may name';
   return {
-    ok: `settings: region ${resolved.region}; ${arns} ARN parameter(s), all in that region; both base URLs https (or a stand-in on this machine)`,
+    ok: `settings: region ${resolved.region}; ${arns} ARN parameter(s), all in that region; ${where}`,
     problems: [...found],
+    regionInDoubt: !given || elsewhere.size > 0,
   };
 }
 
-async function checkDocuments(resolved: ResolvedStage, dir: string): Promise<Check> {
-  const stage = secretStageOf(resolved);
+async function checkDocuments(
+  resolved: ResolvedStage,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Check> {
+  const stage = secretStageOf(resolved, env);
   const problems: string[] = [];
   const files: string[] = [];
   for (const secret of stageSecrets(resolved.environment)) {
@@ -189,8 +228,10 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
       problems: 1,
     };
   }
-  const checks: Check[] = [checkSettings(resolved)];
-  if (options.secretsDir) checks.push(await checkDocuments(resolved, options.secretsDir));
+  const env = process.env;
+  const settingsCheck = checkSettings(resolved, flags, env);
+  const checks: Check[] = [settingsCheck];
+  if (options.secretsDir) checks.push(await checkDocuments(resolved, options.secretsDir, env));
   const notes: string[] = [];
   let title = `Preflight of ${resolved.service}, stage ${resolved.stage}, region ${resolved.region}`;
   if (options.offline) {
@@ -210,13 +251,20 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
       if (account.none) notes.push(`online checks not run: ${account.none}`);
     } else {
       title += `, AWS account ${account.account}`;
-      checks.push(
-        await checkSecrets(
-          stageSecrets(resolved.environment),
-          resolved.region,
-          secretStageOf(resolved),
-        ),
-      );
+      // What lives in the stack's region is not looked for in a region that may be the wrong one.
+      if (settingsCheck.regionInDoubt) {
+        notes.push(
+          `the secrets and the Lambda concurrency not looked up in ${resolved.region}: the region problem above comes first`,
+        );
+      } else {
+        checks.push(
+          await checkSecrets(
+            stageSecrets(resolved.environment),
+            resolved.region,
+            secretStageOf(resolved, env),
+          ),
+        );
+      }
       const topics = alarmTopicsOf(resolved);
       if (topics.length > 0) checks.push(await checkTopics(topics));
       const redrive = redriveOf(resolved);
@@ -227,9 +275,12 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
       } catch {
         reservations = undefined; // an invalid reserveConcurrency: the settings check says so
       }
-      if (reservations) checks.push(await checkConcurrency(reservations, resolved.region));
+      if (reservations && !settingsCheck.regionInDoubt) {
+        checks.push(await checkConcurrency(reservations, resolved.region));
+      }
     }
   }
+  for (const check of checks) notes.push(...(check.skipped ?? []));
   const lines: PreflightLine[] = [];
   for (const check of checks) {
     if (check.problems.length === 0) {

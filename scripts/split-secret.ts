@@ -10,13 +10,18 @@
  *
  * The document is validated first, as a function validates it (an error names the field, never
  * its value), and so is each part, as its own secret; then as `npm run preflight` checks a
- * stage's documents (scripts/deploy/secret-documents.ts): every capability present, and outside
- * `dev` no demo credential, no caller token in plain text, no http:// URL on this machine.
- * Nothing is written while a problem remains. `--empty=webhooks` writes an empty document ({})
- * for a capability the stage does not use, on purpose: its secret must exist all the same. The files are written readable by their owner
- * only, and an existing file is not overwritten unless --force.
+ * stage's documents (scripts/deploy/secret-documents.ts): every capability present, and in every
+ * stage, `dev` included, no demo credential, no caller token in plain text, and no action URL
+ * that is not https on a public host (a rehearsal's stand-ins excepted).
+ * `--empty=webhooks` writes an empty document ({}) for a capability the stage does not use, on
+ * purpose: its secret must exist all the same.
+ *
+ * Nothing is written while a problem remains, the files' places included: each file is a new
+ * 0600 file renamed into place, never written through a symbolic link, in a directory no other
+ * user may write to (created 0700), and an existing file is replaced only with --force
+ * (scripts/deploy/secret-files.ts).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,7 +34,14 @@ import {
   missingCapability,
   neededCapabilities,
   type SecretStage,
+  standInOf,
 } from './deploy/secret-documents.ts';
+import {
+  type SecretFile,
+  SecretFilesRefused,
+  secretFileProblems,
+  writeSecretFiles,
+} from './deploy/secret-files.ts';
 import { parseCommand, refused, UsageError } from './local/args.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -47,20 +59,22 @@ interface Part {
   readonly secretId: string;
 }
 
-/**
- * Splits the document in `text` into `outDir`, for a stage of `service`; returns what it wrote.
- * Throws, naming fields only, when the document or a part is not valid.
- */
-export async function splitSecret(options: {
+interface SplitOptions {
   text: string;
   origin: string;
   outDir: string;
   service: string;
   stage: string;
-  force?: boolean;
+  force?: boolean | undefined;
   /** Capabilities written as an empty document ({}): the stage does not use them, on purpose. */
-  empty?: readonly SecretCapability[];
-}): Promise<Part[]> {
+  empty?: readonly SecretCapability[] | undefined;
+}
+
+/**
+ * The parts of the document in `text`, each with its file's text, for a stage of `service`:
+ * nothing written. Throws, naming fields only, when the document or a part is not valid.
+ */
+async function partsOf(options: SplitOptions): Promise<(Part & SecretFile)[]> {
   // As a function reads it: refused whole, naming the field, when any part is wrong.
   parseSecret(options.text, options.origin);
   const document = JSON.parse(options.text) as Record<string, unknown>;
@@ -79,22 +93,41 @@ export async function splitSecret(options: {
         'param:secretLayout': 'split',
       })[name],
   );
-  await mkdir(options.outDir, { recursive: true, mode: 0o700 });
-  const parts: Part[] = [];
   const split = splitByCapability(document);
   for (const capability of options.empty ?? []) split[capability] ??= {};
-  for (const [capability, part] of Object.entries(split) as [
-    SecretCapability,
-    Record<string, unknown>,
-  ][]) {
-    const text = `${JSON.stringify(part, null, 2)}\n`;
-    // As the capability's own secret is read: its fields only.
-    parseSecret(text, `the ${capability} part`, { fields: CAPABILITY_FIELDS[capability] });
-    const file = path.join(options.outDir, `${capability}.json`);
-    await writeFile(file, text, { mode: 0o600, flag: options.force ? 'w' : 'wx' });
-    parts.push({ capability, file, fields: Object.keys(part), secretId: ids[capability] });
-  }
-  return parts;
+  return (Object.entries(split) as [SecretCapability, Record<string, unknown>][]).map(
+    ([capability, part]) => {
+      const text = `${JSON.stringify(part, null, 2)}\n`;
+      // As the capability's own secret is read: its fields only.
+      parseSecret(text, `the ${capability} part`, { fields: CAPABILITY_FIELDS[capability] });
+      const name = `${capability}.json`;
+      return {
+        capability,
+        name,
+        text,
+        file: path.join(options.outDir, name),
+        fields: Object.keys(part),
+        secretId: ids[capability],
+      };
+    },
+  );
+}
+
+/**
+ * Splits the document in `text` into `outDir`, for a stage of `service`; returns what it wrote.
+ * Every part is checked, and every file's place (scripts/deploy/secret-files.ts), before any is
+ * written: throws, naming fields only, when the document or a part is not valid, and
+ * SecretFilesRefused when a file cannot be written safely, having written nothing.
+ */
+export async function splitSecret(options: SplitOptions): Promise<Part[]> {
+  const parts = await partsOf(options);
+  await writeSecretFiles(options.outDir, parts, { force: options.force });
+  return parts.map(({ capability, file, fields, secretId }) => ({
+    capability,
+    file,
+    fields,
+    secretId,
+  }));
 }
 
 /**
@@ -128,20 +161,11 @@ export function splitProblems(
   return [...problems];
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const isLoopback = (url: string | undefined) => {
-  try {
-    return LOOPBACK.has(new URL(url ?? '').hostname);
-  } catch {
-    return false;
-  }
-};
-
-/** The stage as a deploy from this shell would see it (its base URLs, its JWT issuer). */
+/** The stage as a deploy from this shell would see it (its base URLs, its AWS, its JWT issuer). */
 function stageOf(stage: string, env: NodeJS.ProcessEnv): SecretStage {
   return {
     stage,
-    standIn: isLoopback(env.SCAN_BASE_URL?.trim()) && isLoopback(env.OPENAPI_BASE_URL?.trim()),
+    standIn: standInOf(env.SCAN_BASE_URL, env.OPENAPI_BASE_URL, env),
     jwt: (env.JWT_ISSUER_URL ?? '').trim() !== '',
   };
 }
@@ -196,18 +220,7 @@ async function run(
   try {
     const text = await readFile(input, 'utf8');
     parseSecret(text, input);
-    const problems = splitProblems(
-      JSON.parse(text),
-      input,
-      stageOf(stage, process.env),
-      empty as SecretCapability[],
-    );
-    if (problems.length > 0) {
-      for (const problem of problems) err(`FAIL  ${problem}`);
-      err(`${problems.length} problem(s) for the ${stage} stage: nothing written.`);
-      return 1;
-    }
-    parts = await splitSecret({
+    const options: SplitOptions = {
       text,
       origin: input,
       outDir,
@@ -215,19 +228,36 @@ async function run(
       stage,
       force: values.force === true,
       empty: empty as SecretCapability[],
-    });
+    };
+    // Everything that would stop it, checked before anything is written.
+    const problems = [
+      ...splitProblems(JSON.parse(text), input, stageOf(stage, process.env), options.empty),
+      ...(await secretFileProblems(outDir, await partsOf(options), options.force === true))
+        .problems,
+    ];
+    if (problems.length > 0) {
+      for (const problem of problems) err(`FAIL  ${problem}`);
+      err(`${problems.length} problem(s) for the ${stage} stage: nothing written.`);
+      return 1;
+    }
+    parts = await splitSecret(options);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    err(
-      code === 'EEXIST'
-        ? `${(error as NodeJS.ErrnoException).path} exists: remove it, or pass --force`
-        : (error as Error).message,
-    );
+    if (error instanceof SecretFilesRefused) {
+      for (const problem of error.problems) err(`FAIL  ${problem}`);
+      err(`${error.problems.length} problem(s): nothing written.`);
+    } else {
+      err((error as Error).message);
+    }
     return 1;
   }
   out(`Wrote ${parts.length} documents for the ${stage} stage, one per capability:\n`);
   for (const part of parts) {
     out(`  ${part.file}  (${part.fields.join(', ')})  ->  ${part.secretId}`);
+  }
+  if (!(values.region || process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION)) {
+    out(
+      `\nNo region is set: ${region} is serverless.yml's default. If the stack goes elsewhere, set AWS_REGION and AWS_DEFAULT_REGION to its region (docs/deploy.md, step 1), or pass --region.`,
+    );
   }
   const exists = await existing(
     parts.map((part) => part.secretId),

@@ -29,6 +29,8 @@ import {
 export interface Check {
   readonly ok: string;
   readonly problems: readonly string[];
+  /** What it could not check, and why (the endpoint lacks an API): notes, not problems. */
+  readonly skipped?: readonly string[];
 }
 
 /** Lambda keeps this much of an account's concurrency unreserved (all of it, below this). */
@@ -41,11 +43,53 @@ function denied(error: unknown): boolean {
   return /AccessDenied|NotAuthorized|UnauthorizedOperation/.test(nameOf(error));
 }
 
+/**
+ * Whether the endpoint answered as one that lacks the API: an HTTP 404, 405 or 501 that is no
+ * AWS error (the SDK could not read it as one: it has no `$fault`), or an error named so.
+ */
+function unimplemented(error: unknown): boolean {
+  const { $fault, $metadata } = error as {
+    $fault?: string;
+    $metadata?: { httpStatusCode?: number };
+  };
+  const status = $metadata?.httpStatusCode;
+  return (
+    ($fault === undefined && (status === 404 || status === 405 || status === 501)) ||
+    /^NotImplemented/.test(nameOf(error))
+  );
+}
+
+/** The endpoint of its own the SDK sends a service's calls to, when one is set. */
+function endpointOf(service: string): string | undefined {
+  const own = process.env[`AWS_ENDPOINT_URL_${service.toUpperCase().replace(/ /g, '_')}`];
+  return (own ?? process.env.AWS_ENDPOINT_URL ?? '').trim() || undefined;
+}
+
+/** Why a call failed, as one line with what to do. */
 function failure(error: unknown, what: string, permission: string): string {
   return denied(error)
     ? `${what}: access denied; the identity running the preflight needs ${permission} (docs/deploy.md, "The deployer's permissions").`
-    : `${what}: ${nameOf(error)} (${(error as Error).message}); check the credentials and the region, then run the preflight again.`;
+    : `${what}: ${nameOf(error)} (${firstLine(error)}); check the credentials and the region, then run the preflight again.`;
 }
+
+/** The first line of an error's message: the SDK adds lines about its own internals. */
+const firstLine = (error: unknown) => String((error as Error).message ?? '').split('\n')[0];
+
+/**
+ * A call the endpoint does not implement, named as such ("this endpoint does not implement
+ * Lambda GetAccountSettings"); undefined for any other error. Only an endpoint set in the
+ * environment (a stand-in: moto has no Lambda GetAccountSettings) may lack one: AWS's own
+ * endpoints answer their APIs, so anything else there is a failure (failure()).
+ */
+function notImplemented(error: unknown, service: string, call: string): string | undefined {
+  const endpoint = endpointOf(service);
+  return endpoint && unimplemented(error)
+    ? `this endpoint (${endpoint}) does not implement ${service} ${call}`
+    : undefined;
+}
+
+/** The note of a check skipped since its call is not implemented (see notImplemented). */
+const skippedNote = (lacks: string, check: string) => `${lacks}, so ${check} was not checked`;
 
 /**
  * The account the credentials belong to; `undefined` with the reason when there are none, and
@@ -62,6 +106,8 @@ export async function callerAccount(
     if (nameOf(error) === 'CredentialsProviderError') {
       return { none: 'no AWS credentials found (`aws sts get-caller-identity` must answer)' };
     }
+    const lacks = notImplemented(error, 'STS', 'GetCallerIdentity');
+    if (lacks) return { none: lacks };
     throw new Error(
       `The AWS credentials are refused (${nameOf(error)}): \`aws sts get-caller-identity\` must answer; renew them or choose another profile (AWS_PROFILE).`,
     );
@@ -100,6 +146,7 @@ export async function checkSecrets(
 ): Promise<Check> {
   const client = new SecretsManagerClient({ region });
   const problems: string[] = [];
+  const skipped: string[] = [];
   try {
     for (const secret of secrets) {
       const where = `the secret ${secret.id}`;
@@ -114,11 +161,14 @@ export async function checkSecrets(
           continue;
         }
       } catch (error) {
-        if (nameOf(error) === 'ResourceNotFoundException') {
+        const lacks = notImplemented(error, 'Secrets Manager', 'GetSecretValue');
+        if (lacks) {
+          skipped.push(skippedNote(lacks, where));
+        } else if (nameOf(error) === 'ResourceNotFoundException') {
           problems.push(
             ARN_PARTS.test(secret.id)
               ? `${where} does not exist in ${region}: create it, or name an existing one in the setting that gives this ARN.`
-              : `${where} does not exist in ${region}: create it: aws secretsmanager create-secret --name ${secret.id} --secret-string file://secrets/${documentFileOf(secret)} (npm run split-secret writes the file).`,
+              : `${where} does not exist in ${region}: create it: aws secretsmanager create-secret --name ${secret.id} --secret-string file://secrets/${documentFileOf(secret)} --region ${region} (npm run split-secret writes the file).`,
           );
         } else {
           problems.push(
@@ -133,14 +183,19 @@ export async function checkSecrets(
     client.destroy();
   }
   return {
-    ok: `${secrets.length} secret(s) exist and parse: ${secrets.map((secret) => secret.id).join(', ')}`,
+    ok:
+      skipped.length === 0
+        ? `${secrets.length} secret(s) exist and parse: ${secrets.map((secret) => secret.id).join(', ')}`
+        : '',
     problems,
+    skipped,
   };
 }
 
 /** Each alarm topic exists (in its own region, which the offline checks hold to the stack's). */
 export async function checkTopics(topics: readonly string[]): Promise<Check> {
   const problems: string[] = [];
+  const skipped: string[] = [];
   for (const topic of topics) {
     const region = ARN_PARTS.exec(topic)?.[2];
     if (!region) continue; // malformed: the settings check says so
@@ -148,16 +203,23 @@ export async function checkTopics(topics: readonly string[]): Promise<Check> {
     try {
       await client.send(new GetTopicAttributesCommand({ TopicArn: topic }));
     } catch (error) {
-      problems.push(
-        /NotFound/.test(nameOf(error))
-          ? `The alarm topic ${topic} does not exist: create it (aws sns create-topic --name ${topic.split(':').at(-1)}, docs/deploy.md "Deploy from zero") or pass the ARN of one that exists.`
-          : failure(error, `The alarm topic ${topic} cannot be read`, 'sns:GetTopicAttributes'),
-      );
+      const lacks = notImplemented(error, 'SNS', 'GetTopicAttributes');
+      if (lacks) skipped.push(skippedNote(lacks, `the alarm topic ${topic}`));
+      else
+        problems.push(
+          /NotFound/.test(nameOf(error))
+            ? `The alarm topic ${topic} does not exist: create it (aws sns create-topic --name ${topic.split(':').at(-1)} --region ${region}, docs/deploy.md "Deploy from zero") or pass the ARN of one that exists.`
+            : failure(error, `The alarm topic ${topic} cannot be read`, 'sns:GetTopicAttributes'),
+        );
     } finally {
       client.destroy();
     }
   }
-  return { ok: `alarm topic ${topics.join(', ')} exists`, problems };
+  return {
+    ok: skipped.length === 0 ? `alarm topic ${topics.join(', ')} exists` : '',
+    problems,
+    skipped,
+  };
 }
 
 /** The redrive principal (an IAM role or user) exists. */
@@ -173,6 +235,14 @@ export async function checkPrincipal(arn: string, region: string): Promise<Check
     else await client.send(new GetUserCommand({ UserName: name }));
     return { ok: `redrive principal ${arn} exists`, problems: [] };
   } catch (error) {
+    const lacks = notImplemented(error, 'IAM', kind === 'role' ? 'GetRole' : 'GetUser');
+    if (lacks) {
+      return {
+        ok: '',
+        problems: [],
+        skipped: [skippedNote(lacks, `the redrive principal ${arn}`)],
+      };
+    }
     return {
       ok: '',
       problems: [
@@ -189,6 +259,9 @@ export async function checkPrincipal(arn: string, region: string): Promise<Check
     client.destroy();
   }
 }
+
+/** What checkConcurrency checks, as a note names it when it cannot. */
+const CONCURRENCY = 'the Lambda concurrency the stage reserves';
 
 /** A function's reserved concurrency: what the stage asks, and the param that sets it. */
 export interface Reservation {
@@ -216,6 +289,8 @@ export async function checkConcurrency(
       unreserved = settings.AccountLimit?.UnreservedConcurrentExecutions ?? 0;
       limit = settings.AccountLimit?.ConcurrentExecutions ?? 0;
     } catch (error) {
+      const lacks = notImplemented(error, 'Lambda', 'GetAccountSettings');
+      if (lacks) return { ok: '', problems: [], skipped: [skippedNote(lacks, CONCURRENCY)] };
       return {
         ok: '',
         problems: [
@@ -236,6 +311,8 @@ export async function checkConcurrency(
         );
         current = answer.ReservedConcurrentExecutions ?? 0;
       } catch (error) {
+        const lacks = notImplemented(error, 'Lambda', 'GetFunctionConcurrency');
+        if (lacks) return { ok: '', problems: [], skipped: [skippedNote(lacks, CONCURRENCY)] };
         if (nameOf(error) !== 'ResourceNotFoundException') {
           return {
             ok: '',

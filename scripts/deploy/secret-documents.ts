@@ -1,17 +1,20 @@
 /**
  * The secret documents of a stage, checked as a deploy needs them: each parses as the functions
  * parse it (lib/secrets/store.ts `parseSecret`, with the fields of its capabilities and the
- * deployed rules), every capability has its document, and a stage other than `dev` holds no
- * credential published in this repository (the demo secret's tokens, webhook secrets and keys),
- * no caller token in plain text (its digest, `tokenSha256`, instead), and no plain http:// URL
- * on this machine unless the stage's platform is itself a stand-in on this machine. Each problem
- * is one line that names the document and the field (never a value) and says what to do.
+ * deployed rules), every capability has its document, and no stage, `dev` included, holds a
+ * credential published in this repository (the demo secret's tokens, webhook secrets and keys)
+ * or a caller token in plain text (its digest, `tokenSha256`, instead). An action or trigger URL
+ * must be https on a public host. Only a rehearsal, whose platform and AWS are both stand-ins on
+ * this machine, may hold the emulator's keys and URLs on this machine. Each problem is one line
+ * that names the document and the field (never a value) and says what to do.
  *
  * `npm run preflight` checks the documents of a directory (as `npm run split-secret` writes
  * them) and, with credentials, the secrets themselves; `npm run split-secret` checks the parts
- * it is about to write.
+ * it is about to write. Local runs (`npm start`, serverless offline, `invoke local`) read the
+ * demo secret itself and pass through none of this.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import {
   SECRET_CAPABILITIES,
   type SecretCapability,
@@ -27,16 +30,39 @@ import {
 import { parseSecret } from '../../lib/secrets/store.ts';
 import { DEMO_SECRETS_FILE } from '../local/paths.ts';
 
+const hosts = createRequire(import.meta.url)('../../sls/resolvers/hosts.cjs') as {
+  isPublicHttpsUrl: (text: unknown) => boolean;
+  isLoopbackUrl: (text: unknown) => boolean;
+  awsStandIn: (env: NodeJS.ProcessEnv) => string | undefined;
+};
+
 /** What the checks need to know of the stage. */
 export interface SecretStage {
   readonly stage: string;
   /**
-   * The stage's platform is a stand-in on this machine (both base URLs are loopback URLs: a
-   * rehearsal, a benchmark): its documents may hold the stand-in's keys and loopback URLs.
+   * The stage's platform and AWS are both stand-ins on this machine (standInOf: a rehearsal):
+   * its documents may hold the emulator's keys and URLs on this machine.
    */
   readonly standIn: boolean;
   /** Callers come from a JWT issuer: no function reads the callers' document. */
   readonly jwt: boolean;
+}
+
+/**
+ * Whether a stage is deployed to stand-ins on this machine only: both base URLs on loopback, and
+ * every AWS call to a stand-in AWS on loopback (`AWS_ENDPOINT_URL`, as `npm run rehearse` sets
+ * it). A loopback platform deployed to AWS itself is no stand-in: its functions cannot reach it.
+ */
+export function standInOf(
+  scanBaseUrl: unknown,
+  openapiBaseUrl: unknown,
+  env: NodeJS.ProcessEnv,
+): boolean {
+  return (
+    hosts.isLoopbackUrl(scanBaseUrl) &&
+    hosts.isLoopbackUrl(openapiBaseUrl) &&
+    hosts.awsStandIn(env) !== undefined
+  );
 }
 
 /** One secret of the stage: its id and the capabilities it holds (one, or all in `single`). */
@@ -140,20 +166,8 @@ function demoValues(): DemoValues {
   return demo;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-function isLoopbackHttp(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' && LOOPBACK.has(parsed.hostname);
-  } catch {
-    return false;
-  }
-}
-
-/** What a stage other than `dev` may not hold, in a document that parses. */
+/** What a stage's document may not hold, once it parses: in every stage, `dev` included. */
 function stageRuleProblems(secret: PlatformSecret, where: string, stage: SecretStage): string[] {
-  if (stage.stage === 'dev') return [];
   const found: string[] = [];
   const known = demoValues();
   const published = 'published in this repository (emulator/demo-secret.json)';
@@ -200,11 +214,13 @@ function stageRuleProblems(secret: PlatformSecret, where: string, stage: SecretS
   }
   for (const kind of ['actions', 'triggers'] as const) {
     for (const [name, entry] of Object.entries(secret[kind] ?? {})) {
-      if (isLoopbackHttp(entry.url)) {
-        found.push(
-          `${where}: ${kind}.${name}.url is a plain http:// URL on this machine, which a deployed function cannot reach: put the ${kind === 'actions' ? "action's" : "trigger's"} https invoke URL there.`,
-        );
-      }
+      if (hosts.isPublicHttpsUrl(entry.url)) continue;
+      const what = /^http:/i.test(entry.url)
+        ? 'a plain http:// URL on this machine'
+        : 'not on a public host (this machine, or a private network)';
+      found.push(
+        `${where}: ${kind}.${name}.url is ${what}, which a deployed function cannot reach: put the ${kind === 'actions' ? "action's" : "trigger's"} https invoke URL there.`,
+      );
     }
   }
   return found;

@@ -5,6 +5,7 @@
 const { setting, ARN } = require('../resolvers/deploy-env.cjs');
 const { CAPABILITIES, settingOf } = require('../resolvers/secrets.cjs');
 const cors = require('../resolvers/cors.cjs');
+const { awsStandIn, isPublicHttpsUrl } = require('../resolvers/hosts.cjs');
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/;
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
@@ -41,6 +42,14 @@ function isSecureUrl(text) {
     return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
   } catch {
     return false;
+  }
+}
+/** A URL's scheme and host, as a message may show it (a base URL holds no secret). */
+function originOf(text) {
+  try {
+    return new URL(text).origin;
+  } catch {
+    return 'that';
   }
 }
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
@@ -126,12 +135,21 @@ function problems(
   }
   const https =
     'https is required when deployed (loopback hosts excepted), so that credentials never travel unencrypted';
+  // A kept stage calls the platform on the internet: only a deploy to a stand-in AWS on this
+  // machine (the rehearsal) may point it at this machine.
+  const publicOnly = kept && !awsStandIn();
+  const notPublic = (name, url) =>
+    `${name} must be an https URL on a public host for the ${stage} stage, not ${url}: ` +
+    'a deployed function cannot reach this machine or a private network (a local run left exported?). ' +
+    "Set it to the platform's gateway (docs/deploy.md, step 1); only a deploy to a stand-in AWS on " +
+    'this machine (AWS_ENDPOINT_URL on loopback, as `npm run rehearse` does) may name this machine.';
   for (const [name, what] of REQUIRED) {
     const value = setting(name);
     if (!value && command === 'package') continue; // warnings()
     if (!value) found.push(`${name} is required to deploy a stage: ${what}.`);
     else if (!HTTP_URL.test(value)) found.push(`${name} must be an absolute http(s) URL.`);
     else if (!isSecureUrl(value)) found.push(`${name} must be an https URL: ${https}.`);
+    else if (publicOnly && !isPublicHttpsUrl(value)) found.push(notPublic(name, originOf(value)));
   }
   const serviceUrls = setting('OPENAPI_SERVICE_URLS');
   if (serviceUrls) {
@@ -147,6 +165,8 @@ function problems(
       for (const [service, url] of Object.entries(parsed)) {
         if (typeof url !== 'string' || !isSecureUrl(url)) {
           found.push(`OPENAPI_SERVICE_URLS.${service} must be an https URL: ${https}.`);
+        } else if (publicOnly && !isPublicHttpsUrl(url)) {
+          found.push(notPublic(`OPENAPI_SERVICE_URLS.${service}`, originOf(url)));
         }
       }
     }

@@ -91,12 +91,15 @@ describe('npm run preflight with credentials (moto)', { timeout: 60_000 }, () =>
     for (const capability of CAPABILITIES) {
       expect(failed).toContainEqual(
         expect.stringContaining(
-          `the secret platform-gateway/${STAGE}/${capability} does not exist in ${REGION}: create it: aws secretsmanager create-secret --name platform-gateway/${STAGE}/${capability}`,
+          // In the stack's region, whatever region the AWS CLI's profile names.
+          `the secret platform-gateway/${STAGE}/${capability} does not exist in ${REGION}: create it: aws secretsmanager create-secret --name platform-gateway/${STAGE}/${capability} --secret-string file://secrets/${capability}.json --region ${REGION}`,
         ),
       );
     }
     expect(failed).toContainEqual(
-      expect.stringContaining(`The alarm topic ${TOPIC} does not exist: create it`),
+      expect.stringContaining(
+        `The alarm topic ${TOPIC} does not exist: create it (aws sns create-topic --name ${STAGE}-on-call --region ${REGION},`,
+      ),
     );
     expect(failed).toContainEqual(
       expect.stringContaining(
@@ -104,6 +107,28 @@ describe('npm run preflight with credentials (moto)', { timeout: 60_000 }, () =>
       ),
     );
     expect(failed).toHaveLength(7);
+  });
+
+  it('names a missing region once, and looks for no secret in a region that may be the wrong one', async () => {
+    const saved = { ...process.env };
+    delete process.env.AWS_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    try {
+      const { code, out, failed } = await run(preflightMain, FLAGS);
+      expect(code).toBe(1);
+      // One line about the region, and no secret to create in one that may be the wrong one.
+      expect(failed.filter((line) => /No region|does not exist in/.test(line))).toEqual([
+        expect.stringContaining(
+          `FAIL  No region is set: the stack would go to ${REGION}, serverless.yml's default`,
+        ),
+      ]);
+      expect(out).not.toContain('does not exist in');
+      expect(out).toContain(
+        `note  the secrets and the Lambda concurrency not looked up in ${REGION}: the region problem above comes first`,
+      );
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('split-secret prints create-secret for a secret that does not exist, put-secret-value for one that does', async () => {
@@ -166,6 +191,22 @@ describe('npm run preflight with credentials (moto)', { timeout: 60_000 }, () =>
       'Lambda concurrency: the stage reserves 140 (cancelReservedJobs 10, getJobReport 10, invokeAction 20, fireTrigger 10, receiveWebhook 50, catalogueLanguage 10, catalogueMaps 20, catalogueCaptcha 10); the account has 1000 of 1000 unreserved',
     );
     expect(out).not.toContain(secretKey);
+  });
+
+  it('names an API the endpoint does not implement, and the check it skipped (moto has no Lambda GetAccountSettings)', async () => {
+    const endpoint = inject('motoEndpoint');
+    process.env.AWS_ENDPOINT_URL = endpoint;
+    try {
+      const { code, out } = await run(preflightMain, FLAGS);
+      expect(out).toContain(
+        `  note  this endpoint (${endpoint}) does not implement Lambda GetAccountSettings, so the Lambda concurrency the stage reserves was not checked`,
+      );
+      expect(out).not.toMatch(/Deserialization|\$response|check the credentials and the region/);
+      expect(out).not.toContain('FAIL');
+      expect(code).toBe(0);
+    } finally {
+      await account(1000);
+    }
   });
 
   it("names a secret that holds a demo caller's token, by its field", async () => {

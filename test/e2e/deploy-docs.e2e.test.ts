@@ -73,7 +73,9 @@ function programOf(command: string): string {
 function ruleOf(command: string): Rule | undefined {
   const program = programOf(command);
   if (/^[A-Z_]+=\$\(aws\s/.test(command)) return 'aws-answer';
-  if (/^export\s|^rm\s|^echo\s|^cat > \S+ <</.test(program)) return 'run';
+  if (/^export\s|^rm\s|^echo\s|^cat > \S+ <<|^\(umask 077; cat > \S+\) <</.test(program)) {
+    return 'run';
+  }
   if (/^npm run (split-secret|preflight|new-caller)\b/.test(program)) return 'run';
   if (/^npx serverless package\b/.test(program)) return 'package';
   if (/^npx serverless deploy(?! list)\b/.test(program)) return 'deploy';

@@ -291,6 +291,26 @@ describe('serverless package and its CloudFormation template', () => {
     expect(output).toContain('SCAN_BASE_URL must be an https URL');
   });
 
+  it('refuses to package prod with base URLs on this machine when AWS is not a stand-in here', async () => {
+    const local = 'http://127.0.0.1:4010';
+    const output = await packageStage(
+      'prod',
+      { SCAN_BASE_URL: local, OPENAPI_BASE_URL: 'http://localhost:4010' },
+      [`alarmTopicArn=${ALARM_TOPIC}`, `redrivePrincipalArn=${REDRIVE}`],
+    ).then(
+      async (packagedAnyway) => {
+        await rm(packagedAnyway.dir, { recursive: true, force: true });
+        return 'packaged';
+      },
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ''}${error.stderr ?? ''}`,
+    );
+    expect(output).not.toBe('packaged');
+    expect(output).toContain(
+      `SCAN_BASE_URL must be an https URL on a public host for the prod stage, not ${local}`,
+    );
+    expect(output).toContain('OPENAPI_BASE_URL must be an https URL on a public host');
+  });
+
   it('builds one artifact per function', async () => {
     const zips = (await readdir(out)).filter((f) => f.endsWith('.zip'));
     expect(zips.length).toBe(functions().length);

@@ -1,14 +1,18 @@
 /**
- * docs/deploy.md's on-call role, as the guide creates it: it may only move the dead-letter queue's
+ * docs/deploy.md's secret document, written readable by its owner only whatever the shell's
+ * umask; and its on-call role, as the guide creates it: it may only move the dead-letter queue's
  * messages back (read, delete and move them there, and the one send a move needs on the
  * invocation queue), never receive from the invocation queue or send to the dead-letter queue;
  * and the redrive it prints names its destination, since SQS cannot tell the source of a message
  * the consumer sent to the dead-letter queue itself.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bashBlocks } from '../../../scripts/deploy/guide.ts';
+import { bashBlocks, commandsOf } from '../../../scripts/deploy/guide.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const DOC = readFileSync(path.join(ROOT, 'docs/deploy.md'), 'utf8');
@@ -35,6 +39,35 @@ function onCallPolicy(): { Statement: Statement[] } {
     .replaceAll('$STAGE', 'prod');
   return JSON.parse(expanded);
 }
+
+describe("the guide's secret document", () => {
+  it('is written 0600 by its heredoc, under the usual umask 022', async () => {
+    const docs = ['README.md', 'docs/deploy.md', 'docs/secret.md'];
+    // Every command that writes a JSON file whose name says it holds a secret.
+    const writers = docs.flatMap((doc) =>
+      bashBlocks(readFileSync(path.join(ROOT, doc), 'utf8'))
+        .flatMap((block) => commandsOf(block.text))
+        .filter((command) => {
+          const first = command.split('\n')[0]!;
+          return first.includes('<<') && />\s*\S*secret[\w-]*\.json\b/.test(first);
+        })
+        .map((command) => ({ doc, command })),
+    );
+    expect(writers.map(({ doc }) => doc)).toContain('docs/deploy.md');
+    for (const { doc, command } of writers) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'guide-secret-'));
+      try {
+        execFileSync('bash', ['-c', `umask 022\n${command}`], { cwd: dir });
+        const [written] = await readdir(dir);
+        expect(written, `${doc}: ${command.split('\n')[0]}`).toMatch(/secret[\w-]*\.json$/);
+        const mode = (await stat(path.join(dir, written!))).mode & 0o777;
+        expect(mode.toString(8), `${doc}: ${command.split('\n')[0]}`).toBe('600');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  });
+});
 
 const actionsOf = (statement: Statement) => [statement.Action].flat().sort();
 

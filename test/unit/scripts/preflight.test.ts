@@ -166,6 +166,81 @@ describe('npm run preflight, offline', { timeout: 60_000 }, () => {
     expect(out).toContain('online checks not run (--offline)');
   });
 
+  it('names a missing region as one problem, with the region the ARN parameters name', async () => {
+    const saved = { ...process.env };
+    delete process.env.AWS_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    try {
+      const { code, lines } = await preflight([
+        '--stage=prod',
+        `--param=alarmTopicArn=${TOPIC}`,
+        `--param=redrivePrincipalArn=${ROLE}`,
+      ]);
+      expect(code).toBe(1);
+      expect(lines.filter((line) => line.startsWith('  FAIL'))).toEqual([
+        "  FAIL  No region is set: the stack would go to us-east-1, serverless.yml's default, whatever region the AWS CLI's profile names, and the ARN parameters name eu-west-1. Set AWS_REGION and AWS_DEFAULT_REGION to the stack's region (docs/deploy.md, step 1), or pass --region eu-west-1.",
+      ]);
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('refuses base URLs on this machine for prod unless the deploy goes to a stand-in AWS here', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      SCAN_BASE_URL: 'http://127.0.0.1:4010',
+      OPENAPI_BASE_URL: 'http://localhost:4010',
+    });
+    try {
+      const flags = [
+        '--stage=prod',
+        `--param=alarmTopicArn=${TOPIC}`,
+        `--param=redrivePrincipalArn=${ROLE}`,
+      ];
+      const leftover = await preflight(flags);
+      expect(leftover.code).toBe(1);
+      expect(leftover.lines.filter((line) => line.startsWith('  FAIL'))).toEqual([
+        expect.stringContaining(
+          'FAIL  SCAN_BASE_URL must be an https URL on a public host for the prod stage, not http://127.0.0.1:4010',
+        ),
+        expect.stringContaining(
+          'FAIL  OPENAPI_BASE_URL must be an https URL on a public host for the prod stage, not http://localhost:4010',
+        ),
+      ]);
+      expect(leftover.out).not.toContain('No problem found');
+      process.env.AWS_ENDPOINT_URL = 'http://127.0.0.1:5000';
+      const rehearsal = await preflight(flags);
+      expect(rehearsal.out).not.toContain('FAIL');
+      expect(rehearsal.out).toContain(
+        'base URLs on this machine, for a deploy to the stand-in AWS at http://127.0.0.1:5000',
+      );
+      expect(rehearsal.code).toBe(0);
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('asks no alarm topic of a stage declared disposable, as the package does', async () => {
+    const { code, out } = await preflight(['--stage=qa', '--param=disposable=true']);
+    expect(out).not.toContain('FAIL');
+    expect(code).toBe(0);
+  });
+
+  it('names the demo credentials of a dev secret directory too', async () => {
+    const secrets = path.join(dir, 'dev-demo');
+    await splitSecret({
+      text: await readFile(DEMO_SECRET_FILE, 'utf8'),
+      origin: 'demo-secret.json',
+      outDir: secrets,
+      service: 'platform-gateway',
+      stage: 'dev',
+    });
+    const { code, out } = await preflight(['--stage', 'dev', '--secrets', secrets]);
+    expect(code).toBe(1);
+    expect(out).toContain("callers.0 (demo) holds a demo caller's token");
+    expect(out).toContain("webhooks.demo.secret is the demo webhook's secret");
+  });
+
   it('refuses a usage it cannot read, with exit 2', async () => {
     expect((await preflight(['--region', 'eu-west-1'])).code).toBe(2);
     expect((await preflight(['--stage', 'prod', '--param=novalue'])).code).toBe(2);

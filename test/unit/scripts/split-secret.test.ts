@@ -2,7 +2,19 @@
  * `npm run split-secret`: one document cut into the per-capability documents a split stage
  * reads, each valid as its capability's own secret, written for its owner only.
  */
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+
+import { randomBytes } from 'node:crypto';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -79,11 +91,88 @@ describe('splitSecret', () => {
 
   it('overwrites nothing unless told to', async () => {
     await split('{"apiKey":"k"}');
-    await expect(split('{"apiKey":"k2"}')).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(split('{"apiKey":"k2"}')).rejects.toMatchObject({
+      problems: [`${path.join(dir, 'out', 'signing.json')} exists: remove it, or pass --force`],
+    });
+    expect(JSON.parse(await readFile(path.join(dir, 'out', 'signing.json'), 'utf8'))).toEqual({
+      apiKey: 'k',
+    });
     await split('{"apiKey":"k2"}', { force: true });
     expect(JSON.parse(await readFile(path.join(dir, 'out', 'signing.json'), 'utf8'))).toEqual({
       apiKey: 'k2',
     });
+  });
+});
+
+describe('the files it writes', () => {
+  const out = () => path.join(dir, 'out');
+  const demo = () => readFile(DEMO_SECRET_FILE, 'utf8');
+  const mode = async (file: string) => (await stat(file)).mode & 0o777;
+
+  it('replaces a 0644 file with --force by a new 0600 one', async () => {
+    await mkdir(out(), { mode: 0o700 });
+    const signing = path.join(out(), 'signing.json');
+    await writeFile(signing, '{"apiKey":"old"}', { mode: 0o644 });
+    await chmod(signing, 0o644);
+    await split('{"apiKey":"new"}', { force: true });
+    expect(await mode(signing)).toBe(0o600);
+    expect(JSON.parse(await readFile(signing, 'utf8'))).toEqual({ apiKey: 'new' });
+  });
+
+  it('refuses a symbolic link, with --force too, leaving its target untouched and writing nothing', async () => {
+    await mkdir(out(), { mode: 0o700 });
+    const elsewhere = path.join(dir, 'elsewhere.json');
+    await writeFile(elsewhere, 'untouched');
+    await chmod(elsewhere, 0o666);
+    await symlink(elsewhere, path.join(out(), 'callers.json'));
+    const error = (await split(await demo(), { force: true }).catch((e: unknown) => e)) as {
+      problems: string[];
+    };
+    expect(error.problems).toEqual([
+      `${path.join(out(), 'callers.json')} is a symbolic link: remove it (the secret is never written through a link).`,
+    ]);
+    expect(await readFile(elsewhere, 'utf8')).toBe('untouched');
+    expect(await mode(elsewhere)).toBe(0o666);
+    expect(await readdir(out())).toEqual(['callers.json']);
+  });
+
+  it('writes no file when a problem is found with one of them', async () => {
+    await mkdir(out(), { mode: 0o700 });
+    await writeFile(path.join(out(), 'webhooks.json'), '{}');
+    await expect(split(await demo())).rejects.toMatchObject({
+      problems: [`${path.join(out(), 'webhooks.json')} exists: remove it, or pass --force`],
+    });
+    expect(await readdir(out())).toEqual(['webhooks.json']);
+  });
+
+  it('creates its directory 0700, and refuses one another user may write to', async () => {
+    await split('{"apiKey":"k"}');
+    expect(await mode(out())).toBe(0o700);
+    const shared = path.join(dir, 'shared');
+    await mkdir(shared);
+    await chmod(shared, 0o777);
+    const error = (await splitSecret({
+      text: '{"apiKey":"k"}',
+      origin: 'secret.json',
+      outDir: shared,
+      service: 'platform-gateway',
+      stage: 'prod',
+    }).catch((e: unknown) => e)) as { problems: string[] };
+    expect(error.problems).toEqual([
+      expect.stringMatching(/shared is writable by every user \(mode 777\): another user could/),
+    ]);
+    expect(await readdir(shared)).toEqual([]);
+    expect(await mode(shared)).toBe(0o777);
+  });
+
+  it('removes what it wrote when a write fails half way, and says nothing was written', async () => {
+    await mkdir(out(), { mode: 0o700 });
+    // The fourth part's temporary name is taken: the first three are written before it fails.
+    const taken = `.webhooks.json.${process.pid}.tmp`;
+    await writeFile(path.join(out(), taken), '');
+    const error = (await split(await demo()).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/EEXIST.*: nothing written \(the files were not replaced\)$/);
+    expect(await readdir(out())).toEqual([taken]);
   });
 });
 
@@ -107,27 +196,47 @@ describe('the command', () => {
     return { code, out: lines.join('\n'), err: errors.join('\n') };
   };
 
+  /** A document a deployed stage can use: its own keys, https URLs, the caller by its digest. */
+  async function deployable(): Promise<string> {
+    const file = path.join(dir, 'secret.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        iam: { accessKey: 'AKIAPRODUCTION000001', secretKey: randomBytes(30).toString('base64') },
+        openapi: { clientId: 'prodclient', clientSecret: randomBytes(30).toString('base64') },
+        actions: { hello: { url: 'https://api.example.com/fx7h2k/prod/hello' } },
+        webhooks: {
+          github: { secret: `whsec_${randomBytes(32).toString('base64')}`, action: 'hello' },
+        },
+        callers: [{ id: 'reporting', tokenSha256: 'ab'.repeat(32), scopes: ['jobs:read'] }],
+      }),
+    );
+    return file;
+  }
+
   it('prints where each document goes, and create-secret for each (nothing looked up: --offline)', async () => {
-    const { code, out } = await run([
-      DEMO_SECRET_FILE,
-      path.join(dir, 'out'),
-      '--stage=dev',
-      '--offline',
-    ]);
+    delete process.env.AWS_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    const input = await deployable();
+    const { code, out } = await run([input, path.join(dir, 'out'), '--stage=dev', '--offline']);
     expect(code).toBe(0);
     expect(out).toContain(
       `aws secretsmanager create-secret --region us-east-1 --name platform-gateway/dev/callers --secret-string file://${path.join(dir, 'out', 'callers.json')}`,
     );
+    expect(out).toContain("No region is set: us-east-1 is serverless.yml's default.");
     expect(out).not.toContain('put-secret-value --region us-east-1 --secret-id platform-gateway');
-    expect((await run([DEMO_SECRET_FILE])).code).toBe(2);
-    const again = await run([DEMO_SECRET_FILE, path.join(dir, 'out'), '--offline']);
+    expect((await run([input])).code).toBe(2);
+    const again = await run([input, path.join(dir, 'out'), '--offline']);
     expect(again.code).toBe(1);
-    expect(again.err).toMatch(/exists: remove it, or pass --force$/);
+    expect(again.err).toContain(
+      `FAIL  ${path.join(dir, 'out', 'callers.json')} exists: remove it, or pass --force`,
+    );
+    expect(again.err).toMatch(/5 problem\(s\) for the dev stage: nothing written\.$/);
   });
 
   it('takes --flag value and --flag=value alike, and refuses an unknown flag with the usage line', async () => {
     const spaced = await run([
-      DEMO_SECRET_FILE,
+      await deployable(),
       path.join(dir, 'spaced'),
       '--stage',
       'dev',
@@ -137,6 +246,7 @@ describe('the command', () => {
     ]);
     expect(spaced.code).toBe(0);
     expect(spaced.out).toContain('create-secret --region eu-west-1 --name platform-gateway/dev/');
+    expect(spaced.out).not.toContain('No region is set');
     const unknown = await run([DEMO_SECRET_FILE, path.join(dir, 'other'), '--stgae=prod']);
     expect(unknown.code).toBe(2);
     expect(unknown.err.split('\n')).toEqual([
@@ -159,6 +269,31 @@ describe('the command', () => {
     expect(err).toContain('actions.hello.url is a plain http:// URL on this machine');
     expect(err).toMatch(/problem\(s\) for the qa stage: nothing written\.$/);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('writes nothing for dev either while the demo credentials or a plain token are in the document', async () => {
+    const demo = await run([DEMO_SECRET_FILE, path.join(dir, 'out'), '--stage=dev', '--offline']);
+    expect(demo.code).toBe(1);
+    expect(demo.err).toContain("callers.0 (demo) holds a demo caller's token");
+    expect(demo.err).toContain("webhooks.demo.secret is the demo webhook's secret");
+    expect(demo.err).toMatch(/problem\(s\) for the dev stage: nothing written\.$/);
+    const input = path.join(dir, 'plain.json');
+    await writeFile(
+      input,
+      JSON.stringify({
+        callers: [{ id: 'reporting', token: randomBytes(32).toString('base64url'), scopes: ['*'] }],
+      }),
+    );
+    // The stage's default is dev.
+    const plain = await run([
+      input,
+      path.join(dir, 'out'),
+      '--offline',
+      '--empty=signing,catalogue,execution,webhooks',
+    ]);
+    expect(plain.code).toBe(1);
+    expect(plain.err).toContain('callers.0 (reporting) holds its token in plain text');
+    expect(await readdir(dir)).toEqual(['plain.json']);
   });
 
   it('names every capability the document has nothing for; --empty writes {} for one on purpose', async () => {

@@ -1,8 +1,9 @@
 /**
  * A stage's secret documents as a deploy needs them (scripts/deploy/secret-documents.ts): the
- * functions' own validation, every capability present, and outside `dev` nothing published in
- * this repository, no caller token in plain text, no http:// URL on this machine. Each problem
- * names the document and the field, never a value.
+ * functions' own validation, every capability present, and in every stage, `dev` included,
+ * nothing published in this repository, no caller token in plain text, no action URL but https on
+ * a public host (a rehearsal's stand-ins excepted). Each problem names the document and the
+ * field, never a value.
  */
 import { hash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import {
   documentProblems,
   type SecretStage,
   stageSecrets,
+  standInOf,
 } from '../../../../scripts/deploy/secret-documents.ts';
 import { DEMO_SECRET_FILE } from '../../../helpers/platform.ts';
 
@@ -90,7 +92,7 @@ describe('documentProblems', () => {
     ).toContain('apiKey: not allowed here');
   });
 
-  it('outside dev, refuses every credential of the demo secret and plain tokens, naming each field', () => {
+  it('refuses every credential of the demo secret and plain tokens, naming each field', () => {
     const lines = [
       ...documentProblems(text({ callers: demo.callers }), 'callers.json', ['callers'], prod),
       ...documentProblems(text({ webhooks: demo.webhooks }), 'webhooks.json', ['webhooks'], prod),
@@ -145,17 +147,30 @@ describe('documentProblems', () => {
     ).toContain('callerTokens holds tokens in plain text');
   });
 
-  it('in dev, takes the demo secret; on a stand-in platform, its keys and loopback URLs but not its tokens', () => {
+  it('in dev as in prod, refuses the demo tokens, the demo webhook secret and a token in plain text', () => {
     const dev = { ...prod, stage: 'dev' };
-    for (const [capability, fields] of [
-      ['callers', ['callers']],
-      ['webhooks', ['webhooks']],
-      ['signing', ['iam', 'apiKey']],
-      ['execution', ['actions', 'triggers']],
-    ] as const) {
-      const part = Object.fromEntries(fields.map((field) => [field, demo[field]]));
-      expect(documentProblems(text(part), 'x.json', [capability], dev)).toEqual([]);
-    }
+    const lines = [
+      ...documentProblems(text({ callers: demo.callers }), 'callers.json', ['callers'], dev),
+      ...documentProblems(text({ webhooks: demo.webhooks }), 'webhooks.json', ['webhooks'], dev),
+    ];
+    expect(lines).toContainEqual(
+      expect.stringContaining("callers.json: callers.0 (demo) holds a demo caller's token"),
+    );
+    expect(lines).toContainEqual(
+      expect.stringContaining("webhooks.json: webhooks.demo.secret is the demo webhook's secret"),
+    );
+    const plain = text({ callers: [{ id: 'reporting', token, scopes: ['jobs:read'] }] });
+    expect(documentProblems(plain, 'callers.json', ['callers'], dev)).toEqual([
+      expect.stringContaining('callers.0 (reporting) holds its token in plain text'),
+    ]);
+    // Its platform keys and loopback URLs: only a rehearsal's stand-ins take them.
+    expect(documentProblems(text({ iam: demo.iam }), 'signing.json', ['signing'], dev)).toEqual([
+      expect.stringContaining("iam.accessKey is the emulator's demo value"),
+      expect.stringContaining("iam.secretKey is the emulator's demo value"),
+    ]);
+  });
+
+  it('on stand-ins of the platform and AWS, takes the demo keys and loopback URLs but not its tokens', () => {
     const standIn = { ...prod, standIn: true };
     expect(documentProblems(text({ iam: demo.iam }), 'signing.json', ['signing'], standIn)).toEqual(
       [],
@@ -166,5 +181,47 @@ describe('documentProblems', () => {
     expect(
       documentProblems(text({ callers: demo.callers }), 'callers.json', ['callers'], standIn),
     ).not.toEqual([]);
+  });
+});
+
+describe('the platform on this machine', () => {
+  it('refuses an action or trigger URL that is not https on a public host, naming the field', () => {
+    const execution = text({
+      actions: {
+        local: { url: 'https://localhost:8443/hello' },
+        lan: { url: 'https://10.0.0.7/hello' },
+        metadata: { url: 'https://169.254.169.254/latest' },
+        public: { url: 'https://api.example.com/fx7h2k/prod/hello' },
+      },
+      triggers: { loop: { url: 'http://127.0.0.1:4010/nightly' } },
+    });
+    const lines = documentProblems(execution, 'execution.json', ['execution'], prod);
+    expect(lines).toEqual([
+      expect.stringContaining('execution.json: actions.local.url is not on a public host'),
+      expect.stringContaining('execution.json: actions.lan.url is not on a public host'),
+      expect.stringContaining('execution.json: actions.metadata.url is not on a public host'),
+      expect.stringContaining(
+        'execution.json: triggers.loop.url is a plain http:// URL on this machine',
+      ),
+    ]);
+    expect(lines.join('\n')).not.toMatch(/10\.0\.0\.7|169\.254/);
+  });
+
+  it('is a stand-in only when the deploy goes to a stand-in AWS on this machine too', () => {
+    const local = 'http://127.0.0.1:4010';
+    const aws = { AWS_ENDPOINT_URL: 'http://127.0.0.1:5000' };
+    expect(standInOf(local, 'http://localhost:4010', aws)).toBe(true);
+    expect(standInOf(local, local, { AWS_ENDPOINT_URL: 'http://[::1]:5000' })).toBe(true);
+    // A leftover export of a local run, deployed to AWS itself.
+    expect(standInOf(local, local, {})).toBe(false);
+    expect(standInOf(local, local, { AWS_ENDPOINT_URL: 'https://aws.example.com' })).toBe(false);
+    // One service of the deploy sent elsewhere is no stand-in AWS.
+    expect(
+      standInOf(local, local, { ...aws, AWS_ENDPOINT_URL_S3: 'https://s3.amazonaws.com' }),
+    ).toBe(false);
+    expect(standInOf(local, local, { ...aws, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' })).toBe(
+      false,
+    );
+    expect(standInOf('https://wsc.apigw.example.com', local, aws)).toBe(false);
   });
 });

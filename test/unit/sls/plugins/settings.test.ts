@@ -120,6 +120,61 @@ describe('the settings check before packaging', () => {
     }
   });
 
+  it('refuses base URLs of a kept stage that are not https on a public host, unless the deploy goes to a stand-in AWS on this machine', () => {
+    const kept = { isLocal: false, alarmActions: [TOPIC], redrivePrincipalArn: REDRIVE };
+    const local = 'http://127.0.0.1:4010';
+    process.env = { PATH: SAVED.PATH, SCAN_BASE_URL: local, OPENAPI_BASE_URL: local };
+    const attempt = () => deployed(kept, 'prod').check();
+    expect(attempt).toThrow(
+      /SCAN_BASE_URL must be an https URL on a public host for the prod stage, not http:\/\/127\.0\.0\.1:4010/,
+    );
+    expect(attempt).toThrow(/OPENAPI_BASE_URL must be an https URL on a public host/);
+    expect(attempt).toThrow(/AWS_ENDPOINT_URL on loopback/);
+    // Private, link-local and local names are no public host either, https or not.
+    for (const url of [
+      'https://10.0.0.7',
+      'https://192.168.1.20:8443',
+      'https://169.254.169.254',
+      'https://localhost',
+      'https://[::1]',
+      'https://platform',
+    ]) {
+      process.env = { PATH: SAVED.PATH, ...URLS, OPENAPI_BASE_URL: url };
+      expect(attempt, url).toThrow(/OPENAPI_BASE_URL must be an https URL on a public host/);
+    }
+    process.env = {
+      PATH: SAVED.PATH,
+      ...URLS,
+      OPENAPI_SERVICE_URLS:
+        '{"nmt":"http://localhost:4010","map-geocode":"https://maps.example.com"}',
+    };
+    expect(attempt).toThrow(/OPENAPI_SERVICE_URLS\.nmt must be an https URL on a public host/);
+    expect(attempt).not.toThrow(/map-geocode/);
+    // The rehearsal: every AWS call to a stand-in on this machine, the platform too.
+    process.env = {
+      PATH: SAVED.PATH,
+      SCAN_BASE_URL: local,
+      OPENAPI_BASE_URL: local,
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:5000',
+    };
+    expect(attempt).not.toThrow();
+    process.env.AWS_ENDPOINT_URL_CLOUDFORMATION = 'https://cloudformation.us-east-1.amazonaws.com';
+    expect(attempt).toThrow(/SCAN_BASE_URL must be an https URL on a public host/);
+    process.env = {
+      PATH: SAVED.PATH,
+      SCAN_BASE_URL: local,
+      OPENAPI_BASE_URL: local,
+      AWS_ENDPOINT_URL: 'https://aws-proxy.example.com',
+    };
+    expect(attempt).toThrow(/SCAN_BASE_URL must be an https URL on a public host/);
+    // A disposable stage keeps the rule of every deployed stage: https, or a loopback host.
+    process.env = { PATH: SAVED.PATH, SCAN_BASE_URL: local, OPENAPI_BASE_URL: local };
+    expect(() => deployed(kept, 'dev').check()).not.toThrow();
+    expect(() =>
+      deployed({ ...kept, dataRetention: { disposable: 'true' } }, 'pr-7').check(),
+    ).not.toThrow();
+  });
+
   it("checks each capability's secret id and the JWT issuer and audience together", () => {
     process.env = {
       PATH: SAVED.PATH,
@@ -264,3 +319,4 @@ const URLS = {
   OPENAPI_BASE_URL: 'https://openapi.apigw.example.com',
 };
 const REDRIVE = 'arn:aws:iam::123456789012:role/on-call';
+const TOPIC = 'arn:aws:sns:us-east-1:123456789012:on-call';

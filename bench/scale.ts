@@ -27,10 +27,10 @@ import { promisify } from 'node:util';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build, type Plugin } from 'esbuild';
 import { type Emulator, startEmulator, syntheticScanJobs } from '../emulator/index.ts';
-import { FUNCTIONS } from '../lib/functions.ts';
 import { jobRoutes } from '../lib/http/routes/jobs.ts';
 import { WATCHER_FUNCTION } from '../lib/watcher/watcher.ts';
 import { startDynalite } from '../scripts/local-ledger.ts';
+import { FUNCTIONS } from '../sls/functions.ts';
 import tables from '../sls/resolvers/tables.cjs';
 import type { BenchOptions } from './args.ts';
 
@@ -38,7 +38,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 const SIZES = [100, 1000, 10_000];
 const LATENCIES = [5, 50];
-/** The functions' timeouts (the function table, lib/functions.ts). */
+/** The functions' timeouts (the function table, sls/functions.ts). */
 const CANCEL_RESERVED_TIMEOUT_MS = FUNCTIONS[jobRoutes.cancelReservedJobs.function]!.timeout * 1000;
 const WATCHER_TIMEOUT_MS = FUNCTIONS[WATCHER_FUNCTION]!.timeout * 1000;
 const SEARCH = { searchType: 'url', searchKeyword: 'load.example.com' };

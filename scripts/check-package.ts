@@ -13,8 +13,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { FUNCTIONS } from '../lib/functions.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
+import { FUNCTIONS } from '../sls/functions.ts';
 import { commandLine, parseCommand, UsageError } from './local/args.ts';
 
 /** The package folder of the command line, if one is named; throws UsageError. */

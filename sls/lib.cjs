@@ -9,7 +9,7 @@ const ROOT = path.resolve(__dirname, '..');
 
 /** What a resolver or plugin may ask for, by name: the module of the project it is. */
 const MODULES = {
-  functions: 'lib/functions.ts',
+  functions: 'sls/functions.ts',
   routes: 'lib/http/routes/index.ts',
   secretCapabilities: 'lib/core/secret-capabilities.ts',
   errors: 'lib/core/errors.ts',

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { FUNCTIONS } from '../../lib/functions.ts';
+import { FUNCTIONS } from '../../sls/functions.ts';
 import { PROJECT_ROOT } from '../local/paths.ts';
 
 const run = promisify(execFile);
@@ -151,7 +151,7 @@ function frameworkMessage(output: string): string {
 
 /**
  * The param that sets each function's reserved concurrency (its entry's `concurrency.reserved` in
- * the function table, lib/functions.ts), by function: what the preflight tells an operator to
+ * the function table, sls/functions.ts), by function: what the preflight tells an operator to
  * lower.
  */
 export function reservationParams(): Record<string, string> {

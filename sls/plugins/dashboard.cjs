@@ -450,7 +450,7 @@ function dashboardOf({ resources, routes, name, title }) {
       GRAPH,
     );
   }
-  // The function the schedule starts (the function table, lib/functions.ts).
+  // The function the schedule starts (the function table, sls/functions.ts).
   const scheduled = Object.values(table.FUNCTIONS)
     .filter((fn) => 'schedule' in fn.trigger)
     .map((fn) => `${fn.name.charAt(0).toUpperCase()}${fn.name.slice(1)}LambdaFunction`);

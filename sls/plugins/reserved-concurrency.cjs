@@ -1,7 +1,7 @@
 'use strict';
 // Whether the stage reserves Lambda concurrency at all (a plugin, listed in serverless.yml): the
 // `reserveConcurrency` param. `true` (the default): each function keeps the `reservedConcurrency`
-// its entry of the function table (lib/functions.ts) gives it. `false`: no function reserves any, for an account whose concurrency
+// its entry of the function table (sls/functions.ts) gives it. `false`: no function reserves any, for an account whose concurrency
 // cannot give it (Lambda keeps 100 of an account's concurrency unreserved, so an account whose
 // limit is at most 100, as a new account's may be, can reserve nothing at all; docs/deploy.md,
 // "Deploy from zero"). Applied once every function is in the template, so that a function given

@@ -19,7 +19,7 @@ const ROUTE = 'AWS::ApiGatewayV2::Route';
 
 /**
  * The route keys anyone may call, by the budget they share: `webhook` (the routes of a function
- * whose entry in the function table, lib/functions.ts, says so) or `public`.
+ * whose entry in the function table, sls/functions.ts, says so) or `public`.
  */
 function publicRouteKeys() {
   const webhook = new Set(

@@ -1,5 +1,5 @@
 'use strict';
-// serverless.yml's functions, made from the function table (lib/functions.ts), so that a
+// serverless.yml's functions, made from the function table (sls/functions.ts), so that a
 // function is one entry there: `functions: ${file(./sls/resolvers/functions.cjs):functions}`.
 // Each gets its handler for the kind of stage (deployed or local; the reference public or for
 // callers), its role of its own (sls/resolvers/iam.cjs), its timeout and memory, its reserved

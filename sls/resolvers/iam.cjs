@@ -2,7 +2,7 @@
 // IAM, as variable resolvers for serverless.yml: `${file(./sls/resolvers/iam.cjs):roles}`. Every
 // function has a role of its own, so that it may write only its own log group and read only the
 // secrets of what it uses; what else a role may do is its entry's `may` in the function table
-// (lib/functions.ts), each a policy of PERMISSIONS below. Decided when the
+// (sls/functions.ts), each a policy of PERMISSIONS below. Decided when the
 // command runs, from the settings (the secrets' layout, a JWT issuer, a KMS key, an event bus),
 // so that the template holds concrete values (no condition that cfn-lint cannot follow).
 const { setting, ARN } = require('./deploy-env.cjs');
@@ -11,7 +11,7 @@ const { publicReferenceOf } = require('./routes.cjs');
 const { layoutOf } = require('./secrets.cjs');
 
 /**
- * Every function of the table (lib/functions.ts): what it reads of the secret (by capability:
+ * Every function of the table (sls/functions.ts): what it reads of the secret (by capability:
  * sls/resolvers/secrets.cjs) and which of the permissions below it has besides its own logs.
  * `callers` is dropped when the stage sets a JWT issuer (API Gateway's authorizer checks callers
  * then), and, for the reference's functions, while the stage's reference is public (params:

@@ -332,7 +332,7 @@ describe('serverless package and its CloudFormation template', () => {
     }
   });
 
-  it('packages exactly the functions of the function table (lib/functions.ts)', () => {
+  it('packages exactly the functions of the function table (sls/functions.ts)', () => {
     for (const of of [resources, prod.resources]) {
       const packaged = functions(of).map(([logicalId]) => functionName(logicalId));
       expect(packaged.sort()).toEqual(TABLE.map((fn) => capitalized(fn.name)).sort());

@@ -94,9 +94,11 @@ describe('the unit tests mirror lib/', () => {
 });
 
 describe("the tests of sls/'s plugins and resolvers mirror them", () => {
-  /** sls/a/b.cjs <- test/unit/sls/a/b.test.ts */
-  const slsModuleOf = (test: string) =>
-    test.replace(/^test\/unit\//, '').replace(/\.test\.ts$/, '.cjs');
+  /** sls/a/b.ts (or sls/a/b.cjs) <- test/unit/sls/a/b.test.ts */
+  const slsModuleOf = (test: string) => {
+    const module = test.replace(/^test\/unit\//, '').replace(/\.test\.ts$/, '.ts');
+    return existsSync(path.join(ROOT, module)) ? module : module.replace(/\.ts$/, '.cjs');
+  };
   const slsTests = filesUnder('test/unit/sls', '.test.ts');
 
   it('has a test under test/unit/sls/ only for a module of sls/ that is there', () => {

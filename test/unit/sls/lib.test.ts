@@ -15,7 +15,7 @@ const { lib } = require('../../../sls/lib.cjs') as {
 
 /** Each name sls/lib.cjs gives, and the module of the project it is. */
 const MODULES: Record<string, string> = {
-  functions: 'lib/functions.ts',
+  functions: 'sls/functions.ts',
   routes: 'lib/http/routes/index.ts',
   secretCapabilities: 'lib/core/secret-capabilities.ts',
   errors: 'lib/core/errors.ts',

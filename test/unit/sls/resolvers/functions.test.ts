@@ -4,8 +4,8 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS } from '../../../../lib/functions.ts';
 import { httpApiEvents } from '../../../../lib/http/routes/index.ts';
+import { FUNCTIONS } from '../../../../sls/functions.ts';
 
 interface Block {
   handler: string;

@@ -1,11 +1,11 @@
 /**
- * The shape of one entry of the function table (lib/functions.ts): what starts a function, its
+ * The shape of one entry of the function table (sls/functions.ts): what starts a function, its
  * handler, what it reads and may do, its limits; and the function as the deploy and the tests
  * read it, with what follows from its routes (its name, whether it hands off, whether it serves
  * the reference) and the defaults filled in. Read when the package is built and by the tests.
  */
-import type { SecretCapability } from './core/secret-capabilities.ts';
-import type { Route } from './http/routes/route.ts';
+import type { SecretCapability } from '../lib/core/secret-capabilities.ts';
+import type { Route } from '../lib/http/routes/route.ts';
 
 /**
  * What a role may do besides writing its own logs and reading its secrets: each a policy of

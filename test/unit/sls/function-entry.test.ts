@@ -1,8 +1,9 @@
 /**
- * An entry of the function table (lib/function-entry.ts): a function's name from its routes or
+ * An entry of the function table (sls/function-entry.ts): a function's name from its routes or
  * its entry, the defaults, what its routes say of it, and its handler modules by the stage.
  */
 import { describe, expect, it } from 'vitest';
+import { defineRoute } from '../../../lib/http/routes/route.ts';
 import {
   functionOf,
   handlerModulesOf,
@@ -10,8 +11,7 @@ import {
   localOrDeployed,
   param,
   shell,
-} from '../../../lib/function-entry.ts';
-import { defineRoute } from '../../../lib/http/routes/route.ts';
+} from '../../../sls/function-entry.ts';
 
 const route = (name: string, more: { handsOff?: true; reference?: true } = {}) =>
   defineRoute({

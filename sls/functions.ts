@@ -13,11 +13,18 @@
  * handler imports its routes' module, never this one. An entry's shape, and what follows from it,
  * is function-entry.ts's.
  */
-import { captchaEntries } from './catalogue/captcha.ts';
-import type { CatalogueEntry } from './catalogue/entry.ts';
-import { languageEntries } from './catalogue/language.ts';
-import { mapsEntries } from './catalogue/maps.ts';
-import { utilityEntries } from './catalogue/utility.ts';
+import { captchaEntries } from '../lib/catalogue/captcha.ts';
+import type { CatalogueEntry } from '../lib/catalogue/entry.ts';
+import { languageEntries } from '../lib/catalogue/language.ts';
+import { mapsEntries } from '../lib/catalogue/maps.ts';
+import { utilityEntries } from '../lib/catalogue/utility.ts';
+import { fallbackRoute } from '../lib/http/routes/fallback.ts';
+import { functionRoutes } from '../lib/http/routes/functions.ts';
+import { routes as registry } from '../lib/http/routes/index.ts';
+import { jobRoutes } from '../lib/http/routes/jobs.ts';
+import { serviceRoutes } from '../lib/http/routes/service.ts';
+import { WATCHER_FUNCTION } from '../lib/watcher/watcher.ts';
+import { CONSUMER_FUNCTION } from '../lib/webhooks/consumer.ts';
 import {
   custom,
   type FunctionSpec,
@@ -27,13 +34,6 @@ import {
   param,
   shell,
 } from './function-entry.ts';
-import { fallbackRoute } from './http/routes/fallback.ts';
-import { functionRoutes } from './http/routes/functions.ts';
-import { routes as registry } from './http/routes/index.ts';
-import { jobRoutes } from './http/routes/jobs.ts';
-import { serviceRoutes } from './http/routes/service.ts';
-import { WATCHER_FUNCTION } from './watcher/watcher.ts';
-import { CONSUMER_FUNCTION } from './webhooks/consumer.ts';
 
 /** The registry's routes of a catalogue group (lib/catalogue/<group>.ts). */
 const routesOf = (entries: readonly CatalogueEntry[]) =>

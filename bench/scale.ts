@@ -31,7 +31,7 @@ import { jobRoutes } from '../lib/http/routes/jobs.ts';
 import { WATCHER_FUNCTION } from '../lib/watcher/watcher.ts';
 import { startDynalite } from '../scripts/local-ledger.ts';
 import { FUNCTIONS } from '../sls/functions.ts';
-import tables from '../sls/resolvers/tables.cjs';
+import * as tables from '../sls/resolvers/tables.ts';
 import type { BenchOptions } from './args.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -9,7 +9,7 @@ import type { Route } from '../lib/http/routes/route.ts';
 
 /**
  * What a role may do besides writing its own logs and reading its secrets: each a policy of
- * sls/resolvers/iam.cjs (PERMISSIONS), which says what it allows and on what.
+ * sls/resolvers/iam.ts (PERMISSIONS), which says what it allows and on what.
  */
 export type Permission =
   /** The usage plans' counters of the callers and the account (an admission). */

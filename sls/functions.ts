@@ -2,8 +2,8 @@
  * The function table: each Lambda function of the package, once. What calls it (its routes of
  * the registry, API Gateway's catch-all, the invocation queue or the schedule), its handler,
  * the parts of the secret it reads, what else its role may do, its timeout, memory and
- * concurrency. serverless.yml's functions (sls/resolvers/functions.cjs), their roles
- * (sls/resolvers/iam.cjs), the public routes' throttles, the preflight's concurrency sum, the
+ * concurrency. serverless.yml's functions (sls/resolvers/functions.ts), their roles
+ * (sls/resolvers/iam.ts), the public routes' throttles, the preflight's concurrency sum, the
  * package check and the tests' tables are made from it.
  *
  * A function's name is written once: an HTTP function's is its routes' (`function` of their

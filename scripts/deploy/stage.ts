@@ -68,7 +68,7 @@ export async function resolveStage(
   flags: DeployFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedStage> {
-  // IS_OFFLINE would make serverless.yml resolve local values (sls/resolvers/local.cjs).
+  // IS_OFFLINE would make serverless.yml resolve local values (sls/resolvers/local.ts).
   const { IS_OFFLINE: _local, ...deployEnv } = env;
   let stdout: string;
   try {

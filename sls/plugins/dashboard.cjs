@@ -18,7 +18,10 @@
 // dimensions they are written with: test/unit/sls/plugins/dashboard.test.ts and the template test
 // hold it to that. After `serverless deploy` and in `serverless info`, its name and URL are
 // printed (docs/deploy.md, "Watching a stage").
-const { table, registry } = require('../resolvers/functions.cjs');
+const { lib } = require('../lib.cjs');
+
+const table = lib('functions');
+const registry = lib('routes');
 const { CONFIGURATION_CAUSES } = require('./alarms.cjs');
 
 /** The namespace of the code's own metrics (lib/core/metrics.ts). */

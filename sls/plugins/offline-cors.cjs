@@ -1,7 +1,7 @@
 'use strict';
 // A local-only serverless plugin (listed after serverless-offline): CORS as API Gateway applies
 // an HTTP API's CORS configuration (provider.httpApi.cors, from the corsAllowedOrigins stage
-// parameter: sls/resolvers/cors.cjs), instead of serverless offline's own handling, which echoes
+// parameter: sls/resolvers/cors.ts), instead of serverless offline's own handling, which echoes
 // any Origin with credentials allowed when none is configured, answers a preflight 200 with the
 // route's 405 body, and echoes any origin on answers even when a list is configured.
 //
@@ -118,7 +118,7 @@ class OfflineCors {
   }
 
   install() {
-    const wrong = require('../resolvers/cors.cjs').problemsOf(
+    const wrong = require('../resolvers/cors.ts').problemsOf(
       this.serverless.service.custom?.corsAllowedOrigins,
     );
     if (wrong.length > 0) throw new this.serverless.classes.Error(wrong.join('\n'));

@@ -1,6 +1,6 @@
 'use strict';
 // A local-only serverless plugin (listed after serverless-offline): API Gateway's JWT authorizer,
-// for a local run of a stage that sets JWT_ISSUER_URL and JWT_AUDIENCE (sls/resolvers/jwt.cjs).
+// for a local run of a stage that sets JWT_ISSUER_URL and JWT_AUDIENCE (sls/resolvers/jwt.ts).
 // serverless offline never checks a JWT's signature (with --ignoreJWTSignature it only decodes
 // the token, without it it does not start), so the local configuration leaves the routes'
 // authorizer out and this does what API Gateway does before such a route reaches its function:
@@ -12,7 +12,7 @@
 // A refusal is the service's envelope (401/`200`, 403/`210`), as the local stack answers every
 // error; deployed, API Gateway answers with its own body (docs/errors.md).
 const { lib } = require('../lib.cjs');
-const { jwtRouteEvents } = require('../resolvers/routes.cjs');
+const { jwtRouteEvents } = require('../resolvers/routes.ts');
 
 const { encodeError, negotiateErrorFormat } = lib('envelope');
 const { CallerAuthError, CallerScopeError } = lib('errors');
@@ -114,7 +114,7 @@ class OfflineJwt {
 
   /**
    * Each route the deployed stage puts behind the authorizer, "METHOD /path" (method `*` for
-   * ANY) to its scopes: the events the template carries (sls/resolvers/routes.cjs), which the
+   * ANY) to its scopes: the events the template carries (sls/resolvers/routes.ts), which the
    * local configuration leaves out because serverless offline cannot check them.
    */
   routesBehind(name) {

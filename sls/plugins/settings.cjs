@@ -2,9 +2,9 @@
 // The deployed stack's settings, checked when `serverless package` or `deploy` runs (a plugin,
 // listed in serverless.yml), so that a bad or missing setting stops the command instead of
 // every function's init in the cloud.
-const { setting, ARN } = require('../resolvers/deploy-env.cjs');
-const { CAPABILITIES, settingOf } = require('../resolvers/secrets.cjs');
-const cors = require('../resolvers/cors.cjs');
+const { setting, ARN } = require('../resolvers/deploy-env.ts');
+const { CAPABILITIES, settingOf } = require('../resolvers/secrets.ts');
+const cors = require('../resolvers/cors.ts');
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/;
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;

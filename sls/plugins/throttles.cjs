@@ -11,7 +11,10 @@
 // Set on the stage as RouteSettings, once the routes are in the template; the stage depends on
 // each of them, since API Gateway refuses settings for a route it does not have yet.
 
-const { table, registry } = require('../resolvers/functions.cjs');
+const { lib } = require('../lib.cjs');
+
+const table = lib('functions');
+const registry = lib('routes');
 const { templateStep } = require('./template-step.cjs');
 
 const STAGE = 'AWS::ApiGatewayV2::Stage';

@@ -1,7 +1,7 @@
 /**
  * What the template must grant each function, made from the function table (sls/functions.ts)
  * and what each of its permissions means as IAM actions, written here apart from the code that
- * grants them (sls/resolvers/iam.cjs): the template test holds the packaged stack to it, and the
+ * grants them (sls/resolvers/iam.ts): the template test holds the packaged stack to it, and the
  * IAM resolver's test the roles it makes. Every function of the table is in each table below, so
  * that none goes unchecked.
  */

@@ -14,7 +14,7 @@ import { type Emulator, syntheticScanJobs } from '../../../emulator/index.ts';
 import { WATCHER_FUNCTION, type WatchSummary } from '../../../lib/watcher/watcher.ts';
 import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.ts';
 import { FUNCTIONS } from '../../../sls/functions.ts';
-import tables from '../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../sls/resolvers/tables.ts';
 import { LOOPBACK_AWS } from '../../helpers/aws.ts';
 import { startTestEmulator } from '../../helpers/emulator.ts';
 import { lambdaContext, sampleEvent } from '../../helpers/lambda.ts';

@@ -4,14 +4,11 @@
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corsConfigOf, problemsOf } from '../../../../sls/resolvers/cors.ts';
 
 const require = createRequire(import.meta.url);
 const { installCors } = require('../../../../sls/plugins/offline-cors.cjs') as {
   installCors: (server: unknown, cors: unknown) => void;
-};
-const { corsConfigOf, problemsOf } = require('../../../../sls/resolvers/cors.cjs') as {
-  corsConfigOf: (text: string) => unknown;
-  problemsOf: (text: string) => string[];
 };
 type Server = {
   route(route: unknown): void;

@@ -1,28 +1,27 @@
-'use strict';
 // Read by serverless.yml while it resolves variables (the working directory is the project).
-const path = require('node:path');
+import path from 'node:path';
 
-const ROOT = path.join(__dirname, '../..');
+const ROOT = path.join(import.meta.dirname, '../..');
 
 /** The command and subcommand serverless was started with (`invoke local`, `package`, ...). */
-const command = () => process.argv.slice(2, 4);
+const command = (): string[] => process.argv.slice(2, 4);
 
 // Local defaults apply to `serverless offline ...` and `serverless invoke local`, even without
 // IS_OFFLINE=true.
-module.exports.isLocal = () => {
+export const isLocal = (): string => {
   const [first, second] = command();
   return String(first === 'offline' || (first === 'invoke' && second === 'local'));
 };
 
 // SECRETS_FILE as an absolute path: `invoke local` runs handlers from the build folder, where a
 // relative path (or the code's default, emulator/demo-secret.json) would not resolve.
-module.exports.secretsFile = () =>
+export const secretsFile = (): string =>
   path.resolve(process.env.SECRETS_FILE || path.join(ROOT, 'emulator/demo-secret.json'));
 
 // The watcher's local view, as an absolute path for the same reason: `.local/watcher-state.json`
 // of the project (or WATCHER_STATE_FILE, relative to where the command runs), never under the
 // build folder `invoke local` runs the handler from.
-module.exports.watcherStateFile = () =>
+export const watcherStateFile = (): string =>
   path.resolve(process.env.WATCHER_STATE_FILE || path.join(ROOT, '.local/watcher-state.json'));
 
 /**
@@ -31,10 +30,11 @@ module.exports.watcherStateFile = () =>
  * when a package or deploy ends: a folder of their own leaves `npm start`'s (`.esbuild/start-<port>`,
  * set through SLS_ESBUILD_WORK_FOLDER) and the e2e suites' alone.
  */
-module.exports.workFolder = () => workFolderOf(command());
+export const workFolder = (): string => workFolderOf(command());
 
-function workFolderOf([first, second]) {
-  const words = [first, second].filter((word) => word && /^[a-z][a-z-]*$/.test(word));
+export function workFolderOf([first, second]: readonly (string | undefined)[]): string {
+  const words = [first, second].filter(
+    (word): word is string => word !== undefined && /^[a-z][a-z-]*$/.test(word),
+  );
   return path.join('.esbuild', words.length > 0 ? words.join('-') : 'cli');
 }
-module.exports.workFolderOf = workFolderOf;

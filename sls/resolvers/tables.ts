@@ -1,11 +1,21 @@
-'use strict';
 // The DynamoDB tables' definitions, declared once: billing mode, key and TTL attribute, in
 // CloudFormation's property names (which CreateTable shares). The stack's resources read them,
-// `${file(./sls/resolvers/tables.cjs):deliveryLedger.KeySchema}`, and so do the local runs and the
-// tests that create these tables (createTableInput).
+// `${file(./sls/variables.cjs):tables.deliveryLedger.KeySchema}`, and so do the local runs and
+// the tests that create these tables (createTableInput).
+
+export interface TableDefinition {
+  readonly BillingMode: 'PAY_PER_REQUEST';
+  readonly AttributeDefinitions: { AttributeName: string; AttributeType: 'S' | 'N' | 'B' }[];
+  readonly KeySchema: { AttributeName: string; KeyType: 'HASH' | 'RANGE' }[];
+}
+
+interface TimeToLive {
+  readonly AttributeName: string;
+  readonly Enabled: true;
+}
 
 /** Webhook deliveries already run (lib/webhooks/ledger.ts): one item per delivery, TTL'd. */
-const deliveryLedger = {
+export const deliveryLedger: TableDefinition & { readonly TimeToLiveSpecification: TimeToLive } = {
   BillingMode: 'PAY_PER_REQUEST',
   AttributeDefinitions: [{ AttributeName: 'deliveryKey', AttributeType: 'S' }],
   KeySchema: [{ AttributeName: 'deliveryKey', KeyType: 'HASH' }],
@@ -13,7 +23,7 @@ const deliveryLedger = {
 };
 
 /** The scan job watcher's last view (lib/watcher/dynamo-state-store.ts): one item per job. */
-const watcherState = {
+export const watcherState: TableDefinition = {
   BillingMode: 'PAY_PER_REQUEST',
   AttributeDefinitions: [{ AttributeName: 'instanceNo', AttributeType: 'S' }],
   KeySchema: [{ AttributeName: 'instanceNo', KeyType: 'HASH' }],
@@ -24,7 +34,7 @@ const watcherState = {
  * item per caller with a plan and one for the account (token bucket, day and month counters),
  * and a caller's lease of a long-running route; TTL'd a month after their month ends.
  */
-const usage = {
+export const usage: TableDefinition & { readonly TimeToLiveSpecification: TimeToLive } = {
   BillingMode: 'PAY_PER_REQUEST',
   AttributeDefinitions: [{ AttributeName: 'usageKey', AttributeType: 'S' }],
   KeySchema: [{ AttributeName: 'usageKey', KeyType: 'HASH' }],
@@ -32,11 +42,12 @@ const usage = {
 };
 
 /** CreateTable's input for one of these tables under a name (its TTL is a call of its own). */
-const createTableInput = (table, TableName) => ({
+export const createTableInput = (
+  table: TableDefinition,
+  TableName: string,
+): TableDefinition & { TableName: string } => ({
   TableName,
   BillingMode: table.BillingMode,
   AttributeDefinitions: table.AttributeDefinitions,
   KeySchema: table.KeySchema,
 });
-
-module.exports = { deliveryLedger, watcherState, usage, createTableInput };

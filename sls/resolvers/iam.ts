@@ -1,23 +1,54 @@
-'use strict';
-// IAM, as variable resolvers for serverless.yml: `${file(./sls/resolvers/iam.cjs):roles}`. Every
-// function has a role of its own, so that it may write only its own log group and read only the
-// secrets of what it uses; what else a role may do is its entry's `may` in the function table
-// (sls/functions.ts), each a policy of PERMISSIONS below. Decided when the
-// command runs, from the settings (the secrets' layout, a JWT issuer, a KMS key, an event bus),
-// so that the template holds concrete values (no condition that cfn-lint cannot follow).
-const { setting, ARN } = require('./deploy-env.cjs');
-const { table, roleOf } = require('./functions.cjs');
-const { publicReferenceOf } = require('./routes.cjs');
-const { layoutOf } = require('./secrets.cjs');
+// IAM, as variable resolvers for serverless.yml: `${file(./sls/variables.cjs):iam.roles}`.
+// Every function has a role of its own, so that it may write only its own log group and read
+// only the secrets of what it uses; what else a role may do is its entry's `may` in the function
+// table (sls/functions.ts), each a policy of PERMISSIONS below. Decided when the command runs,
+// from the settings (the secrets' layout, a JWT issuer, a KMS key, an event bus), so that the
+// template holds concrete values (no condition that cfn-lint cannot follow).
+//
+// Every function of the table: what it reads of the secret (by capability:
+// sls/resolvers/secrets.ts) and which of the permissions below it has besides its own logs.
+// `callers` is dropped when the stage sets a JWT issuer (API Gateway's authorizer checks callers
+// then), and, for the reference's functions, while the stage's reference is public (params:
+// publicReference).
+import type { SecretCapability } from '../../lib/core/secret-capabilities.ts';
+import type { Permission } from '../function-entry.ts';
+import { FUNCTIONS } from '../functions.ts';
+import type { ResolverArgs, ResolveVariable, Resources } from '../serverless.ts';
+import { ARN, setting } from './deploy-env.ts';
+import { roleOf } from './functions.ts';
+import { publicReferenceOf } from './routes.ts';
+import { layoutOf } from './secrets.ts';
 
-/**
- * Every function of the table (sls/functions.ts): what it reads of the secret (by capability:
- * sls/resolvers/secrets.cjs) and which of the permissions below it has besides its own logs.
- * `callers` is dropped when the stage sets a JWT issuer (API Gateway's authorizer checks callers
- * then), and, for the reference's functions, while the stage's reference is public (params:
- * publicReference).
- */
-const FUNCTIONS = table.FUNCTIONS;
+/** What a statement names: an ARN, or one CloudFormation makes (Fn::Sub, Fn::GetAtt). */
+type IamResource =
+  | string
+  | { readonly 'Fn::Sub': string }
+  | { readonly 'Fn::GetAtt': readonly [string, string] };
+
+/** A statement of an IAM policy, as CloudFormation takes it. */
+interface Statement {
+  readonly Effect: 'Allow';
+  readonly Action: string | readonly string[];
+  readonly Resource: IamResource | readonly IamResource[];
+  readonly Condition?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+interface Policy {
+  readonly PolicyName: string;
+  readonly PolicyDocument: {
+    readonly Version: '2012-10-17';
+    readonly Statement: readonly Statement[];
+  };
+}
+
+/** A function's role. */
+interface Role {
+  readonly Type: 'AWS::IAM::Role';
+  readonly Properties: {
+    readonly AssumeRolePolicyDocument: typeof LAMBDA_TRUST;
+    readonly Policies: readonly Policy[];
+  };
+}
 
 /**
  * The functions whose routes hand off answers too large for a Lambda response (`handsOff` in
@@ -25,12 +56,12 @@ const FUNCTIONS = table.FUNCTIONS;
  * hand-off bucket, `<function>/`, and nowhere else, and the bucket's policy refuses every other
  * principal (sls/resources/hand-off.yml).
  */
-const HAND_OFF_FUNCTIONS = Object.values(FUNCTIONS)
+export const HAND_OFF_FUNCTIONS: readonly string[] = Object.values(FUNCTIONS)
   .filter((fn) => fn.handsOff)
   .map((fn) => fn.name);
 
 /** The functions that may do one thing of PERMISSIONS (or of the optional policies below). */
-const functionsThatMay = (permission) =>
+const functionsThatMay = (permission: Permission): string[] =>
   Object.values(FUNCTIONS)
     .filter((fn) => fn.may.includes(permission))
     .map((fn) => fn.name);
@@ -40,7 +71,7 @@ const functionsThatMay = (permission) =>
  * AbortMultipartUpload, and GetObject, which the presigned URL it signs for its caller needs
  * (the URL names one object: its key is signed).
  */
-const handOffPolicy = (fn) => ({
+const handOffPolicy = (fn: string): Policy => ({
   PolicyName: 'hand-off-answers',
   PolicyDocument: {
     Version: '2012-10-17',
@@ -55,7 +86,9 @@ const handOffPolicy = (fn) => ({
   },
 });
 
-const getAtt = (id, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
+const getAtt = (id: string, attribute = 'Arn'): { 'Fn::GetAtt': [string, string] } => ({
+  'Fn::GetAtt': [id, attribute],
+});
 
 /**
  * The usage table's items a role may touch, by the key of each (lib/usage/): `caller#<id>` and
@@ -66,7 +99,7 @@ const getAtt = (id, attribute = 'Arn') => ({ 'Fn::GetAtt': [id, attribute] });
  */
 const USAGE_KEYS = ['caller#*', 'account', 'account#*'];
 const LEASE_KEYS = ['lease#cancel-reserved#*'];
-const usageItems = (actions, keys) => ({
+const usageItems = (actions: readonly string[], keys: readonly string[]): Statement => ({
   Effect: 'Allow',
   Action: actions,
   Resource: getAtt('UsageTable'),
@@ -74,7 +107,7 @@ const usageItems = (actions, keys) => ({
 });
 
 /** Permissions some functions have, as policies of their roles. */
-const PERMISSIONS = {
+const PERMISSIONS: Readonly<Record<PolicyPermission, readonly Statement[]>> = {
   // The webhook receiver: sending to the invocation queue; params too large for a message go to
   // the body bucket (lib/webhooks/body-store.ts).
   sendInvocations: [
@@ -154,7 +187,12 @@ const PERMISSIONS = {
  * Permissions that are a policy of their own, which exists only with its setting
  * (optionalResources): events:PutEvents on the stage's bus, when EVENT_BUS_NAME names one.
  */
-const OPTIONAL_POLICIES = { publishScanJobChanges: 'EVENT_BUS_NAME' };
+const OPTIONAL_POLICIES = { publishScanJobChanges: 'EVENT_BUS_NAME' } as const;
+
+/** The permissions that are a policy of their role. */
+type PolicyPermission = Exclude<Permission, keyof typeof OPTIONAL_POLICIES>;
+const isPolicy = (permission: Permission): permission is PolicyPermission =>
+  !(permission in OPTIONAL_POLICIES);
 
 /** Secrets Manager appends `-` and six characters to a secret's name to make its ARN. */
 const SECRET_SUFFIX = /-[A-Za-z0-9]{6}$/;
@@ -164,7 +202,7 @@ const SECRET_SUFFIX = /-[A-Za-z0-9]{6}$/;
  * '-*', which would also match "<name>-other"); a full ARN is used as given; a partial ARN (no
  * suffix) gets the suffix pattern.
  */
-const secretResource = (secretId) => {
+export const secretResource = (secretId: string): IamResource => {
   if (ARN.test(secretId)) {
     const name = secretId.slice(secretId.indexOf(':secret:') + ':secret:'.length);
     return SECRET_SUFFIX.test(name) ? secretId : `${secretId}-??????`;
@@ -174,12 +212,18 @@ const secretResource = (secretId) => {
   };
 };
 
+/** What a function reads: capabilities, and the secrets that hold them. */
+interface Reads {
+  readonly capabilities: readonly SecretCapability[];
+  readonly secretIds: readonly string[];
+}
+
 /** What each function reads, given the settings: capabilities, and the secrets holding them. */
-async function readsOf(resolveVariable) {
+export async function readsOf(resolveVariable: ResolveVariable): Promise<Record<string, Reads>> {
   const { ids } = await layoutOf(resolveVariable);
   const jwt = Boolean(setting('JWT_ISSUER_URL'));
   const publicReference = await publicReferenceOf(resolveVariable);
-  const reads = {};
+  const reads: Record<string, Reads> = {};
   for (const fn of Object.values(FUNCTIONS)) {
     const noCallers = jwt || (fn.reference && publicReference);
     const capabilities = fn.reads.filter((c) => !(noCallers && c === 'callers'));
@@ -200,13 +244,16 @@ const LAMBDA_TRUST = {
  * uses, and its permissions of PERMISSIONS. The framework's default role (which it would widen
  * with the SQS event source's permissions) is never created.
  */
-const roles = async ({ resolveVariable }) => {
+export const roles = async ({
+  resolveVariable,
+}: ResolverArgs): Promise<{ Resources: Record<string, Role> }> => {
   const service = await resolveVariable('self:service');
   const stage = await resolveVariable('sls:stage');
   const reads = await readsOf(resolveVariable);
-  const resources = {};
+  const resources: Record<string, Role> = {};
   for (const { name: fn, may, handsOff } of Object.values(FUNCTIONS)) {
-    const policies = [
+    const secretIds = reads[fn]?.secretIds ?? [];
+    const policies: Policy[] = [
       {
         PolicyName: 'write-own-logs',
         PolicyDocument: {
@@ -229,7 +276,7 @@ const roles = async ({ resolveVariable }) => {
         },
       },
     ];
-    if (reads[fn].secretIds.length > 0) {
+    if (secretIds.length > 0) {
       policies.push({
         PolicyName: 'read-own-secrets',
         PolicyDocument: {
@@ -238,14 +285,13 @@ const roles = async ({ resolveVariable }) => {
             {
               Effect: 'Allow',
               Action: 'secretsmanager:GetSecretValue',
-              Resource: reads[fn].secretIds.map(secretResource),
+              Resource: secretIds.map(secretResource),
             },
           ],
         },
       });
     }
-    for (const name of may.filter((permission) => !(permission in OPTIONAL_POLICIES))) {
-      if (!PERMISSIONS[name]) throw new Error(`${fn} may ${name}, which no policy says`);
+    for (const name of may.filter(isPolicy)) {
       policies.push({
         PolicyName: name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
         PolicyDocument: { Version: '2012-10-17', Statement: PERMISSIONS[name] },
@@ -265,27 +311,30 @@ const roles = async ({ resolveVariable }) => {
  * role, and the principal an operator redrives parked invocations with (params:
  * redrivePrincipalArn; a redrive sends to this queue).
  */
-const invocationSenders = async ({ resolveVariable }) => {
+export const invocationSenders = async ({
+  resolveVariable,
+}: ResolverArgs): Promise<IamResource[]> => {
   const redrive = String((await resolveVariable('param:redrivePrincipalArn')) ?? '').trim();
   const receivers = functionsThatMay('sendInvocations').map((fn) => getAtt(roleOf(fn)));
   return [...receivers, ...(redrive ? [redrive] : [])];
 };
 
 /** Who may send to the dead-letter queue: the consumer's role, which parks invocations there. */
-const deadLetterSenders = async () =>
+export const deadLetterSenders = async (): Promise<IamResource[]> =>
   functionsThatMay('consumeInvocations').map((fn) => getAtt(roleOf(fn)));
 
 /** Who may write or read the hand-off bucket's objects: the roles of the functions that hand off. */
-const handOffRoles = async () => HAND_OFF_FUNCTIONS.map((fn) => getAtt(roleOf(fn)));
+export const handOffRoles = async (): Promise<IamResource[]> =>
+  HAND_OFF_FUNCTIONS.map((fn) => getAtt(roleOf(fn)));
 
 /**
  * Who may put a delivery body (the receiver's role, which queues the message that refers to it)
  * and who may get one (the consumer's): the body bucket's policy refuses everyone else, as the
  * queue's does.
  */
-const deliveryBodyWriters = async () =>
+export const deliveryBodyWriters = async (): Promise<IamResource[]> =>
   functionsThatMay('sendInvocations').map((fn) => getAtt(roleOf(fn)));
-const deliveryBodyReaders = async () =>
+export const deliveryBodyReaders = async (): Promise<IamResource[]> =>
   functionsThatMay('consumeInvocations').map((fn) => getAtt(roleOf(fn)));
 
 /**
@@ -293,8 +342,10 @@ const deliveryBodyReaders = async () =>
  * key (SECRET_KMS_KEY_ARN) for every role that reads a secret, and events:PutEvents on the
  * watcher's bus (EVENT_BUS_NAME).
  */
-const optionalResources = async ({ resolveVariable }) => {
-  const resources = {};
+export const optionalResources = async ({
+  resolveVariable,
+}: ResolverArgs): Promise<{ Resources: Resources }> => {
+  const resources: Resources = {};
   const key = setting('SECRET_KMS_KEY_ARN');
   if (key) {
     const reads = await readsOf(resolveVariable);
@@ -303,7 +354,7 @@ const optionalResources = async ({ resolveVariable }) => {
       Properties: {
         PolicyName: 'decrypt-platform-secret',
         Roles: Object.keys(FUNCTIONS)
-          .filter((fn) => reads[fn].secretIds.length > 0)
+          .filter((fn) => (reads[fn]?.secretIds.length ?? 0) > 0)
           .map((fn) => ({ Ref: roleOf(fn) })),
         PolicyDocument: {
           Version: '2012-10-17',
@@ -350,19 +401,4 @@ const optionalResources = async ({ resolveVariable }) => {
     };
   }
   return { Resources: resources };
-};
-
-module.exports = {
-  FUNCTIONS,
-  HAND_OFF_FUNCTIONS,
-  roleOf,
-  secretResource,
-  readsOf,
-  roles,
-  invocationSenders,
-  deadLetterSenders,
-  handOffRoles,
-  deliveryBodyWriters,
-  deliveryBodyReaders,
-  optionalResources,
 };

@@ -1,10 +1,10 @@
-'use strict';
 // CORS as a stage configures it: the HTTP API's CORS configuration (provider.httpApi.cors),
 // from the stage parameter corsAllowedOrigins, a comma-separated list of origins
 // (`https://app.example.com,https://admin.example.com`, or `*`). Empty, the default: no CORS
 // configuration at all, so no answer carries a CORS header and a preflight reaches the routes
 // like any OPTIONS request (a 405 with Allow, or a web action). Deployed, API Gateway applies
-// it; locally, sls/plugins/offline-cors.cjs applies the same configuration the same way.
+// it; locally, sls/plugins/offline-cors.ts applies the same configuration the same way.
+import type { CorsConfig, ResolverArgs } from '../serverless.ts';
 
 /** What a browser may send and read: the bearer token, JSON, content negotiation. */
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept'];
@@ -24,7 +24,7 @@ const MAX_AGE_SECONDS = 600;
 const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
 /** The origins of the parameter's text, trimmed; [] when empty. */
-function originsOf(text) {
+export function originsOf(text: unknown): string[] {
   return String(text ?? '')
     .split(',')
     .map((origin) => origin.trim())
@@ -32,9 +32,9 @@ function originsOf(text) {
 }
 
 /** What is wrong with the parameter, one message per origin that is not one. */
-function problemsOf(text) {
+export function problemsOf(text: unknown): string[] {
   const origins = originsOf(text);
-  const found = [];
+  const found: string[] = [];
   for (const origin of origins) {
     if (origin === '*') {
       if (origins.length > 1) found.push('corsAllowedOrigins: "*" stands alone (any origin).');
@@ -48,7 +48,7 @@ function problemsOf(text) {
 }
 
 /** provider.httpApi.cors for the parameter's text: false (no CORS) or the configuration. */
-function corsConfigOf(text) {
+export function corsConfigOf(text: unknown): false | CorsConfig {
   const origins = originsOf(text);
   if (origins.length === 0) return false;
   return {
@@ -62,9 +62,6 @@ function corsConfigOf(text) {
   };
 }
 
-/** `${file(./sls/resolvers/cors.cjs):cors}` */
-module.exports.cors = async ({ resolveVariable }) =>
+/** `${file(./sls/variables.cjs):cors.cors}` */
+export const cors = async ({ resolveVariable }: ResolverArgs): Promise<false | CorsConfig> =>
   corsConfigOf(await resolveVariable('param:corsAllowedOrigins'));
-module.exports.corsConfigOf = corsConfigOf;
-module.exports.problemsOf = problemsOf;
-module.exports.originsOf = originsOf;

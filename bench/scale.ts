@@ -97,7 +97,7 @@ interface Bundles {
 /** The two functions' bundles, built with serverless.yml's esbuild options. */
 async function buildBundles(): Promise<Bundles> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-scale-'));
-  const plugins = createRequire(import.meta.url)('../sls/plugins/esbuild-plugins.cjs') as Plugin[];
+  const plugins = createRequire(import.meta.url)('../sls/plugins/esbuild-plugins.ts') as Plugin[];
   const bundle = async (entry: string, name: string) => {
     const outfile = path.join(dir, `${name}.cjs`);
     await build({

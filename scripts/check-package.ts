@@ -2,7 +2,7 @@
  * After `serverless package`: every function declared in the generated CloudFormation template
  * must have its own artifact in .serverless/, holding one bundle, its source map, and undici's
  * HTTP parser beside it when the bundle reads it (`<bundle>.llhttp.wasm`,
- * sls/plugins/esbuild-plugins.cjs), and the hand-off's upload when it can hand off
+ * sls/plugins/esbuild-plugins.ts), and the hand-off's upload when it can hand off
  * (`<bundle>.hand-off.cjs`, loaded on the first answer too large to return), nothing else. The
  * reference page's renderer (Swagger UI) is in the docs function's bundle and in no other, and
  * every other HTTP function loads at most 250 KB (its bundle and the parser beside it; the

@@ -19,6 +19,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { reservedByFunction } from '../sls/plugins/reserved-concurrency.ts';
 import type { Check, Reservation } from './deploy/account.ts';
 import {
   documentFileOf,
@@ -40,12 +41,6 @@ const require = createRequire(import.meta.url);
 const settings = require('../sls/plugins/settings.cjs') as {
   problems: (input: Record<string, unknown>) => string[];
   regionOfArn: (text: unknown) => string | undefined;
-};
-const { reservedByFunction } = require('../sls/plugins/reserved-concurrency.cjs') as {
-  reservedByFunction: (
-    functions: ResolvedStage['functions'],
-    settings: { reserve?: unknown },
-  ) => Record<string, number>;
 };
 
 export interface PreflightOptions {

@@ -17,7 +17,7 @@ export interface Resource {
 /** The template's resources, by logical id. */
 export type Resources = Record<string, Resource>;
 
-export interface Template {
+interface Template {
   Resources: Resources;
   Outputs?: Record<string, unknown>;
 }
@@ -77,10 +77,11 @@ export interface Authorizer {
   readonly audience?: string | readonly string[];
 }
 
+/** provider of serverless.yml; the framework fills in no region or stage of its own here. */
 export interface Provider {
   readonly name: string;
-  readonly stage: string;
-  readonly region: string;
+  readonly stage?: string;
+  readonly region?: string;
   readonly layers?: readonly unknown[];
   readonly environment?: Readonly<Record<string, unknown>>;
   readonly httpApi?: {
@@ -124,9 +125,12 @@ export interface Options {
   readonly region?: string;
 }
 
-/** The framework's logging, the plugin's third argument. */
+/** The framework's logging, the plugin's third argument: `log(text)`, `log.warning(text)`, ... */
 export interface Logging {
-  readonly log?: { warning?(message: string): void };
+  readonly log?: ((message: string) => void) & {
+    warning?(message: string): void;
+    verbose?(message: string): void;
+  };
 }
 
 /** A plugin: what it runs at each step of the framework's lifecycle. */

@@ -5,6 +5,7 @@
  * it returns. Its `${file()}` runs only .js and .cjs files, so sls/variables.cjs hands it this
  * module.
  */
+export * as alarms from './plugins/alarms.ts';
 export * as cors from './resolvers/cors.ts';
 export * as functions from './resolvers/functions.ts';
 export * as iam from './resolvers/iam.ts';

@@ -1,4 +1,3 @@
-'use strict';
 // A local-only serverless plugin (listed after serverless-offline): CORS as API Gateway applies
 // an HTTP API's CORS configuration (provider.httpApi.cors, from the corsAllowedOrigins stage
 // parameter: sls/resolvers/cors.ts), instead of serverless offline's own handling, which echoes
@@ -15,9 +14,26 @@
 // The function still sees the request's Origin header (its event is built from the raw headers).
 // With a configuration, the CORS headers a function returns are replaced, as API Gateway ignores
 // them; without one, they pass through.
+import type { Server } from '@hapi/hapi';
+import { problemsOf } from '../resolvers/cors.ts';
+import {
+  type CorsConfig,
+  type CorsSetting,
+  offlineServer,
+  type Plugin,
+  type Serverless,
+} from '../serverless.ts';
+
+declare module '@hapi/hapi' {
+  /** What the request's two steps below hand each other: its Origin, and whether a preflight. */
+  interface RequestApplicationState {
+    corsOrigin?: string;
+    corsPreflight?: boolean;
+  }
+}
 
 /** The configuration as serverless reads provider.httpApi.cors: false, true, or an object. */
-function configOf(cors) {
+function configOf(cors: CorsSetting): CorsConfig | undefined {
   if (!cors) return undefined;
   if (cors === true) {
     // serverless's own defaults for `cors: true`.
@@ -38,17 +54,17 @@ function configOf(cors) {
 }
 
 /** The Access-Control-Allow-Origin value for this origin, or undefined when it is not allowed. */
-function allowedOriginOf(config, origin) {
+function allowedOriginOf(config: CorsConfig, origin: string): string | undefined {
   const origins = config.allowedOrigins ?? [];
   if (origins.includes('*')) return '*';
   return origins.includes(origin) ? origin : undefined;
 }
 
 /** The headers of the answer to a preflight from `origin` (none when it is not allowed). */
-function preflightHeaders(config, origin) {
+function preflightHeaders(config: CorsConfig, origin: string): Record<string, string> {
   const allowed = allowedOriginOf(config, origin);
   if (!allowed) return {};
-  const headers = { 'access-control-allow-origin': allowed };
+  const headers: Record<string, string> = { 'access-control-allow-origin': allowed };
   if (allowed !== '*') headers.vary = 'Origin';
   if (config.allowedMethods?.length) {
     headers['access-control-allow-methods'] = config.allowedMethods.join(',');
@@ -62,10 +78,10 @@ function preflightHeaders(config, origin) {
 }
 
 /** The CORS headers of any other answer to `origin` (none when it is not allowed). */
-function responseHeaders(config, origin) {
+function responseHeaders(config: CorsConfig, origin: string): Record<string, string> {
   const allowed = allowedOriginOf(config, origin);
   if (!allowed) return {};
-  const headers = { 'access-control-allow-origin': allowed };
+  const headers: Record<string, string> = { 'access-control-allow-origin': allowed };
   if (allowed !== '*') headers.vary = 'Origin';
   if (config.exposedResponseHeaders?.length) {
     headers['access-control-expose-headers'] = config.exposedResponseHeaders.join(',');
@@ -81,11 +97,11 @@ const CORS_HEADER = /^access-control-/i;
  * request before serverless offline and hapi look at it (so neither adds a CORS header), a
  * preflight is answered as configured, and other answers get the configured headers.
  */
-function installCors(server, cors) {
+export function installCors(server: Server, cors: CorsSetting): void {
   const config = configOf(cors);
   server.ext('onRequest', (request, h) => {
     const origin = request.headers.origin;
-    if (origin === undefined) return h.continue;
+    if (typeof origin !== 'string') return h.continue;
     request.app.corsOrigin = origin;
     delete request.headers.origin;
     const preflight =
@@ -102,7 +118,12 @@ function installCors(server, cors) {
     const origin = request.app.corsOrigin;
     if (origin === undefined || request.app.corsPreflight) return h.continue;
     const response = request.response;
-    const headers = response.isBoom ? response.output.headers : response.headers;
+    const headers =
+      'isBoom' in response && response.isBoom
+        ? response.output.headers
+        : 'headers' in response
+          ? response.headers
+          : undefined;
     if (!config || !headers) return h.continue;
     // With a CORS configuration, API Gateway ignores the CORS headers a function returns.
     for (const name of Object.keys(headers)) if (CORS_HEADER.test(name)) delete headers[name];
@@ -111,27 +132,20 @@ function installCors(server, cors) {
   });
 }
 
-class OfflineCors {
-  constructor(serverless) {
+export default class OfflineCors implements Plugin {
+  readonly serverless: Serverless;
+  readonly hooks: Plugin['hooks'];
+
+  constructor(serverless: Serverless) {
     this.serverless = serverless;
     this.hooks = { 'after:offline:start:init': () => this.install() };
   }
 
-  install() {
-    const wrong = require('../resolvers/cors.ts').problemsOf(
-      this.serverless.service.custom?.corsAllowedOrigins,
-    );
+  install(): void {
+    const wrong = problemsOf(this.serverless.service.custom?.corsAllowedOrigins);
     if (wrong.length > 0) throw new this.serverless.classes.Error(wrong.join('\n'));
-    const offline = this.serverless.pluginManager.plugins.find(
-      (plugin) => plugin.constructor.name === 'ServerlessOffline',
-    );
-    const server = offline?.internals?.().getApiGatewayServer();
+    const server = offlineServer(this.serverless);
     if (!server) return;
     installCors(server, this.serverless.service.provider.httpApi?.cors);
   }
 }
-
-module.exports = OfflineCors;
-module.exports.installCors = installCors;
-module.exports.preflightHeaders = preflightHeaders;
-module.exports.responseHeaders = responseHeaders;

@@ -1,4 +1,3 @@
-'use strict';
 // serverless-esbuild, for the commands that build and only for them. The plugin's module loads
 // its dependencies whatever the command (effect, globby, chokidar, ...): about 0.8 s of CPU on
 // each start of the CLI, a third of what `serverless print` costs, and `npm run preflight`
@@ -6,6 +5,14 @@
 // stage builds nothing, so it gets a plugin with no hooks; every other command (package, deploy,
 // deploy function, invoke local, offline, run, and any this list does not know) gets the hooks
 // of serverless-esbuild, constructed as serverless would construct it (they are bound to it).
+import { createRequire } from 'node:module';
+import type { Logging, Options, Plugin, Serverless } from '../serverless.ts';
+
+/** serverless-esbuild's plugin class, as serverless constructs it (its own types need osls's). */
+type EsbuildPlugin = new (serverless: Serverless, options: Options, logging: Logging) => Plugin;
+
+/** Loads serverless-esbuild when a command builds, not when this module loads. */
+const require = createRequire(import.meta.url);
 
 /** The commands that build nothing: serverless-esbuild has no hook in their lifecycles. */
 const READ_ONLY = new Set([
@@ -19,7 +26,7 @@ const READ_ONLY = new Set([
 ]);
 
 /** Whether a command (the CLI's words, e.g. ['invoke', 'local']) builds the functions. */
-function builds(commands) {
+export function builds(commands: readonly string[]): boolean {
   const command = commands.join(' ');
   if (READ_ONLY.has(command)) return false;
   // `invoke` calls a deployed function; `invoke local` builds it first.
@@ -27,10 +34,13 @@ function builds(commands) {
   return true;
 }
 
-class Esbuild {
-  constructor(serverless, options, logging) {
+export default class Esbuild implements Plugin {
+  readonly plugin?: Plugin;
+  readonly hooks: Plugin['hooks'];
+
+  constructor(serverless: Serverless, options: Options, logging: Logging) {
     if (builds(serverless.processedInput?.commands ?? [])) {
-      const EsbuildServerlessPlugin = require('serverless-esbuild');
+      const EsbuildServerlessPlugin: EsbuildPlugin = require('serverless-esbuild');
       this.plugin = new EsbuildServerlessPlugin(serverless, options, logging);
       this.hooks = this.plugin.hooks;
       return;
@@ -43,6 +53,3 @@ class Esbuild {
     this.hooks = {};
   }
 }
-
-module.exports = Esbuild;
-module.exports.builds = builds;

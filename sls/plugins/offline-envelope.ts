@@ -1,4 +1,3 @@
-'use strict';
 // A local-only serverless plugin (listed after serverless-offline). It makes serverless
 // offline's HTTP server (hapi) hand the functions what API Gateway hands them, and answer what
 // only it answers in the service's envelope:
@@ -15,22 +14,44 @@
 // - a function that failed or timed out in serverless offline (its worker slow to start, on a
 //   loaded machine) is answered 200 with a mock Lambda error and stack trace by serverless
 //   offline; it becomes 504/`510` (timed out) or 500/`900`, as the service answers elsewhere.
-// The envelope comes from the service's own encoder (lib/http/envelope.ts, through sls/lib.cjs).
-const { lib } = require('../lib.cjs');
-
-const { encodeError, negotiateErrorFormat } = lib('envelope');
-const {
+// The envelope comes from the service's own encoder (lib/http/envelope.ts).
+import type { Server as HttpServer } from 'node:http';
+import { maxHeaderSize } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Request } from '@hapi/hapi';
+import {
   InputError,
   NotFoundError,
   PayloadTooLargeError,
   ServiceError,
   UnexpectedError,
   UpstreamTimeoutError,
-} = lib('errors');
-const { LAMBDA_PAYLOAD_LIMIT_BYTES } = lib('lambdaLimits');
+} from '../../lib/core/errors.ts';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../lib/core/lambda-limits.ts';
+import { encodeError, negotiateErrorFormat } from '../../lib/http/envelope.ts';
+import { at, offlineServer, type Plugin, type Serverless } from '../serverless.ts';
 
 /** Node's limit on a request line and its headers together (http.maxHeaderSize). */
-const HEADER_LIMIT_BYTES = require('node:http').maxHeaderSize;
+const HEADER_LIMIT_BYTES = maxHeaderSize;
+
+/** A refusal hapi made itself (a Boom error): its status and message. */
+interface Refusal {
+  readonly output: {
+    readonly statusCode: number;
+    readonly payload?: { readonly message?: string };
+  };
+}
+
+/** What Node's HTTP parser says of a request it refused. */
+interface ParserError {
+  readonly code?: string;
+  readonly rawPacket?: unknown;
+}
+
+/** The response under way on a socket: node:http keeps it as `_httpMessage`. */
+interface InFlight {
+  readonly _httpMessage?: { readonly headersSent: boolean } | null;
+}
 
 /** What a body sent without Content-Type is labelled locally. */
 const UNSPECIFIED_TYPE = 'application/x-unspecified';
@@ -38,7 +59,7 @@ const UNSPECIFIED_TYPE = 'application/x-unspecified';
 const PARSED_TYPES = new Set(['application/json', 'application/vnd.api+json']);
 
 /** A refusal hapi made itself, in the service's error table. */
-function serviceErrorOf(request, boom) {
+function serviceErrorOf(request: Request, boom: Refusal): ServiceError {
   const status = boom.output.statusCode;
   const message = boom.output.payload?.message ?? '';
   if (status === 413) {
@@ -61,22 +82,20 @@ function serviceErrorOf(request, boom) {
  * serverless offline's stand-in for a failed Lambda invocation (HttpServer.js wraps it in a 200):
  * `{ errorMessage, errorType, stackTrace }`. The functions never answer that shape themselves.
  */
-function lambdaFailureOf(response) {
-  if (typeof response?.source !== 'string' || !response.source.includes('"stackTrace"')) {
-    return undefined;
-  }
+export function lambdaFailureOf(response: unknown): ServiceError | undefined {
+  const source = at(response, 'source');
+  if (typeof source !== 'string' || !source.includes('"stackTrace"')) return undefined;
   try {
-    const body = JSON.parse(response.source);
-    if (typeof body?.errorType !== 'string' || !Array.isArray(body.stackTrace)) return undefined;
-    return body.errorType === 'LambdaTimeoutError'
-      ? new UpstreamTimeoutError()
-      : new UnexpectedError();
+    const body: unknown = JSON.parse(source);
+    const errorType = at(body, 'errorType');
+    if (typeof errorType !== 'string' || !Array.isArray(at(body, 'stackTrace'))) return undefined;
+    return errorType === 'LambdaTimeoutError' ? new UpstreamTimeoutError() : new UnexpectedError();
   } catch {
     return undefined;
   }
 }
 
-function hasMalformedEscape(rawPath) {
+function hasMalformedEscape(rawPath: string): boolean {
   try {
     decodeURIComponent(rawPath);
     return false;
@@ -85,7 +104,7 @@ function hasMalformedEscape(rawPath) {
   }
 }
 
-function headerOf(request, name) {
+function headerOf(request: Request, name: string): string | undefined {
   const value = request.headers?.[name];
   return typeof value === 'string' ? value : undefined;
 }
@@ -94,7 +113,7 @@ function headerOf(request, name) {
  * What made a request too large for Node's parser: its request line (the URL with its query
  * string) when the line alone is over half the limit, else its headers.
  */
-function overflowOf(rawPacket) {
+function overflowOf(rawPacket: unknown): 'url' | 'headers' {
   if (!Buffer.isBuffer(rawPacket)) return 'headers';
   const end = rawPacket.indexOf('\r\n');
   const line = end === -1 ? rawPacket.length : end;
@@ -102,7 +121,7 @@ function overflowOf(rawPacket) {
 }
 
 /** The envelope of a request Node's HTTP parser refused: JSON (its headers were not read). */
-function parserRefusal(error) {
+export function parserRefusal(error: ParserError | undefined): ServiceError {
   if (error?.code === 'HPE_HEADER_OVERFLOW') {
     const limit = `${Math.round(HEADER_LIMIT_BYTES / 1024)} KB`;
     return new ServiceError({
@@ -122,14 +141,14 @@ function parserRefusal(error) {
   return new InputError([{ path: 'request', issue: 'malformed request line or headers' }]);
 }
 
-const REASONS = {
+const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   408: 'Request Timeout',
   431: 'Request Header Fields Too Large',
 };
 
 /** A whole HTTP/1.1 response carrying the envelope; the connection closes after it. */
-function rawEnvelope(error) {
+function rawEnvelope(error: ServiceError): Buffer {
   const encoded = encodeError(error, 'json');
   const body = Buffer.from(encoded.body, 'utf8');
   const head = [
@@ -146,10 +165,10 @@ function rawEnvelope(error) {
  * too): the listeners are replaced by one that writes the envelope. A request already under way
  * on the socket (pipelined) is left to hapi, whose answer goes through onPreResponse.
  */
-function installParserRefusals(listener) {
+export function installParserRefusals(listener: HttpServer): void {
   const previous = listener.listeners('clientError');
   listener.removeAllListeners('clientError');
-  listener.on('clientError', (error, socket) => {
+  listener.on('clientError', (error: Error & ParserError, socket: Socket & InFlight) => {
     const inFlight = socket._httpMessage;
     if (inFlight && !inFlight.headersSent) {
       for (const handler of previous) handler.call(listener, error, socket);
@@ -163,31 +182,33 @@ function installParserRefusals(listener) {
   });
 }
 
-class OfflineEnvelope {
-  constructor(serverless) {
+export default class OfflineEnvelope implements Plugin {
+  readonly serverless: Serverless;
+  readonly hooks: Plugin['hooks'];
+
+  constructor(serverless: Serverless) {
     this.serverless = serverless;
     this.hooks = { 'after:offline:start:init': () => this.install() };
   }
 
-  install() {
-    const offline = this.serverless.pluginManager.plugins.find(
-      (plugin) => plugin.constructor.name === 'ServerlessOffline',
-    );
-    const server = offline?.internals?.().getApiGatewayServer();
+  install(): void {
+    const server = offlineServer(this.serverless);
     if (!server) return;
     installParserRefusals(server.listener);
 
     server.ext('onPreHandler', (request, h) => {
+      // serverless offline reads no body itself (`parse: false`): bytes, or none.
       const payload = request.payload;
-      const hasBody = payload !== undefined && payload !== null && payload.length > 0;
+      const hasBody = Buffer.isBuffer(payload) && payload.length > 0;
       if (!hasBody) return h.continue;
       if (headerOf(request, 'content-type') === undefined) {
         // The event's headers are read from the raw header list.
         request.raw.req.rawHeaders.push('content-type', UNSPECIFIED_TYPE);
-        request.mime = UNSPECIFIED_TYPE;
+        // hapi's types say mime is read-only; serverless offline reads it after this step.
+        Object.assign(request, { mime: UNSPECIFIED_TYPE });
       } else if (PARSED_TYPES.has(request.mime)) {
         // Any other media type keeps the body as the caller's text.
-        request.mime = 'text/plain';
+        Object.assign(request, { mime: 'text/plain' });
       }
       return h.continue;
     });
@@ -195,9 +216,10 @@ class OfflineEnvelope {
     server.ext('onPreResponse', (request, h) => {
       const response = request.response;
       // Only hapi's own refusals are Boom errors; the functions' answers never are.
-      const error = response?.isBoom
-        ? serviceErrorOf(request, response)
-        : lambdaFailureOf(response);
+      const error =
+        'isBoom' in response && response.isBoom
+          ? serviceErrorOf(request, response)
+          : lambdaFailureOf(response);
       if (!error) return h.continue;
       const headers = {
         accept: headerOf(request, 'accept'),
@@ -210,8 +232,3 @@ class OfflineEnvelope {
     });
   }
 }
-
-module.exports = OfflineEnvelope;
-module.exports.lambdaFailureOf = lambdaFailureOf;
-module.exports.installParserRefusals = installParserRefusals;
-module.exports.parserRefusal = parserRefusal;

@@ -1,4 +1,3 @@
-'use strict';
 // Lambda Managed Instances, where a stage asks for them (a plugin, listed in serverless.yml): with
 // the `capacityProviderArn` param set, every function of the stack runs on that capacity
 // provider (made outside this stack: its VPC, instance types and scaling are the account's),
@@ -7,12 +6,16 @@
 // once; empty, Lambda's default (64 a vCPU for Node.js). Empty `capacityProviderArn` (the
 // default): standard Lambda, one request a process.
 
-const { templateStep } = require('./template-step.cjs');
+import type { Custom, Resources } from '../serverless.ts';
+import { templateStep } from './template-step.ts';
 
 const ARN = /^arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\d{12}:capacity-provider:[A-Za-z0-9_-]+$/;
 
 /** Sets every function's capacity provider; throws on a value CloudFormation would refuse. */
-function applyManagedInstances(resources, { capacityProviderArn, perEnvironmentMaxConcurrency }) {
+export function applyManagedInstances(
+  resources: Resources,
+  { capacityProviderArn, perEnvironmentMaxConcurrency }: NonNullable<Custom['managedInstances']>,
+): void {
   const arn = String(capacityProviderArn ?? '').trim();
   if (arn === '') return;
   if (!ARN.test(arn)) {
@@ -32,6 +35,7 @@ function applyManagedInstances(resources, { capacityProviderArn, perEnvironmentM
   }
   for (const resource of Object.values(resources)) {
     if (resource.Type !== 'AWS::Lambda::Function') continue;
+    resource.Properties ??= {};
     resource.Properties.CapacityProviderConfig = {
       LambdaManagedInstancesCapacityProviderConfig: {
         CapacityProviderArn: arn,
@@ -43,5 +47,4 @@ function applyManagedInstances(resources, { capacityProviderArn, perEnvironmentM
   }
 }
 
-module.exports = templateStep('managedInstances', applyManagedInstances);
-module.exports.applyManagedInstances = applyManagedInstances;
+export default templateStep((custom) => custom.managedInstances ?? {}, applyManagedInstances);

@@ -1,13 +1,25 @@
-'use strict';
 // esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins): parts of
 // undici that no function can reach are left out, each replaced by a module that throws with
 // the reason, were it ever reached. undici is about two thirds of an HTTP function's bundle.
-const fs = require('node:fs');
-const path = require('node:path');
-const { lib } = require('../lib.cjs');
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Plugin, PluginBuild } from 'esbuild';
+
+/** undici's own modules, read as the bundles would load them. */
+const require = createRequire(import.meta.url);
+
+/** An undici module left out, with why no function can use it. */
+interface LeftOut {
+  readonly file: RegExp;
+  readonly why: string;
+  /** The names it exports that are called later, not when it loads. */
+  readonly calledLater?: readonly string[];
+}
 
 /** The undici modules left out, by file, with why no function can use them. */
-const LEFT_OUT = [
+const LEFT_OUT: readonly LeftOut[] = [
   {
     // undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each),
     // and loads the one without SIMD only when the other cannot compile. Node 24 on Lambda
@@ -43,7 +55,7 @@ const LEFT_OUT = [
   },
 ];
 
-const leaveOutUnreachableUndici = {
+const leaveOutUnreachableUndici: Plugin = {
   name: 'leave-out-unreachable-undici',
   setup(build) {
     build.onResolve(
@@ -55,8 +67,9 @@ const leaveOutUnreachableUndici = {
         return entry ? { path: resolved, namespace: 'left-out', pluginData: entry } : undefined;
       },
     );
-    build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData: entry }) => {
-      const error = `new Error(${JSON.stringify(`undici: ${entry.why} (sls/plugins/esbuild-plugins.cjs)`)})`;
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData }) => {
+      const entry = pluginData as LeftOut;
+      const error = `new Error(${JSON.stringify(`undici: ${entry.why} (sls/plugins/esbuild-plugins.ts)`)})`;
       // A module loaded when it is needed throws then; one loaded up front, when it is called:
       // the module itself, or each of the names it exports (`calledLater`).
       const leftOut = `function leftOut() { throw ${error}; }`;
@@ -77,12 +90,11 @@ const leaveOutUnreachableUndici = {
  * the route registry and every schema it describes. Carried gzipped (about a sixth of its
  * 50 KB), and unzipped once, on the first request of a container.
  */
-const openApiDocumentBuiltAhead = {
+const openApiDocumentBuiltAhead: Plugin = {
   name: 'openapi-document-built-ahead',
   setup(build) {
-    build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]openapi-document\.ts$/ }, () => {
-      const zlib = require('node:zlib');
-      const { buildOpenApiDocument } = lib('openapi');
+    build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]openapi-document\.ts$/ }, async () => {
+      const { buildOpenApiDocument } = await import('../../lib/http/openapi.ts');
       const text = JSON.stringify(buildOpenApiDocument());
       const gzipped = zlib.gzipSync(text, { level: 9 }).toString('base64');
       return {
@@ -105,12 +117,11 @@ const openApiDocumentBuiltAhead = {
  * function's bundle, gzipped at package time: its files come from its own zip, never from another
  * site, and no other function bundles them (only functions/docs.ts imports the module).
  */
-const docsAssetsBuiltIn = {
+const docsAssetsBuiltIn: Plugin = {
   name: 'docs-assets-built-in',
   setup(build) {
-    build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]docs-assets\.ts$/ }, () => {
-      const zlib = require('node:zlib');
-      const { RENDERER_FILES } = lib('docsAssets');
+    build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]docs-assets\.ts$/ }, async () => {
+      const { RENDERER_FILES } = await import('../../lib/http/docs-assets.ts');
       const dir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
       const files = Object.fromEntries(
         Object.entries(RENDERER_FILES).map(([name, contentType]) => [
@@ -152,11 +163,11 @@ const docsAssetsBuiltIn = {
 const PARSER_MODULE = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp_simd-wasm\.js$/;
 const PARSER_SUFFIX = '.llhttp.wasm';
 
-const httpParserBeside = {
+const httpParserBeside: Plugin = {
   name: 'http-parser-beside',
   setup(build) {
     build.initialOptions.metafile = true;
-    let parser;
+    let parser: Buffer | undefined;
     build.onLoad({ filter: PARSER_MODULE }, (args) => {
       parser = require(args.path);
       const contents = [
@@ -190,8 +201,8 @@ const httpParserBeside = {
  */
 const PARSER_CONSTANTS = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]constants\.js$/;
 
-function parserTablesRead(undiciLib) {
-  const tables = new Set();
+function parserTablesRead(undiciLib: string): Set<string> {
+  const tables = new Set<string>();
   const files = fs.readdirSync(undiciLib, { recursive: true, encoding: 'utf8' });
   for (const file of files.filter((name) => name.endsWith('.js'))) {
     const source = fs.readFileSync(path.join(undiciLib, file), 'utf8');
@@ -209,13 +220,13 @@ function parserTablesRead(undiciLib) {
   return tables;
 }
 
-const parserConstantsRead = {
+const parserConstantsRead: Plugin = {
   name: 'parser-constants-read',
   setup(build) {
     build.onLoad({ filter: PARSER_CONSTANTS }, (args) => {
-      const all = require(args.path);
+      const all: Record<string, unknown> = require(args.path);
       const tables = parserTablesRead(path.resolve(path.dirname(args.path), '..'));
-      const kept = {};
+      const kept: Record<string, unknown> = {};
       for (const table of tables) {
         if (!Object.hasOwn(all, table))
           throw new Error(`undici reads ${table}, not a parser table`);
@@ -238,11 +249,11 @@ const parserConstantsRead = {
 const HAND_OFF_MODULE = /[\\/]lib[\\/]hand-off[\\/]multipart-upload\.ts$/;
 const HAND_OFF_SUFFIX = '.hand-off.cjs';
 
-const handOffBeside = {
+const handOffBeside: Plugin = {
   name: 'hand-off-beside',
   setup(build) {
     build.initialOptions.metafile = true;
-    let entry;
+    let entry: string | undefined;
     build.onResolve({ filter: /[\\/]multipart-upload\.ts$/ }, (args) => {
       const resolved = path.join(args.resolveDir, args.path);
       return HAND_OFF_MODULE.test(resolved)
@@ -280,7 +291,7 @@ const handOffBeside = {
         write: false,
         logLevel: 'silent',
       });
-      const code = built.outputFiles[0].contents;
+      const code = built.outputFiles![0]!.contents;
       for (const bundle of bundles) {
         fs.writeFileSync(bundle.replace(/\.[cm]?js$/, '') + HAND_OFF_SUFFIX, code);
       }
@@ -298,7 +309,7 @@ const handOffBeside = {
  */
 const DIAGNOSTICS = /[\\/]undici[\\/]lib[\\/]core[\\/]diagnostics\.js$/;
 
-function diagnosticsChannelsOf(source) {
+function diagnosticsChannelsOf(source: string): string {
   const channels = /^const channels = \{\n[\s\S]*?\n\}$/m.exec(source);
   if (!channels || !/^module\.exports = \{\s*channels\s*\}$/m.test(source)) {
     throw new Error("undici's diagnostics module changed: it no longer exports its channels alone");
@@ -311,7 +322,7 @@ function diagnosticsChannelsOf(source) {
   ].join('\n');
 }
 
-const diagnosticsChannelsOnly = {
+const diagnosticsChannelsOnly: Plugin = {
   name: 'diagnostics-channels-only',
   setup(build) {
     build.onLoad({ filter: DIAGNOSTICS }, (args) => ({
@@ -336,10 +347,10 @@ const UNDICI_ENTRY = 'undici/lib/dispatcher/agent.js';
 const ERROR_CLASS =
   /^(?:const k\w+ = Symbol\.for\('[\w.]+'\)\n)?class (\w+) extends (\w+) \{\n[\s\S]*?^\}\n\n?/gm;
 
-let wordsBundled;
+let wordsBundled: Promise<Set<string>> | undefined;
 
 /** Every word of the undici modules an Agent's bundle takes in (the errors module aside). */
-function undiciWordsBundled(build, plugins) {
+function undiciWordsBundled(build: PluginBuild, plugins: Plugin[]): Promise<Set<string>> {
   wordsBundled ??= build.esbuild
     .build({
       entryPoints: [require.resolve(UNDICI_ENTRY)],
@@ -352,7 +363,7 @@ function undiciWordsBundled(build, plugins) {
       plugins,
     })
     .then(({ metafile }) => {
-      const words = new Set();
+      const words = new Set<string>();
       for (const input of Object.keys(metafile.inputs)) {
         const file = path.resolve(input);
         if (UNDICI_ERRORS.test(file) || !fs.existsSync(file)) continue;
@@ -364,42 +375,43 @@ function undiciWordsBundled(build, plugins) {
 }
 
 /** undici's errors module with only the classes named in `used`, and those they extend. */
-function undiciErrorsOf(source, used) {
-  const classes = new Map();
+function undiciErrorsOf(source: string, used: ReadonlySet<string>): string {
+  const classes = new Map<string, { text: string; base: string }>();
   for (const block of source.matchAll(ERROR_CLASS)) {
-    classes.set(block[1], { text: block[0], base: block[2] });
+    classes.set(block[1]!, { text: block[0], base: block[2]! });
   }
   const exported = /^module\.exports = \{\n((?: {2}\w+,?\n)+)\}\n?$/m.exec(source);
-  const names = exported?.[1].split(/[\s,]+/).filter(Boolean) ?? [];
+  const names = exported?.[1]?.split(/[\s,]+/).filter(Boolean) ?? [];
   if (names.length === 0 || names.some((name) => !classes.has(name))) {
     throw new Error(
       "undici's errors module changed: it no longer reads as a class and an export each",
     );
   }
-  const kept = new Set();
-  const keep = (name) => {
-    if (kept.has(name) || !classes.has(name)) return;
+  const kept = new Set<string>();
+  const keep = (name: string): void => {
+    const found = classes.get(name);
+    if (kept.has(name) || !found) return;
     kept.add(name);
-    keep(classes.get(name).base);
+    keep(found.base);
   };
   for (const name of names) if (used.has(name)) keep(name);
-  let cut = source.replace(exported[0], `module.exports = { ${[...kept].join(', ')} }\n`);
+  let cut = source.replace(exported![0], `module.exports = { ${[...kept].join(', ')} }\n`);
   for (const [name, { text }] of classes) if (!kept.has(name)) cut = cut.replace(text, '');
   return cut;
 }
 
-const undiciErrorsUsed = {
+const undiciErrorsUsed: Plugin = {
   name: 'undici-errors-used',
   setup(build) {
     build.onLoad({ filter: UNDICI_ERRORS }, async (args) => {
-      const others = module.exports.filter((plugin) => plugin !== undiciErrorsUsed);
+      const others = PLUGINS.filter((plugin) => plugin !== undiciErrorsUsed);
       const used = await undiciWordsBundled(build, others);
       return { contents: undiciErrorsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
     });
   },
 };
 
-module.exports = [
+const PLUGINS: Plugin[] = [
   leaveOutUnreachableUndici,
   diagnosticsChannelsOnly,
   undiciErrorsUsed,
@@ -409,3 +421,5 @@ module.exports = [
   parserConstantsRead,
   handOffBeside,
 ];
+
+export default PLUGINS;

@@ -1,4 +1,3 @@
-'use strict';
 // Whether the stage reserves Lambda concurrency at all (a plugin, listed in serverless.yml): the
 // `reserveConcurrency` param. `true` (the default): each function keeps the `reservedConcurrency`
 // its entry of the function table (sls/functions.ts) gives it. `false`: no function reserves any, for an account whose concurrency
@@ -8,10 +7,11 @@
 // a reservation later is covered with no line of its own. `npm run preflight` adds up what a
 // stage reserves by the same rule (`reservedByFunction`).
 
-const { templateStep } = require('./template-step.cjs');
+import type { Custom, Resources } from '../serverless.ts';
+import { templateStep } from './template-step.ts';
 
 /** The `reserveConcurrency` param as a boolean; throws on anything but true or false. */
-function reservesConcurrency(reserve) {
+function reservesConcurrency(reserve: unknown): boolean {
   const text = String(reserve ?? 'true').trim();
   if (text !== 'true' && text !== 'false') {
     throw new Error('The reserveConcurrency parameter must be true or false.');
@@ -20,11 +20,14 @@ function reservesConcurrency(reserve) {
 }
 
 /** Removes every function's reserved concurrency where the stage reserves none. */
-function applyReservedConcurrency(resources, { reserve }) {
+export function applyReservedConcurrency(
+  resources: Resources,
+  { reserve }: NonNullable<Custom['reservedConcurrency']>,
+): void {
   if (reservesConcurrency(reserve)) return;
   for (const resource of Object.values(resources)) {
     if (resource.Type !== 'AWS::Lambda::Function') continue;
-    delete resource.Properties.ReservedConcurrentExecutions;
+    delete resource.Properties?.ReservedConcurrentExecutions;
   }
 }
 
@@ -32,9 +35,14 @@ function applyReservedConcurrency(resources, { reserve }) {
  * What each function of a stage's resolved configuration (`functions` of serverless.yml, as
  * `serverless print` resolves it) reserves, by function name: none where the stage reserves none.
  */
-function reservedByFunction(functions, { reserve }) {
+export function reservedByFunction(
+  functions:
+    | Readonly<Record<string, { readonly reservedConcurrency?: unknown } | undefined>>
+    | undefined,
+  { reserve }: NonNullable<Custom['reservedConcurrency']>,
+): Record<string, number> {
   if (!reservesConcurrency(reserve)) return {};
-  const reserved = {};
+  const reserved: Record<string, number> = {};
   for (const [name, fn] of Object.entries(functions ?? {})) {
     const value = Number(fn?.reservedConcurrency);
     if (fn?.reservedConcurrency !== undefined && fn?.reservedConcurrency !== null) {
@@ -44,6 +52,4 @@ function reservedByFunction(functions, { reserve }) {
   return reserved;
 }
 
-module.exports = templateStep('reservedConcurrency', applyReservedConcurrency);
-module.exports.applyReservedConcurrency = applyReservedConcurrency;
-module.exports.reservedByFunction = reservedByFunction;
+export default templateStep((custom) => custom.reservedConcurrency ?? {}, applyReservedConcurrency);

@@ -1,15 +1,15 @@
-'use strict';
 // Every function's alarms (a plugin, listed in serverless.yml): an errors alarm and a throttles
 // alarm, added once the functions are compiled into the template, and the stack's configuration
-// alarm. Its static member is the variable resolver of where alarms go:
-// `${file(./sls/plugins/alarms.cjs):alarmActions}`.
+// alarm. `alarmActions` is the variable resolver of where alarms go:
+// `${file(./sls/variables.cjs):alarms.alarmActions}`.
+import type { Plugin, ResolverArgs, Resource, Serverless } from '../serverless.ts';
 
 /**
  * The causes of the `ConfigurationErrors` metric (lib/core/configuration-metric.ts) the alarm
  * watches, each a metric of its own (its dimension `Cause`): the secret does not validate, does
  * not exist or may not be read; the platform refuses the credentials it holds.
  */
-const CONFIGURATION_CAUSES = ['secret', 'credentials'];
+export const CONFIGURATION_CAUSES = ['secret', 'credentials'] as const;
 
 /**
  * A function met a configuration only an operator can mend: its secret cannot be used, or the
@@ -17,7 +17,7 @@ const CONFIGURATION_CAUSES = ['secret', 'credentials'];
  * line that carries it names the field or the credentials). Calls that need it answer 500
  * meanwhile. One alarm on the sum of the causes.
  */
-function configurationAlarm(actions) {
+export function configurationAlarm(actions: readonly string[]): Resource {
   return {
     Type: 'AWS::CloudWatch::Alarm',
     Properties: {
@@ -56,18 +56,21 @@ function configurationAlarm(actions) {
   };
 }
 
-class FunctionAlarms {
-  constructor(serverless) {
+export default class FunctionAlarms implements Plugin {
+  readonly serverless: Serverless;
+  readonly hooks: Plugin['hooks'];
+
+  constructor(serverless: Serverless) {
     this.serverless = serverless;
     this.hooks = { 'after:package:compileEvents': () => this.addFunctionAlarms() };
   }
 
   /** An errors alarm and a throttles alarm for every function, notifying the alarm topic. */
-  addFunctionAlarms() {
+  addFunctionAlarms(): void {
     const resources = this.serverless.service.provider.compiledCloudFormationTemplate.Resources;
-    const actions = this.serverless.service.custom.alarmActions ?? [];
+    const actions = this.serverless.service.custom?.alarmActions ?? [];
     const functions = Object.keys(resources).filter(
-      (id) => resources[id].Type === 'AWS::Lambda::Function',
+      (id) => resources[id]?.Type === 'AWS::Lambda::Function',
     );
     resources.ConfigurationErrorsAlarm = configurationAlarm(actions);
     for (const id of functions) {
@@ -99,11 +102,7 @@ class FunctionAlarms {
 }
 
 /** Where alarms go: the alarmTopicArn param, or nowhere. */
-FunctionAlarms.alarmActions = async ({ resolveVariable }) => {
+export const alarmActions = async ({ resolveVariable }: ResolverArgs): Promise<string[]> => {
   const topic = String((await resolveVariable('param:alarmTopicArn')) ?? '').trim();
   return topic ? [topic] : [];
 };
-
-module.exports = FunctionAlarms;
-module.exports.configurationAlarm = configurationAlarm;
-module.exports.CONFIGURATION_CAUSES = CONFIGURATION_CAUSES;

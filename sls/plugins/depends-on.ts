@@ -1,4 +1,3 @@
-'use strict';
 // Drops each DependsOn entry that a Ref, Fn::GetAtt or Fn::Sub in the same resource already
 // enforces (a plugin, listed in serverless.yml). The framework adds such entries (each function's
 // DependsOn on its role beside `Role: !GetAtt <role>.Arn`, each HTTP API route's on its
@@ -8,22 +7,24 @@
 // stand-in `npm run rehearse` deploys to) refuses the template. Run just before the template is
 // saved, after every other step (the framework's, this package's plugins), so that a resource
 // any of them adds is covered too.
+import type { Plugin, Resources, Serverless } from '../serverless.ts';
 
 /** The logical ids a resource's own text references (Ref, Fn::GetAtt, Fn::Sub), DependsOn aside. */
-function referencesOf(value, found = new Set()) {
+function referencesOf(value: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(value)) {
     for (const item of value) referencesOf(item, found);
   } else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
       if (key === 'Ref' && typeof inner === 'string') found.add(inner);
       else if (key === 'Fn::GetAtt') {
-        const target = Array.isArray(inner) ? inner[0] : String(inner).split('.')[0];
+        const target: unknown = Array.isArray(inner) ? inner[0] : String(inner).split('.')[0];
         if (typeof target === 'string') found.add(target);
       } else if (key === 'Fn::Sub') {
-        const text = Array.isArray(inner) ? inner[0] : inner;
+        const text: unknown = Array.isArray(inner) ? inner[0] : inner;
         const names = Array.isArray(inner) && inner[1] ? Object.keys(inner[1]) : [];
         for (const match of String(text).matchAll(/\$\{([^!}][^}.]*)[^}]*\}/g)) {
-          if (!names.includes(match[1])) found.add(match[1]);
+          const name = match[1]!;
+          if (!names.includes(name)) found.add(name);
         }
       }
       referencesOf(inner, found);
@@ -33,7 +34,7 @@ function referencesOf(value, found = new Set()) {
 }
 
 /** Removes, in place, the DependsOn entries a resource's references already enforce. */
-function dropEnforcedDependsOn(resources) {
+export function dropEnforcedDependsOn(resources: Resources): void {
   for (const resource of Object.values(resources)) {
     if (resource?.DependsOn === undefined) continue;
     const { DependsOn: dependsOn, ...rest } = resource;
@@ -42,12 +43,15 @@ function dropEnforcedDependsOn(resources) {
       (id) => !referenced.has(id),
     );
     if (kept.length === 0) delete resource.DependsOn;
-    else resource.DependsOn = Array.isArray(dependsOn) ? kept : kept[0];
+    else resource.DependsOn = Array.isArray(dependsOn) ? kept : kept[0]!;
   }
 }
 
-class ObsoleteDependsOn {
-  constructor(serverless) {
+export default class ObsoleteDependsOn implements Plugin {
+  readonly serverless: Serverless;
+  readonly hooks: Plugin['hooks'];
+
+  constructor(serverless: Serverless) {
     this.serverless = serverless;
     this.hooks = {
       'before:aws:package:finalize:saveServiceState': () =>
@@ -57,6 +61,3 @@ class ObsoleteDependsOn {
     };
   }
 }
-
-module.exports = ObsoleteDependsOn;
-module.exports.dropEnforcedDependsOn = dropEnforcedDependsOn;

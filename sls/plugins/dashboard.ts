@@ -1,4 +1,3 @@
-'use strict';
 // The stage's CloudWatch dashboard (a plugin, listed in serverless.yml): one
 // AWS::CloudWatch::Dashboard in the stack, named `<service>-<stage>`, its body generated when the
 // package is built from the route registry (lib/http/routes/) and from what the template holds
@@ -18,11 +17,23 @@
 // dimensions they are written with: test/unit/sls/plugins/dashboard.test.ts and the template test
 // hold it to that. After `serverless deploy` and in `serverless info`, its name and URL are
 // printed (docs/deploy.md, "Watching a stage").
-const { lib } = require('../lib.cjs');
+import { routes as registryRoutes } from '../../lib/http/routes/index.ts';
+import type { Route } from '../../lib/http/routes/route.ts';
+import { FUNCTIONS } from '../functions.ts';
+import { at, type Plugin, type Resources, type Serverless } from '../serverless.ts';
+import { CONFIGURATION_CAUSES } from './alarms.ts';
 
-const table = lib('functions');
-const registry = lib('routes');
-const { CONFIGURATION_CAUSES } = require('./alarms.cjs');
+/** A line of a graph: a metric `[namespace, name, dimension, value, ..., options]`, or an expression. */
+type Line = readonly (string | Readonly<Record<string, unknown>>)[];
+/** A widget of the dashboard's body, before the layout places it. */
+interface Widget {
+  readonly type: string;
+  readonly properties: Readonly<Record<string, unknown>>;
+}
+interface Size {
+  readonly width: number;
+  readonly height: number;
+}
 
 /** The namespace of the code's own metrics (lib/core/metrics.ts). */
 const NAMESPACE = 'PlatformGateway';
@@ -39,33 +50,34 @@ const ALARMS_PER_WIDGET = 100;
 const ROUTES_PER_GROUP = 8;
 
 /** `<Name>LambdaFunction` -> `<name>`: the name serverless.yml gives the function. */
-function functionLabel(logicalId) {
+function functionLabel(logicalId: string): string {
   const name = logicalId.replace(/LambdaFunction$/, '');
   return name.charAt(0).toLowerCase() + name.slice(1);
 }
 
 /** The logical ids of a template's resources of one type, in the template's order. */
-function idsOf(resources, type) {
-  return Object.keys(resources).filter((id) => resources[id].Type === type);
+function idsOf(resources: Resources, type: string): string[] {
+  return Object.keys(resources).filter((id) => resources[id]?.Type === type);
 }
 
 /** A reference Fn::Sub resolves when the stack is created: `${HttpApi}`, `${Queue.QueueName}`. */
-const ref = (id, attribute) => (attribute ? `\${${id}.${attribute}}` : `\${${id}}`);
+const ref = (id: string, attribute?: string): string =>
+  attribute ? `\${${id}.${attribute}}` : `\${${id}}`;
 
 /**
  * The routes as groups of a graph's size: by the registry's tags (`jobs`, `catalogue`), a large
  * tag one function at a time.
  */
-function routeGroups(routes) {
-  const byTag = new Map();
+function routeGroups(routes: readonly Route[]): { title: string; routes: Route[] }[] {
+  const byTag = new Map<string, Route[]>();
   for (const route of routes) byTag.set(route.tag, [...(byTag.get(route.tag) ?? []), route]);
-  const groups = [];
+  const groups: { title: string; routes: Route[] }[] = [];
   for (const [tag, tagged] of byTag) {
     if (tagged.length <= ROUTES_PER_GROUP) {
       groups.push({ title: tag, routes: tagged });
       continue;
     }
-    const byFunction = new Map();
+    const byFunction = new Map<string, Route[]>();
     for (const route of tagged) {
       byFunction.set(route.function, [...(byFunction.get(route.function) ?? []), route]);
     }
@@ -77,21 +89,19 @@ function routeGroups(routes) {
 
 /** Widgets laid out left to right, a new row when one is full or a section starts. */
 class Layout {
-  constructor() {
-    this.widgets = [];
-    this.x = 0;
-    this.y = 0;
-    this.rowHeight = 0;
-  }
+  readonly widgets: (Widget & Size & { x: number; y: number })[] = [];
+  x = 0;
+  y = 0;
+  rowHeight = 0;
 
-  newRow() {
+  newRow(): void {
     if (this.x === 0) return;
     this.y += this.rowHeight;
     this.x = 0;
     this.rowHeight = 0;
   }
 
-  add(widget, { width, height }) {
+  add(widget: Widget, { width, height }: Size): void {
     if (this.x + width > GRID_WIDTH) this.newRow();
     this.widgets.push({ ...widget, x: this.x, y: this.y, width, height });
     this.x += width;
@@ -99,7 +109,7 @@ class Layout {
   }
 
   /** A section's heading, on a row of its own. */
-  heading(markdown) {
+  heading(markdown: string): void {
     this.newRow();
     this.add({ type: 'text', properties: { markdown } }, { width: GRID_WIDTH, height: 1 });
     this.newRow();
@@ -107,7 +117,11 @@ class Layout {
 }
 
 /** A graph of metrics (each `[namespace, name, ...dimensions, options]`) or expressions. */
-function graph(title, metrics, options = {}) {
+function graph(
+  title: string,
+  metrics: readonly Line[],
+  options: Readonly<Record<string, unknown>> = {},
+): Widget {
   return {
     type: 'metric',
     properties: {
@@ -124,18 +138,23 @@ function graph(title, metrics, options = {}) {
 }
 
 /** A metric of the template's stack: `[namespace, name, dimension, value, ..., options]`. */
-const metric = (namespace, name, dimensions, options) => [
-  namespace,
-  name,
-  ...Object.entries(dimensions).flat(),
-  options,
-];
+const metric = (
+  namespace: string,
+  name: string,
+  dimensions: Readonly<Record<string, string>>,
+  options: Readonly<Record<string, unknown>>,
+): Line => [namespace, name, ...Object.entries(dimensions).flat(), options];
 
 /**
  * CloudWatch Metrics Insights: one query a graph, over the code's metrics with exactly the
  * dimensions they are written with (SCHEMA), summed by some of them (GROUP BY).
  */
-function insights(fn, name, schema, groupBy = []) {
+function insights(
+  fn: string,
+  name: string,
+  schema: readonly string[],
+  groupBy: readonly string[] = [],
+): Line[] {
   const by = groupBy.length > 0 ? ` GROUP BY ${groupBy.join(', ')}` : '';
   return [
     [
@@ -150,7 +169,7 @@ function insights(fn, name, schema, groupBy = []) {
 }
 
 /** A sum over every series of one of the code's metrics with these dimensions (SEARCH): one entry. */
-function searchSum(id, name, schema, label) {
+function searchSum(id: string, name: string, schema: readonly string[], label: string): Line {
   return [
     {
       expression: `SUM(SEARCH('{${NAMESPACE},${schema.join(',')}} MetricName="${name}"', 'Sum', ${PERIOD}))`,
@@ -165,7 +184,17 @@ function searchSum(id, name, schema, label) {
  * JSON with the stack's own names (`${HttpApi}`, `${ListJobsLambdaFunction}`, ...).
  * `routes` are the registry's; `name` the dashboard's.
  */
-function dashboardOf({ resources, routes, name, title }) {
+export function dashboardOf({
+  resources,
+  routes,
+  name,
+  title,
+}: {
+  readonly resources: Resources;
+  readonly routes: readonly Route[];
+  readonly name: string;
+  readonly title: string;
+}): { DashboardName: string; DashboardBody: { 'Fn::Sub': string } } {
   const layout = new Layout();
   const functions = idsOf(resources, 'AWS::Lambda::Function');
   const queues = idsOf(resources, 'AWS::SQS::Queue');
@@ -173,9 +202,10 @@ function dashboardOf({ resources, routes, name, title }) {
   const alarms = idsOf(resources, 'AWS::CloudWatch::Alarm');
   const api = resources.HttpApi ? { ApiId: ref('HttpApi') } : undefined;
   const routeMetrics =
-    String(resources.HttpApiStage?.Properties?.DefaultRouteSettings?.DetailedMetricsEnabled) ===
-    'true';
-  const lambda = (metricName, id, options) =>
+    String(
+      at(resources.HttpApiStage, 'Properties', 'DefaultRouteSettings', 'DetailedMetricsEnabled'),
+    ) === 'true';
+  const lambda = (metricName: string, id: string, options: Readonly<Record<string, unknown>>) =>
     metric(
       'AWS/Lambda',
       metricName,
@@ -255,14 +285,14 @@ function dashboardOf({ resources, routes, name, title }) {
       const byRoute = { ...api, Stage: API_STAGE };
       for (const group of routeGroups(routes)) {
         layout.heading(`## Routes: ${group.title}`);
-        const of = (metricName, route, options) =>
+        const of = (metricName: string, route: Route, options: Readonly<Record<string, unknown>>) =>
           metric(
             'AWS/ApiGateway',
             metricName,
             { ...byRoute, Method: route.method, Resource: route.path },
             options,
           );
-        const key = (route) => `${route.method} ${route.path}`;
+        const key = (route: Route) => `${route.method} ${route.path}`;
         layout.add(
           graph(
             `Requests: ${group.title}`,
@@ -399,7 +429,7 @@ function dashboardOf({ resources, routes, name, title }) {
 
   layout.heading('## Deliveries and state');
   if (queues.length > 0) {
-    const queue = (metricName, id, options) =>
+    const queue = (metricName: string, id: string, options: Readonly<Record<string, unknown>>) =>
       metric('AWS/SQS', metricName, { QueueName: ref(id, 'QueueName') }, { label: id, ...options });
     layout.add(
       graph(
@@ -430,7 +460,7 @@ function dashboardOf({ resources, routes, name, title }) {
     GRAPH,
   );
   if (tables.length > 0) {
-    const table = (metricName, id, options) =>
+    const table = (metricName: string, id: string, options: Readonly<Record<string, unknown>>) =>
       metric('AWS/DynamoDB', metricName, { TableName: ref(id) }, options);
     layout.add(
       graph(
@@ -454,7 +484,7 @@ function dashboardOf({ resources, routes, name, title }) {
     );
   }
   // The function the schedule starts (the function table, sls/functions.ts).
-  const scheduled = Object.values(table.FUNCTIONS)
+  const scheduled = Object.values(FUNCTIONS)
     .filter((fn) => 'schedule' in fn.trigger)
     .map((fn) => `${fn.name.charAt(0).toUpperCase()}${fn.name.slice(1)}LambdaFunction`);
   const watcher = functions.find((id) => scheduled.includes(id));
@@ -485,12 +515,12 @@ function dashboardOf({ resources, routes, name, title }) {
 }
 
 /** The dashboard's name: `<service>-<stage>`, in the characters CloudWatch allows. */
-function dashboardName(service, stage) {
+export function dashboardName(service: string, stage: string): string {
   return `${service}-${stage}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 255);
 }
 
 /** Where the console shows a dashboard, in the region's partition. */
-function dashboardUrl(region, name) {
+export function dashboardUrl(region: string, name: string): string {
   const host = region.startsWith('cn-')
     ? `${region}.console.amazonaws.cn`
     : region.startsWith('us-gov-')
@@ -499,8 +529,11 @@ function dashboardUrl(region, name) {
   return `https://${host}/cloudwatch/home?region=${region}#dashboards/dashboard/${encodeURIComponent(name)}`;
 }
 
-class StageDashboard {
-  constructor(serverless) {
+export default class StageDashboard implements Plugin {
+  readonly serverless: Serverless;
+  readonly hooks: Plugin['hooks'];
+
+  constructor(serverless: Serverless) {
     this.serverless = serverless;
     this.hooks = {
       'after:aws:package:finalize:mergeCustomProviderResources': () => this.addDashboard(),
@@ -509,21 +542,20 @@ class StageDashboard {
     };
   }
 
-  where() {
+  where(): { name: string; url: string } {
     const provider = this.serverless.getProvider('aws');
     const name = dashboardName(this.serverless.service.service, provider.getStage());
     return { name, url: dashboardUrl(provider.getRegion(), name) };
   }
 
-  addDashboard() {
+  addDashboard(): void {
     const template = this.serverless.service.provider.compiledCloudFormationTemplate;
     const { name, url } = this.where();
-    const { routes } = registry;
     template.Resources.StageDashboard = {
       Type: 'AWS::CloudWatch::Dashboard',
       Properties: dashboardOf({
         resources: template.Resources,
-        routes,
+        routes: registryRoutes,
         name,
         title: `${this.serverless.service.service}, stage ${this.serverless.getProvider('aws').getStage()}`,
       }),
@@ -535,13 +567,8 @@ class StageDashboard {
     };
   }
 
-  printDashboard() {
+  printDashboard(): void {
     const { name, url } = this.where();
     this.serverless.addServiceOutputSection('dashboard', [name, url]);
   }
 }
-
-module.exports = StageDashboard;
-module.exports.dashboardOf = dashboardOf;
-module.exports.dashboardName = dashboardName;
-module.exports.dashboardUrl = dashboardUrl;

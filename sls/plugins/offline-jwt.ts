@@ -1,4 +1,3 @@
-'use strict';
 // A local-only serverless plugin (listed after serverless-offline): API Gateway's JWT authorizer,
 // for a local run of a stage that sets JWT_ISSUER_URL and JWT_AUDIENCE (sls/resolvers/jwt.ts).
 // serverless offline never checks a JWT's signature (with --ignoreJWTSignature it only decodes
@@ -11,11 +10,18 @@
 // - where the route names scopes, the token's `scope` (or `scp`) holds one of them.
 // A refusal is the service's envelope (401/`200`, 403/`210`), as the local stack answers every
 // error; deployed, API Gateway answers with its own body (docs/errors.md).
-const { lib } = require('../lib.cjs');
-const { jwtRouteEvents } = require('../resolvers/routes.ts');
+import type { Request } from '@hapi/hapi';
+import type { JWTPayload } from 'jose';
+import { CallerAuthError, CallerScopeError } from '../../lib/core/errors.ts';
+import { encodeError, negotiateErrorFormat } from '../../lib/http/envelope.ts';
+import { jwtRouteEvents } from '../resolvers/routes.ts';
+import { type Authorizer, offlineServer, type Plugin, type Serverless } from '../serverless.ts';
 
-const { encodeError, negotiateErrorFormat } = lib('envelope');
-const { CallerAuthError, CallerScopeError } = lib('errors');
+/** Checks a request's Authorization header for a route's scopes: the caller's claims. */
+type Verifier = (
+  authorization: string | undefined,
+  scopes: readonly string[] | undefined,
+) => Promise<JWTPayload>;
 
 /**
  * serverless offline builds the event's authorizer from this header (or deletes it): the
@@ -25,7 +31,7 @@ const { CallerAuthError, CallerScopeError } = lib('errors');
 const OVERRIDE = 'sls-offline-authorizer-override';
 
 /** Removes a header from the request, where serverless offline reads it (the raw list too). */
-function removeHeader(request, name) {
+function removeHeader(request: Request, name: string): void {
   delete request.headers[name];
   const raw = request.raw.req.rawHeaders;
   for (let i = raw.length - 2; i >= 0; i -= 2) {
@@ -33,14 +39,20 @@ function removeHeader(request, name) {
   }
 }
 
-function setHeader(request, name, value) {
+/** A request header's text (undefined when absent). */
+function headerOf(request: Request, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function setHeader(request: Request, name: string, value: string): void {
   removeHeader(request, name);
   request.headers[name] = value;
   request.raw.req.rawHeaders.push(name, value);
 }
 
 /** The claims as API Gateway passes them to a function: every value text, a list as "[a b]". */
-function asGatewayClaims(claims) {
+function asGatewayClaims(claims: JWTPayload): Record<string, string> {
   return Object.fromEntries(
     Object.entries(claims).map(([name, value]) => [
       name,
@@ -50,7 +62,7 @@ function asGatewayClaims(claims) {
 }
 
 /** The token's scopes: `scope` "a b", or `scp` as a list or text. */
-function scopesOf(claims) {
+function scopesOf(claims: JWTPayload): string[] {
   const raw = claims.scope ?? claims.scp;
   if (Array.isArray(raw)) return raw.map(String);
   return typeof raw === 'string' ? raw.split(/\s+/).filter(Boolean) : [];
@@ -61,17 +73,17 @@ function scopesOf(claims) {
  * error. The issuer's key set is fetched on first use and kept (jose refetches it for an unknown
  * key id, as a rotation needs).
  */
-function verifierOf(authorizer) {
-  const { createRemoteJWKSet, jwtVerify } = require('jose');
-  const issuer = authorizer.issuerUrl;
-  const audiences = [].concat(authorizer.audience ?? []);
-  let keys;
+function verifierOf(authorizer: Authorizer): Verifier {
+  const issuer = authorizer.issuerUrl ?? '';
+  const audiences = [authorizer.audience ?? []].flat();
+  let keys: ReturnType<typeof import('jose').createRemoteJWKSet> | undefined;
   const keySet = async () => {
     if (!keys) {
+      const { createRemoteJWKSet } = await import('jose');
       const discovery = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
       const answer = await fetch(discovery);
       if (!answer.ok) throw new Error(`${discovery} answered ${answer.status}`);
-      const { jwks_uri: jwksUri } = await answer.json();
+      const { jwks_uri: jwksUri } = (await answer.json()) as { jwks_uri: string };
       keys = createRemoteJWKSet(new URL(jwksUri));
     }
     return keys;
@@ -83,9 +95,10 @@ function verifierOf(authorizer) {
         (authorization ?? '').trim() === '' ? 'missing-token' : 'not-bearer',
       );
     }
-    let claims;
+    let claims: JWTPayload;
     try {
-      ({ payload: claims } = await jwtVerify(match[1], await keySet(), {
+      const { jwtVerify } = await import('jose');
+      ({ payload: claims } = await jwtVerify(match[1]!, await keySet(), {
         issuer,
         algorithms: ['RS256'],
         requiredClaims: ['exp'],
@@ -93,21 +106,24 @@ function verifierOf(authorizer) {
     } catch {
       throw new CallerAuthError();
     }
-    const tokenAudiences = [].concat(claims.aud ?? []);
+    const tokenAudiences = [claims.aud ?? []].flat();
     const audienceOk =
       tokenAudiences.some((audience) => audiences.includes(audience)) ||
-      audiences.includes(claims.client_id);
+      audiences.includes(String(claims.client_id));
     if (!audienceOk) throw new CallerAuthError();
     if (scopes && scopes.length > 0) {
       const held = scopesOf(claims);
-      if (!scopes.some((scope) => held.includes(scope))) throw new CallerScopeError(scopes[0]);
+      if (!scopes.some((scope) => held.includes(scope))) throw new CallerScopeError(scopes[0]!);
     }
     return claims;
   };
 }
 
-class OfflineJwt {
-  constructor(serverless) {
+export default class OfflineJwt implements Plugin {
+  readonly serverless: Serverless;
+  readonly hooks: Plugin['hooks'];
+
+  constructor(serverless: Serverless) {
     this.serverless = serverless;
     this.hooks = { 'after:offline:start:init': () => this.install() };
   }
@@ -117,8 +133,8 @@ class OfflineJwt {
    * ANY) to its scopes: the events the template carries (sls/resolvers/routes.ts), which the
    * local configuration leaves out because serverless offline cannot check them.
    */
-  routesBehind(name) {
-    const routes = new Map();
+  routesBehind(name: string): Map<string, readonly string[] | undefined> {
+    const routes = new Map<string, readonly string[] | undefined>();
     // The reference's routes are behind it too where the stage turns its public reference off.
     const publicReference =
       String(this.serverless.service.functions?.openapi?.environment?.PUBLIC_REFERENCE ?? true) !==
@@ -135,14 +151,11 @@ class OfflineJwt {
     return routes;
   }
 
-  install() {
+  install(): void {
     const authorizers = this.serverless.service.provider.httpApi?.authorizers ?? {};
     const [name, authorizer] = Object.entries(authorizers).find(([, a]) => a.type === 'jwt') ?? [];
-    if (!authorizer) return;
-    const offline = this.serverless.pluginManager.plugins.find(
-      (plugin) => plugin.constructor.name === 'ServerlessOffline',
-    );
-    const server = offline?.internals?.().getApiGatewayServer();
+    if (!name || !authorizer) return;
+    const server = offlineServer(this.serverless);
     if (!server) return;
     const routes = this.routesBehind(name);
     const verify = verifierOf(authorizer);
@@ -156,7 +169,7 @@ class OfflineJwt {
       const key = `${request.route.method.toUpperCase()} ${request.route.path}`;
       if (!routes.has(key)) return h.continue;
       try {
-        const claims = await verify(request.headers.authorization, routes.get(key));
+        const claims = await verify(headerOf(request, 'authorization'), routes.get(key));
         const scopes = routes.get(key) ? scopesOf(claims) : null;
         setHeader(
           request,
@@ -170,8 +183,8 @@ class OfflineJwt {
             ? error
             : new CallerAuthError(),
           negotiateErrorFormat({
-            accept: request.headers.accept,
-            'content-type': request.headers['content-type'],
+            accept: headerOf(request, 'accept'),
+            'content-type': headerOf(request, 'content-type'),
           }),
         );
         const reply = h.response(encoded.body).code(encoded.statusCode);
@@ -181,6 +194,3 @@ class OfflineJwt {
     });
   }
 }
-
-module.exports = OfflineJwt;
-module.exports.verifierOf = verifierOf;

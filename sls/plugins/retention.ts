@@ -1,4 +1,3 @@
-'use strict';
 // What a stage keeps when its stack is deleted or a resource replaced (a plugin, listed in
 // serverless.yml), applied once every resource is in the template, the framework's own (the
 // functions' log groups, the access log's) and sls/resources/*.yml's alike, so that a table,
@@ -12,10 +11,13 @@
 // - point-in-time recovery of every DynamoDB table: on, unless the stage is disposable.
 // `dataDeletionPolicy` and `pointInTimeRecovery` override either, one stage at a time.
 
-const { templateStep } = require('./template-step.cjs');
+import type { Custom, Resources } from '../serverless.ts';
+import { templateStep } from './template-step.ts';
+
+type RetentionSettings = NonNullable<Custom['dataRetention']>;
 
 /** The resource types that hold data a stage may have to keep. */
-const KEPT_TYPES = new Set([
+const KEPT_TYPES: ReadonlySet<string> = new Set([
   'AWS::DynamoDB::Table',
   'AWS::SQS::Queue',
   'AWS::S3::Bucket',
@@ -26,7 +28,7 @@ const POLICIES = new Set(['Retain', 'Delete']);
 const ARTIFACTS_BUCKET = 'ServerlessDeploymentBucket';
 
 /** Whether the stage is declared disposable (`disposable: true`); refuses anything else. */
-function isDisposable(disposable) {
+function isDisposable(disposable: unknown): boolean {
   const declared = String(disposable ?? 'false').trim();
   if (declared !== 'true' && declared !== 'false') {
     throw new Error('The disposable parameter must be true or false.');
@@ -39,7 +41,11 @@ function isDisposable(disposable) {
  * unless disposable). Throws on a value CloudFormation would refuse (Snapshot does not apply to
  * these types).
  */
-function retentionOf({ disposable, deletionPolicy, pointInTimeRecovery }) {
+function retentionOf({ disposable, deletionPolicy, pointInTimeRecovery }: RetentionSettings): {
+  disposable: boolean;
+  policy: string;
+  recovery: boolean;
+} {
   const thrownAway = isDisposable(disposable);
   const policy = String(deletionPolicy ?? '').trim() || (thrownAway ? 'Delete' : 'Retain');
   if (!POLICIES.has(policy)) {
@@ -53,7 +59,7 @@ function retentionOf({ disposable, deletionPolicy, pointInTimeRecovery }) {
 }
 
 /** Sets the stage's policies on a template's resources. */
-function applyRetention(resources, settings) {
+export function applyRetention(resources: Resources, settings: RetentionSettings): void {
   const { policy, recovery } = retentionOf(settings);
   for (const [logicalId, resource] of Object.entries(resources)) {
     if (!KEPT_TYPES.has(resource.Type) || logicalId === ARTIFACTS_BUCKET) continue;
@@ -68,7 +74,4 @@ function applyRetention(resources, settings) {
   }
 }
 
-module.exports = templateStep('dataRetention', applyRetention);
-module.exports.applyRetention = applyRetention;
-module.exports.retentionOf = retentionOf;
-module.exports.KEPT_TYPES = KEPT_TYPES;
+export default templateStep((custom) => custom.dataRetention ?? {}, applyRetention);

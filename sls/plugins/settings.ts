@@ -1,10 +1,17 @@
-'use strict';
 // The deployed stack's settings, checked when `serverless package` or `deploy` runs (a plugin,
 // listed in serverless.yml), so that a bad or missing setting stops the command instead of
 // every function's init in the cloud.
-const { setting, ARN } = require('../resolvers/deploy-env.ts');
-const { CAPABILITIES, settingOf } = require('../resolvers/secrets.ts');
-const cors = require('../resolvers/cors.ts');
+import * as cors from '../resolvers/cors.ts';
+import { ARN, setting } from '../resolvers/deploy-env.ts';
+import { CAPABILITIES, settingOf } from '../resolvers/secrets.ts';
+import {
+  at,
+  type Logging,
+  type Options,
+  type Plugin,
+  type Resources,
+  type Serverless,
+} from '../serverless.ts';
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+([/?#]\S*)?$/;
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
@@ -12,7 +19,7 @@ const BUS_NAME = /^[A-Za-z0-9._-]{1,256}$/;
 const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
 /** Settings a deployed stage needs, each with what it is for (the error message). */
-const REQUIRED = [
+const REQUIRED: readonly (readonly [name: string, what: string])[] = [
   ['SCAN_BASE_URL', 'the base URL of the scan job API, e.g. https://wsc.apigw.example.com'],
   [
     'OPENAPI_BASE_URL',
@@ -25,7 +32,7 @@ const REQUIRED = [
  * as the defaults say (only `dev`). A stage that is kept must have its alarms notify someone and
  * its parked invocations be redrivable, whatever it is called (`production`, `staging`).
  */
-function isDisposableStage(stage, disposable) {
+function isDisposableStage(stage: string | undefined, disposable: unknown): boolean {
   const declared = String(disposable ?? '').trim();
   return declared === '' ? stage === 'dev' : declared === 'true';
 }
@@ -35,7 +42,7 @@ const IAM_PRINCIPAL_ARN = /^arn:aws[a-z-]*:iam::\d{12}:(role|user)\/[\w+=,.@/-]{
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Whether credentials may travel to this URL: https, or a loopback host. */
-function isSecureUrl(text) {
+function isSecureUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
@@ -46,7 +53,7 @@ function isSecureUrl(text) {
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
 
 /** The region an ARN names ('' for a global resource), or undefined when it is no ARN. */
-function regionOfArn(text) {
+export function regionOfArn(text: unknown): string | undefined {
   const match = ARN.exec(String(text ?? '').trim());
   return match ? match[2] : undefined;
 }
@@ -56,16 +63,32 @@ function regionOfArn(text) {
  * function reads a secret, uses a KMS key and attaches a layer of its own region only; an alarm
  * notifies a topic of its own region only).
  */
-function regionalSettings({ alarmActions, layers }) {
+function regionalSettings({
+  alarmActions,
+  layers,
+}: Pick<DeploySettings, 'alarmActions' | 'layers'>): [name: string, value: string][] {
   return [
-    ...alarmActions.map((topic) => ['The alarmTopicArn parameter', topic]),
+    ...alarmActions.map((topic): [string, string] => ['The alarmTopicArn parameter', topic]),
     ...['SECRET_ID', ...CAPABILITIES.map(settingOf), 'SECRET_KMS_KEY_ARN', 'EVENT_BUS_NAME'].map(
-      (name) => [name, setting(name)],
+      (name): [string, string] => [name, setting(name)],
     ),
     ...(layers ?? [])
       .filter((layer) => typeof layer === 'string')
-      .map((layer) => ['The secretsExtensionLayerArn parameter', layer]),
+      .map((layer): [string, string] => ['The secretsExtensionLayerArn parameter', layer]),
   ];
+}
+
+/** The settings a package or deploy is checked against. */
+interface DeploySettings {
+  readonly stage: string | undefined;
+  readonly disposable?: unknown;
+  readonly alarmActions: readonly string[];
+  readonly redrivePrincipal?: unknown;
+  readonly region?: string | undefined;
+  readonly layers?: readonly unknown[] | undefined;
+  readonly command?: string | undefined;
+  readonly corsAllowedOrigins?: unknown;
+  readonly secretsReader?: unknown;
 }
 
 /**
@@ -74,7 +97,7 @@ function regionalSettings({ alarmActions, layers }) {
  * the stack's. `command` is `package` or `deploy`: a package may be built with no base URLs (to
  * look at the artifacts and the template; see `warnings`), a deploy may not.
  */
-function problems(
+export function problems(
   {
     stage,
     disposable,
@@ -85,11 +108,11 @@ function problems(
     command,
     corsAllowedOrigins,
     secretsReader,
-  } = {
+  }: DeploySettings = {
     stage: undefined,
     alarmActions: [],
   },
-) {
+): string[] {
   const found = [...cors.problemsOf(corsAllowedOrigins)];
   const reader = String(secretsReader ?? '').trim();
   if (reader && !['signed', 'extension', 'sdk'].includes(reader)) {
@@ -135,7 +158,7 @@ function problems(
   }
   const serviceUrls = setting('OPENAPI_SERVICE_URLS');
   if (serviceUrls) {
-    let parsed;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(serviceUrls);
     } catch {
@@ -209,7 +232,7 @@ function problems(
  * What a package built without the deploy settings lacks, loudly: it is for looking at (the
  * artifacts, the template), and `serverless deploy` refuses it.
  */
-function warnings({ command } = {}) {
+function warnings({ command }: { command?: string | undefined } = {}): string[] {
   if (command !== 'package') return [];
   const missing = REQUIRED.map(([name]) => name).filter((name) => !setting(name));
   if (missing.length === 0) return [];
@@ -221,20 +244,26 @@ function warnings({ command } = {}) {
 }
 
 /** Functions of a compiled template whose environment lacks a base URL: never deployed. */
-function undeployable(template) {
-  const names = new Set();
+function undeployable(template: { readonly Resources?: Resources } | undefined): string[] {
+  const names = new Set<string>();
   for (const resource of Object.values(template?.Resources ?? {})) {
     if (resource?.Type !== 'AWS::Lambda::Function') continue;
-    const variables = resource.Properties?.Environment?.Variables ?? {};
+    const variables = at(resource, 'Properties', 'Environment', 'Variables') ?? {};
     for (const [name] of REQUIRED) {
-      if (name in variables && !String(variables[name] ?? '').trim()) names.add(name);
+      const set = typeof variables === 'object' && variables !== null && name in variables;
+      if (set && !String(at(variables, name) ?? '').trim()) names.add(name);
     }
   }
   return [...names];
 }
 
-class SettingsCheck {
-  constructor(serverless, options = {}, utils = {}) {
+export default class SettingsCheck implements Plugin {
+  readonly serverless: Serverless;
+  readonly options: Options;
+  readonly log: Logging['log'];
+  readonly hooks: Plugin['hooks'];
+
+  constructor(serverless: Serverless, options: Options = {}, utils: Logging = {}) {
     this.serverless = serverless;
     this.options = options;
     this.log = utils.log;
@@ -246,11 +275,11 @@ class SettingsCheck {
   }
 
   /** `package`, `deploy`, ...: the command serverless runs (undefined when not known). */
-  command() {
+  command(): string | undefined {
     return this.serverless.processedInput?.commands?.[0];
   }
 
-  check() {
+  check(): void {
     if (String(this.serverless.service.custom?.isLocal) === 'true') return;
     const service = this.serverless.service;
     const command = this.command();
@@ -274,7 +303,7 @@ class SettingsCheck {
     for (const warning of warnings({ command })) this.warn(warning);
   }
 
-  checkDeployable() {
+  checkDeployable(): void {
     const missing = undeployable(this.serverless.service.provider.compiledCloudFormationTemplate);
     if (missing.length > 0) {
       throw new this.serverless.classes.Error(
@@ -284,15 +313,8 @@ class SettingsCheck {
     }
   }
 
-  warn(message) {
+  warn(message: string): void {
     if (typeof this.log?.warning === 'function') this.log.warning(message);
     else process.stderr.write(`WARNING: ${message}\n`);
   }
 }
-
-module.exports = SettingsCheck;
-module.exports.problems = problems;
-module.exports.warnings = warnings;
-module.exports.undeployable = undeployable;
-module.exports.regionOfArn = regionOfArn;
-module.exports.isDisposableStage = isDisposableStage;

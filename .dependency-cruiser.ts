@@ -1,21 +1,22 @@
-'use strict';
 // The import rules of `npm run lint` between the folders of the package (biome lints the code
 // itself and bans zod/mini's named `z`): dependency-cruiser resolves each import to the file it
 // names and fails on those below. The layers come from the table of docs/architecture.md
-// ("## Layers", read by scripts/layers.cjs): a row there is the whole of a layer's rule.
+// ("## Layers", read by scripts/layers.ts): a row there is the whole of a layer's rule.
 // test/unit/scripts/layers.test.ts writes a forbidden and an allowed import for every pair of
-// rows and checks what this config makes of them.
-const { readLayers, mayImport, DOC } = require('./scripts/layers.cjs');
+// rows and checks what this config makes of them. dependency-cruiser imports a .ts config with
+// Node itself, which strips its types.
+import type { IConfiguration, IForbiddenRuleType } from 'dependency-cruiser';
+import { DOC, type Layer, mayImport, readLayers } from './scripts/layers.ts';
 
 const SERVICE = '^(lib|functions)/';
-const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A row's files: a folder's whole tree, a module itself. */
-const pathRe = (row) => `^${literal(row.path)}${row.path.endsWith('/') ? '' : '$'}`;
+const pathRe = (row: Layer) => `^${literal(row.path)}${row.path.endsWith('/') ? '' : '$'}`;
 
 const layers = readLayers();
 
 /** One rule per row: its files may import their own row's and those of the rows it names. */
-const layerRules = layers.flatMap((row) => {
+const layerRules = layers.flatMap((row): IForbiddenRuleType[] => {
   const allowed = layers.filter((other) => mayImport(row, other));
   if (allowed.length === layers.length) return [];
   const names = row.mayImport.map((name) => (name === 'lib/' ? 'all of lib/' : `\`${name}\``));
@@ -31,7 +32,7 @@ const layerRules = layers.flatMap((row) => {
   ];
 });
 
-module.exports = {
+const config: IConfiguration = {
   forbidden: [
     ...layerRules,
     {
@@ -81,3 +82,5 @@ module.exports = {
     },
   },
 };
+
+export default config;

@@ -1,6 +1,5 @@
-'use strict';
 // The layers of lib/, read from the table under "## Layers" in docs/architecture.md: the one place
-// they are written. .dependency-cruiser.cjs makes its import rules from them (`npm run lint`), and
+// they are written. .dependency-cruiser.ts makes its import rules from them (`npm run lint`), and
 // test/unit/scripts/layers.test.ts checks that those rules bite.
 //
 // A row names its folders of lib/ (`core/`), its files (`runtime.ts`) or `functions/` (the
@@ -8,24 +7,32 @@
 // may import, each in backquotes: `lib/` stands for all of lib/, and the rest of the cell is
 // prose, for the reader. Every folder and module at the top of lib/ needs a row: reading the
 // table fails otherwise, and so does the lint.
-const { readdirSync, readFileSync } = require('node:fs');
-const path = require('node:path');
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '..');
-const DOC = 'docs/architecture.md';
+/** A row of the table: its name, the repository path it stands for, the rows it may import. */
+export interface Layer {
+  readonly name: string;
+  readonly path: string;
+  readonly mayImport: readonly string[];
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+export const DOC = 'docs/architecture.md';
 /** Rows that are not under lib/ but at the top of the repository. */
 const TOP = new Set(['functions/']);
 /** In the second column, the whole of lib/. */
 const ALL_OF_LIB = 'lib/';
 
 /** The repository path a row's name stands for: a folder ends with a slash. */
-const pathOf = (name) => (TOP.has(name) ? name : `lib/${name}`);
+const pathOf = (name: string): string => (TOP.has(name) ? name : `lib/${name}`);
 
 /** The backquoted words of a table cell. */
-const quoted = (cell) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+const quoted = (cell: string): string[] =>
+  [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
 
 /** The cells of a Markdown table's row. */
-const cellsOf = (line) =>
+const cellsOf = (line: string): string[] =>
   line
     .trim()
     .replace(/^\||\|$/g, '')
@@ -33,10 +40,10 @@ const cellsOf = (line) =>
     .map((cell) => cell.trim());
 
 /** The table's rows, in order: `{ name, path, mayImport }`, one per name of the first column. */
-function parseLayers(markdown) {
+function parseLayers(markdown: string): Layer[] {
   const section = /^## Layers\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(markdown);
   if (!section) throw new Error(`${DOC}: no "## Layers" section`);
-  const lines = section[1].split('\n').filter((line) => line.startsWith('|'));
+  const lines = section[1]!.split('\n').filter((line) => line.startsWith('|'));
   const [header, rule, ...body] = lines;
   if (!header || !/^\|[\s|:-]+\|$/.test(rule ?? '')) {
     throw new Error(`${DOC}: no table under "## Layers"`);
@@ -67,7 +74,7 @@ function parseLayers(markdown) {
 }
 
 /** The folders (`name/`) and modules (`name.ts`) at the top of lib/. */
-function topOfLib(root) {
+function topOfLib(root: string): string[] {
   return readdirSync(path.join(root, 'lib'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() || /(?<!\.d)\.ts$/.test(entry.name))
     .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
@@ -75,7 +82,7 @@ function topOfLib(root) {
 }
 
 /** The layers of the repository at `root`, checked against its lib/ and functions/. */
-function readLayers(root = ROOT) {
+export function readLayers(root = ROOT): Layer[] {
   const rows = parseLayers(readFileSync(path.join(root, DOC), 'utf8'));
   const names = new Set(rows.map((row) => row.name));
   const missing = topOfLib(root).filter((name) => !names.has(name));
@@ -94,12 +101,10 @@ function readLayers(root = ROOT) {
 }
 
 /** Whether a row may import another, by their names. */
-function mayImport(from, to) {
+export function mayImport(from: Layer, to: Layer): boolean {
   return (
     from.name === to.name ||
     from.mayImport.includes(to.name) ||
     (from.mayImport.includes(ALL_OF_LIB) && to.path.startsWith(ALL_OF_LIB))
   );
 }
-
-module.exports = { readLayers, mayImport, DOC };

@@ -1,4 +1,3 @@
-'use strict';
 // One function's execution environment, as Lambda's Node.js runtime runs it (started by
 // scripts/rehearse/lambda-host.ts with the function's unzipped code as its working folder and
 // its environment): the handler `_HANDLER` names (`<module>.<export>`) is loaded once, from
@@ -6,14 +5,33 @@
 // callback is refused, as Node.js 24's runtime refuses it; then each invocation the host sends
 // (an event, a request id and a deadline) is answered with what the handler's promise gives, or
 // with its error, one after another (one request at a time, as standard Lambda runs them).
-const fs = require('node:fs');
-const path = require('node:path');
-const { pathToFileURL } = require('node:url');
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const root = process.env.LAMBDA_TASK_ROOT;
-const handlerName = process.env._HANDLER;
+/** A handler as Lambda's Node.js runtime calls it: an event and a context, a promise back. */
+type Handler = ((event: unknown, context: object) => unknown) & { readonly [key: symbol]: unknown };
 
-async function load() {
+/** An invocation the host sends. */
+interface Invocation {
+  readonly id: number;
+  readonly event: unknown;
+  readonly deadline: number;
+  readonly requestId: string;
+}
+
+/** The function's code is CommonJS (or .mjs): required as the runtime requires it. */
+const require = createRequire(import.meta.url);
+const root = process.env.LAMBDA_TASK_ROOT ?? '';
+const handlerName = process.env._HANDLER ?? '';
+
+/** A message to the host, over the channel fork opened. */
+const send = (message: object) => process.send?.(message);
+
+const isHandler = (value: unknown): value is Handler => typeof value === 'function';
+
+async function load(): Promise<Handler> {
   const dot = handlerName.lastIndexOf('.');
   const modulePath = handlerName.slice(0, dot);
   const exportName = handlerName.slice(dot + 1);
@@ -25,9 +43,11 @@ async function load() {
       name: 'Runtime.ImportModuleError',
     });
   }
-  const loaded = file.endsWith('.mjs') ? await import(pathToFileURL(file).href) : require(file);
+  const loaded: Record<string, unknown> = file.endsWith('.mjs')
+    ? await import(pathToFileURL(file).href)
+    : require(file);
   const handler = loaded[exportName];
-  if (typeof handler !== 'function') {
+  if (!isHandler(handler)) {
     throw Object.assign(new Error(`${handlerName} is undefined or not exported`), {
       name: 'Runtime.HandlerNotFound',
     });
@@ -40,16 +60,20 @@ async function load() {
   return handler;
 }
 
-function errorOf(error) {
+/** A field of what a handler threw, whatever it threw. */
+const fieldOf = (error: unknown, key: 'name' | 'message'): unknown =>
+  typeof error === 'object' && error !== null ? Reflect.get(error, key) : undefined;
+
+function errorOf(error: unknown) {
   return {
-    errorType: error?.name ?? 'Error',
-    errorMessage: error?.message ?? String(error),
+    errorType: fieldOf(error, 'name') ?? 'Error',
+    errorMessage: fieldOf(error, 'message') ?? String(error),
   };
 }
 
 load().then(
   (handler) => {
-    process.on('message', async ({ id, event, deadline, requestId }) => {
+    process.on('message', async ({ id, event, deadline, requestId }: Invocation) => {
       const context = {
         callbackWaitsForEmptyEventLoop: true,
         functionName: process.env.AWS_LAMBDA_FUNCTION_NAME,
@@ -63,14 +87,14 @@ load().then(
       };
       try {
         const result = await handler(event, context);
-        process.send({ id, result: result === undefined ? null : result });
+        send({ id, result: result === undefined ? null : result });
       } catch (error) {
-        process.send({ id, error: errorOf(error) });
+        send({ id, error: errorOf(error) });
       }
     });
-    process.send({ ready: true });
+    send({ ready: true });
   },
   (error) => {
-    process.send({ initError: errorOf(error) });
+    send({ initError: errorOf(error) });
   },
 );

@@ -15,7 +15,7 @@ import type { JWTPayload } from 'jose';
 import { CallerAuthError, CallerScopeError } from '../../lib/core/errors.ts';
 import { encodeError, negotiateErrorFormat } from '../../lib/http/envelope.ts';
 import { jwtRouteEvents } from '../resolvers/routes.ts';
-import { type Authorizer, offlineServer, type Plugin, type Serverless } from '../serverless.ts';
+import { type Authorizer, at, offlineServer, type Plugin, type Serverless } from '../serverless.ts';
 
 /** Checks a request's Authorization header for a route's scopes: the caller's claims. */
 type Verifier = (
@@ -83,8 +83,8 @@ function verifierOf(authorizer: Authorizer): Verifier {
       const discovery = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
       const answer = await fetch(discovery);
       if (!answer.ok) throw new Error(`${discovery} answered ${answer.status}`);
-      const { jwks_uri: jwksUri } = (await answer.json()) as { jwks_uri: string };
-      keys = createRemoteJWKSet(new URL(jwksUri));
+      const jwksUri = at(await answer.json(), 'jwks_uri');
+      keys = createRemoteJWKSet(new URL(String(jwksUri)));
     }
     return keys;
   };
@@ -109,7 +109,7 @@ function verifierOf(authorizer: Authorizer): Verifier {
     const tokenAudiences = [claims.aud ?? []].flat();
     const audienceOk =
       tokenAudiences.some((audience) => audiences.includes(audience)) ||
-      audiences.includes(String(claims.client_id));
+      (typeof claims.client_id === 'string' && audiences.includes(claims.client_id));
     if (!audienceOk) throw new CallerAuthError();
     if (scopes && scopes.length > 0) {
       const held = scopesOf(claims);

@@ -45,7 +45,7 @@ export function unpackedEntry(out: string, name: string): string {
 
 /**
  * What a function loads of its zip, in bytes: its bundle and, when it calls out, undici's HTTP
- * parser written beside it (`<bundle>.llhttp.wasm`, sls/plugins/esbuild-plugins.cjs). The
+ * parser written beside it (`<bundle>.llhttp.wasm`, sls/plugins/esbuild-plugins.ts). The
  * source map is not loaded unless source maps are turned on.
  */
 export function loadedBytes(entry: string): number {

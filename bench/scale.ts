@@ -27,18 +27,18 @@ import { promisify } from 'node:util';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build, type Plugin } from 'esbuild';
 import { type Emulator, startEmulator, syntheticScanJobs } from '../emulator/index.ts';
-import { FUNCTIONS } from '../lib/functions.ts';
 import { jobRoutes } from '../lib/http/routes/jobs.ts';
 import { WATCHER_FUNCTION } from '../lib/watcher/watcher.ts';
 import { startDynalite } from '../scripts/local-ledger.ts';
-import tables from '../sls/resolvers/tables.cjs';
+import { FUNCTIONS } from '../sls/functions.ts';
+import * as tables from '../sls/resolvers/tables.ts';
 import type { BenchOptions } from './args.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
 const SIZES = [100, 1000, 10_000];
 const LATENCIES = [5, 50];
-/** The functions' timeouts (the function table, lib/functions.ts). */
+/** The functions' timeouts (the function table, sls/functions.ts). */
 const CANCEL_RESERVED_TIMEOUT_MS = FUNCTIONS[jobRoutes.cancelReservedJobs.function]!.timeout * 1000;
 const WATCHER_TIMEOUT_MS = FUNCTIONS[WATCHER_FUNCTION]!.timeout * 1000;
 const SEARCH = { searchType: 'url', searchKeyword: 'load.example.com' };
@@ -97,7 +97,7 @@ interface Bundles {
 /** The two functions' bundles, built with serverless.yml's esbuild options. */
 async function buildBundles(): Promise<Bundles> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-scale-'));
-  const plugins = createRequire(import.meta.url)('../sls/plugins/esbuild-plugins.cjs') as Plugin[];
+  const plugins = createRequire(import.meta.url)('../sls/plugins/esbuild-plugins.ts') as Plugin[];
   const bundle = async (entry: string, name: string) => {
     const outfile = path.join(dir, `${name}.cjs`);
     await build({

@@ -30,7 +30,7 @@ import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.ts';
 import { UsageGate } from '../lib/usage/gate.ts';
 import type { Plans } from '../lib/usage/plan.ts';
 import { ONE_REQUEST } from '../lib/usage/units.ts';
-import tables from '../sls/resolvers/tables.cjs';
+import * as tables from '../sls/resolvers/tables.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CREDENTIALS = { accessKeyId: 'AKIDLOOPBACKBENCH', secretAccessKey: 'loopback-bench' };

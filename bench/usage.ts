@@ -30,7 +30,7 @@ import { type Admission, admit as admitWith } from '../lib/usage/admission.ts';
 import { dynamoDbUsageStore } from '../lib/usage/dynamo-usage-store.ts';
 import { UsageGate } from '../lib/usage/gate.ts';
 import { ONE_REQUEST } from '../lib/usage/units.ts';
-import tables from '../sls/resolvers/tables.cjs';
+import * as tables from '../sls/resolvers/tables.ts';
 import type { BenchOptions } from './args.ts';
 import { benchUsageScale } from './usage-scale.ts';
 

@@ -2,7 +2,7 @@
  * After `serverless package`: every function declared in the generated CloudFormation template
  * must have its own artifact in .serverless/, holding one bundle, its source map, and undici's
  * HTTP parser beside it when the bundle reads it (`<bundle>.llhttp.wasm`,
- * sls/plugins/esbuild-plugins.cjs), and the hand-off's upload when it can hand off
+ * sls/plugins/esbuild-plugins.ts), and the hand-off's upload when it can hand off
  * (`<bundle>.hand-off.cjs`, loaded on the first answer too large to return), nothing else. The
  * reference page's renderer (Swagger UI) is in the docs function's bundle and in no other, and
  * every other HTTP function loads at most 250 KB (its bundle and the parser beside it; the
@@ -13,8 +13,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { FUNCTIONS } from '../lib/functions.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
+import { FUNCTIONS } from '../sls/functions.ts';
 import { commandLine, parseCommand, UsageError } from './local/args.ts';
 
 /** The package folder of the command line, if one is named; throws UsageError. */

@@ -13,7 +13,7 @@ import {
   DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import tables from '../sls/resolvers/tables.cjs';
+import * as tables from '../sls/resolvers/tables.ts';
 
 export const LOCAL_LEDGER_TABLE = 'platform-gateway-local-deliveries';
 export const LOCAL_USAGE_TABLE = 'platform-gateway-local-usage';

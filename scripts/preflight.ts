@@ -4,7 +4,7 @@
  * the flags `serverless deploy` takes.
  *
  * Offline: serverless.yml resolved for the stage by the framework itself (`serverless print`),
- * the settings a package or deploy refuses (sls/plugins/settings.cjs, the same check), the
+ * the settings a package or deploy refuses (sls/plugins/settings.ts, the same check), the
  * region of every ARN among the parameters, the reserved concurrency switch, and, with
  * `--secrets <dir>`, the stage's secret documents as `npm run split-secret` writes them
  * (scripts/deploy/secret-documents.ts). With AWS credentials (unless `--offline`), read-only:
@@ -16,9 +16,11 @@
  * when nothing was found, 1 when something was, 2 on a usage error.
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { reservedByFunction } from '../sls/plugins/reserved-concurrency.ts';
+import * as settings from '../sls/plugins/settings.ts';
+import * as hosts from '../sls/resolvers/hosts.ts';
 import type { Check, Reservation } from './deploy/account.ts';
 import {
   documentFileOf,
@@ -36,22 +38,6 @@ import {
   type StageResolver,
 } from './deploy/stage.ts';
 import { parseCommand, refused, stageParams, UsageError } from './local/args.ts';
-
-const require = createRequire(import.meta.url);
-const settings = require('../sls/plugins/settings.cjs') as {
-  problems: (input: Record<string, unknown>) => string[];
-  regionOfArn: (text: unknown) => string | undefined;
-};
-const hosts = require('../sls/resolvers/hosts.cjs') as {
-  isPublicHttpsUrl: (text: unknown) => boolean;
-  awsStandIn: (env: NodeJS.ProcessEnv) => string | undefined;
-};
-const { reservedByFunction } = require('../sls/plugins/reserved-concurrency.cjs') as {
-  reservedByFunction: (
-    functions: ResolvedStage['functions'],
-    settings: { reserve?: unknown },
-  ) => Record<string, number>;
-};
 
 export interface PreflightOptions {
   readonly flags: DeployFlags;
@@ -139,7 +125,7 @@ function checkSettings(
     if (!where || where === resolved.region) continue;
     elsewhere.add(where);
     if (!given) continue;
-    // Worded as settings.cjs words it for the parameters it knows (the same line is one).
+    // Worded as settings.ts words it for the parameters it knows (the same line is one).
     found.add(
       `The ${name} parameter names a resource of ${where}, but the stack deploys to ${resolved.region}: a stack, ` +
         'its secrets, its key, its layer and its alarm topic must be in one region ' +

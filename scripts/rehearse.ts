@@ -51,8 +51,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { demoCredentials, type Emulator, startEmulator } from '../emulator/index.ts';
-import { FUNCTIONS } from '../lib/functions.ts';
 import { routes as registry } from '../lib/http/routes/index.ts';
+import { FUNCTIONS } from '../sls/functions.ts';
 import { VALID } from '../test/helpers/route-requests.ts';
 import { callerAccount } from './deploy/account.ts';
 import { linkedClone } from './deploy/clone.ts';
@@ -696,7 +696,7 @@ async function main(): Promise<number> {
     const tabled = Object.keys(FUNCTIONS).length;
     expect(
       functions.size === tabled,
-      `${functions.size} functions deployed, ${tabled} in the function table (lib/functions.ts)`,
+      `${functions.size} functions deployed, ${tabled} in the function table (sls/functions.ts)`,
     );
 
     out();

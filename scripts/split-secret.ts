@@ -4,7 +4,7 @@
  * (every stage, by default), from one document: `signing.json`, `catalogue.json`,
  * `execution.json`, `webhooks.json`, `callers.json`, each with its capability's fields only
  * (lib/secrets/schema.ts CAPABILITY_FIELDS), and prints the secret each goes to
- * (sls/resolvers/secrets.cjs names them) with the command that puts it there: `create-secret`
+ * (sls/resolvers/secrets.ts names them) with the command that puts it there: `create-secret`
  * for a secret that does not exist yet, `put-secret-value` for one that does (asked of Secrets
  * Manager, read-only, when there are AWS credentials and not --offline).
  *
@@ -22,12 +22,12 @@
  * (scripts/deploy/secret-files.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SECRET_CAPABILITIES, type SecretCapability } from '../lib/core/secret-capabilities.ts';
 import { CAPABILITY_FIELDS, splitByCapability } from '../lib/secrets/schema.ts';
 import { parseSecret } from '../lib/secrets/store.ts';
+import * as secrets from '../sls/resolvers/secrets.ts';
 import { callerAccount, secretsExist } from './deploy/account.ts';
 import {
   documentProblems,
@@ -45,11 +45,6 @@ import {
 import { parseCommand, refused, UsageError } from './local/args.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const secrets = createRequire(import.meta.url)('../sls/resolvers/secrets.cjs') as {
-  layoutOf: (
-    resolveVariable: (name: string) => Promise<unknown>,
-  ) => Promise<{ ids: Record<SecretCapability, string> }>;
-};
 
 interface Part {
   readonly capability: SecretCapability;

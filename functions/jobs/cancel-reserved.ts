@@ -2,7 +2,7 @@
  * POST /jobs/cancel-reserved: cancels every reserved job a search finds, across all pages,
  * several at a time; answers 200 with what it cancelled, what failed and what the time left or
  * the caller's plans could not cover (its timeout is 25 s, under API Gateway's 30 s: its entry
- * in lib/functions.ts). A caller runs one at a time (a lease in the usage table: a second
+ * in sls/functions.ts). A caller runs one at a time (a lease in the usage table: a second
  * answers 429/`410` while the first runs). Every call it sends upstream, each page read and
  * each cancel, takes a unit of the caller's plan and the account's (meteredRoute). The request
  * line names every job it cancelled or failed to.

@@ -48,7 +48,7 @@ type Schema<T> = z.ZodMiniType<T>;
 export interface CatalogueEntry<B = unknown, Q = unknown, P = unknown> {
   /** Short stable name, used in logs and operation ids. */
   readonly id: string;
-  /** The Lambda function that serves its group (`catalogueGroup`; lib/functions.ts). */
+  /** The Lambda function that serves its group (`catalogueGroup`; sls/functions.ts). */
   readonly function: string;
   /** The API it belongs to: a caller needs the scope `catalogue:<api>` (or `catalogue:*`). */
   readonly api: CatalogueApi;

@@ -47,7 +47,7 @@ export interface Config {
   /**
    * Whether a JWT's `*` scope counts (JWT_ALLOW_STAR_SCOPE=true). By default it does not: an
    * identity provider that can issue `*` could otherwise grant everything with one scope, and
-   * the routes' authorizer does not accept it either (sls/resolvers/routes.cjs).
+   * the routes' authorizer does not accept it either (sls/resolvers/routes.ts).
    */
   readonly jwtAllowStarScope: boolean;
   /**

@@ -5,7 +5,7 @@
  * where the failure is met, as an EMF document that the log line naming the cause carries
  * (log.ts): outside any request for the secret (a container's secret store, lib/runtime.ts), in
  * the call that met the refusal for the credentials (lib/upstream/gateway/credential-refresh.ts).
- * The stack's ConfigurationErrorsAlarm (sls/plugins/alarms.cjs) watches both causes.
+ * The stack's ConfigurationErrorsAlarm (sls/plugins/alarms.ts) watches both causes.
  */
 import { METRIC_NAMESPACE, type MetricDocument } from './metrics.ts';
 

@@ -18,7 +18,7 @@ export const METRIC_NAMESPACE = 'PlatformGateway';
 /**
  * Every metric the service writes, with the dimensions each count gives (`take` adds
  * `Function` to every one): `count` takes exactly these, so that what the code writes is what
- * the stage's dashboard and alarms read (sls/plugins/dashboard.cjs, its test). Types only in a
+ * the stage's dashboard and alarms read (sls/plugins/dashboard.ts, its test). Types only in a
  * function's bundle: no code reads this table while it serves.
  */
 export const METRIC_DIMENSIONS = {

@@ -6,7 +6,7 @@
  *
  * Loaded on a container's first hand-off only: a function's bundle carries a stand-in that
  * requires this module's own bundle, written beside it when the package is built
- * (sls/plugins/esbuild-plugins.cjs), so that an answer under the limit costs nothing more than
+ * (sls/plugins/esbuild-plugins.ts), so that an answer under the limit costs nothing more than
  * before. So nothing here is shared with the main bundle by identity: requests go out through
  * the `send` it is given, and the service's errors come from the factories it is given.
  */

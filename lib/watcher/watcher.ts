@@ -33,7 +33,7 @@ import {
 import type { ChangeEmitter } from './emitters.ts';
 import type { RunLease, WatchCursor, WatcherStateStore } from './state-store.ts';
 
-/** The watcher's function (lib/functions.ts): its log lines and its metrics' Function dimension. */
+/** The watcher's function (sls/functions.ts): its log lines and its metrics' Function dimension. */
 export const WATCHER_FUNCTION = 'watchScanJobs';
 
 export interface WatchSummary {

@@ -27,7 +27,7 @@ import { type DeliveryLedger, PARKED_MEMORY_MS, rememberUntil } from './ledger.t
 import type { RunOutcome } from './outcome.ts';
 import type { QueuedMessage, Settlement } from './settlement.ts';
 
-/** The consumer's function (lib/functions.ts): its log lines and its metrics' Function dimension. */
+/** The consumer's function (sls/functions.ts): its log lines and its metrics' Function dimension. */
 export const CONSUMER_FUNCTION = 'consumeInvocations';
 
 export interface ConsumerDeps extends ActionDeps {

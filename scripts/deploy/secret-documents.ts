@@ -14,7 +14,6 @@
  * demo secret itself and pass through none of this.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import {
   SECRET_CAPABILITIES,
   type SecretCapability,
@@ -28,13 +27,8 @@ import {
   webhookSecretsOf,
 } from '../../lib/secrets/schema.ts';
 import { parseSecret } from '../../lib/secrets/store.ts';
+import * as hosts from '../../sls/resolvers/hosts.ts';
 import { DEMO_SECRETS_FILE } from '../local/paths.ts';
-
-const hosts = createRequire(import.meta.url)('../../sls/resolvers/hosts.cjs') as {
-  isPublicHttpsUrl: (text: unknown) => boolean;
-  isLoopbackUrl: (text: unknown) => boolean;
-  awsStandIn: (env: NodeJS.ProcessEnv) => string | undefined;
-};
 
 /** What the checks need to know of the stage. */
 export interface SecretStage {

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { FUNCTIONS } from '../../lib/functions.ts';
+import { FUNCTIONS } from '../../sls/functions.ts';
 import { PROJECT_ROOT } from '../local/paths.ts';
 
 const run = promisify(execFile);
@@ -68,7 +68,7 @@ export async function resolveStage(
   flags: DeployFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedStage> {
-  // IS_OFFLINE would make serverless.yml resolve local values (sls/resolvers/local.cjs).
+  // IS_OFFLINE would make serverless.yml resolve local values (sls/resolvers/local.ts).
   const { IS_OFFLINE: _local, ...deployEnv } = env;
   let stdout: string;
   try {
@@ -151,7 +151,7 @@ function frameworkMessage(output: string): string {
 
 /**
  * The param that sets each function's reserved concurrency (its entry's `concurrency.reserved` in
- * the function table, lib/functions.ts), by function: what the preflight tells an operator to
+ * the function table, sls/functions.ts), by function: what the preflight tells an operator to
  * lower.
  */
 export function reservationParams(): Record<string, string> {

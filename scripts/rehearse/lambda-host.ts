@@ -3,7 +3,7 @@
  * start), its configuration and code as the account's Lambda holds them (GetFunction: handler,
  * runtime, timeout, memory, role, environment, and the code's location and SHA-256), the code
  * fetched and checked against that SHA-256, unzipped, and started in a process of its own
- * (scripts/rehearse/lambda-runtime.cjs) with the environment Lambda gives a function: the
+ * (scripts/rehearse/lambda-runtime.ts) with the environment Lambda gives a function: the
  * function's own variables, Lambda's (AWS_REGION, AWS_LAMBDA_FUNCTION_NAME, _HANDLER, ...), and
  * credentials of its role (STS AssumeRole). Warm invocations reuse the process, one at a time;
  * an invocation past the function's timeout ends the process, as Lambda ends the environment.
@@ -27,7 +27,7 @@ import {
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 
 const run = promisify(execFile);
-const RUNTIME = path.join(import.meta.dirname, 'lambda-runtime.cjs');
+const RUNTIME = path.join(import.meta.dirname, 'lambda-runtime.ts');
 
 export interface LambdaError {
   readonly errorType: string;

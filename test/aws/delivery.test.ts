@@ -12,7 +12,7 @@ import { DeleteMessageCommand, type Message, ReceiveMessageCommand } from '@aws-
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import tables from '../../sls/resolvers/tables.cjs';
+import * as tables from '../../sls/resolvers/tables.ts';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.ts';
 import { loadHandlers, secretFile } from '../helpers/platform.ts';
 import {

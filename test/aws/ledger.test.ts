@@ -9,7 +9,7 @@
 import { UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll } from 'vitest';
 import { dynamoDbDeliveryLedger } from '../../lib/webhooks/dynamo-ledger.ts';
-import tables from '../../sls/resolvers/tables.cjs';
+import * as tables from '../../sls/resolvers/tables.ts';
 import { describeLedgerRules, type LedgerClock } from '../helpers/delivery-ledger-rules.ts';
 import { clients, createTable, unique } from './moto.ts';
 

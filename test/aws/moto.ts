@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { inject } from 'vitest';
-import tables from '../../sls/resolvers/tables.cjs';
+import * as tables from '../../sls/resolvers/tables.ts';
 
 const REGION = 'us-east-1';
 
@@ -68,7 +68,7 @@ export async function createSecret(name: string, value: unknown): Promise<string
   return created.ARN!;
 }
 
-/** One of the stack's tables (sls/resolvers/tables.cjs) under a name of its own. */
+/** One of the stack's tables (sls/resolvers/tables.ts) under a name of its own. */
 export async function createTable(name: string, table: tables.TableDefinition): Promise<void> {
   const client = clients.dynamo();
   await client.send(new CreateTableCommand(tables.createTableInput(table, name)));

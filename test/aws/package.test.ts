@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretFor } from '../../emulator/index.ts';
 import { routes } from '../../lib/http/routes/index.ts';
 import { splitByCapability } from '../../lib/secrets/schema.ts';
-import tables from '../../sls/resolvers/tables.cjs';
+import * as tables from '../../sls/resolvers/tables.ts';
 import { emulatorForSuite } from '../helpers/emulator.ts';
 import {
   awsEnv,

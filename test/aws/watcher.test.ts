@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/core/log.ts';
 import { EVENT_DETAIL_TYPE, EVENT_SOURCE, eventBridgeEmitter } from '../../lib/watcher/emitters.ts';
 import type { WatchSummary } from '../../lib/watcher/watcher.ts';
-import tables from '../../sls/resolvers/tables.cjs';
+import * as tables from '../../sls/resolvers/tables.ts';
 import { emulatorForSuite } from '../helpers/emulator.ts';
 import { lambdaContext, sampleEvent } from '../helpers/lambda.ts';
 import { emulatorEnv, loadHandlers } from '../helpers/platform.ts';

@@ -9,7 +9,7 @@
  * - `npx serverless package`, as printed, into a folder of the test's (`--package`), so that it
  *   never shares `.serverless/` with another suite;
  * - `npx serverless deploy`: its flags and settings through `npm run preflight --offline`, which
- *   checks what a deploy refuses before it calls AWS (sls/plugins/settings.cjs, the same check).
+ *   checks what a deploy refuses before it calls AWS (sls/plugins/settings.ts, the same check).
  *
  * What needs an AWS account (`aws ...`, the deploy itself, `serverless info`, `npm run smoke` on
  * a stage) is run by `npm run rehearse` against a stand-in AWS (docs/deploy.md, section 7); a

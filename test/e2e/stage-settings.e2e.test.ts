@@ -6,7 +6,7 @@
  * signature, expiry, audience and the route's scopes, and the function reads the caller from the
  * claims and checks a scope built from the path.
  *
- * CORS as the stage configures it (sls/plugins/offline-cors.cjs applying provider.httpApi.cors
+ * CORS as the stage configures it (sls/plugins/offline-cors.ts applying provider.httpApi.cors
  * as API Gateway does): with corsAllowedOrigins, a preflight from an allowed origin is answered
  * 204 with what it may send, answers to it carry Access-Control-Allow-Origin, refusals too, and
  * another origin gets none of it. (By default, none: local-stack/cors.ts.) One stack for both:

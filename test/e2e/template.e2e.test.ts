@@ -352,7 +352,7 @@ describe('serverless package and its CloudFormation template', () => {
     }
   });
 
-  it('packages exactly the functions of the function table (lib/functions.ts)', () => {
+  it('packages exactly the functions of the function table (sls/functions.ts)', () => {
     for (const of of [resources, prod.resources]) {
       const packaged = functions(of).map(([logicalId]) => functionName(logicalId));
       expect(packaged.sort()).toEqual(TABLE.map((fn) => capitalized(fn.name)).sort());
@@ -981,7 +981,7 @@ describe('serverless package and its CloudFormation template', () => {
       expect(bundles, zip).toHaveLength(1);
       const bundle = bundles[0]!.replace(/\.cjs$/, '');
       const expected = [`${bundle}.cjs`, `${bundle}.cjs.map`];
-      // undici's HTTP parser, named after the bundle (sls/plugins/esbuild-plugins.cjs).
+      // undici's HTTP parser, named after the bundle (sls/plugins/esbuild-plugins.ts).
       if (!callsNothing.has(zip)) expected.push(`${bundle}.llhttp.wasm`);
       // The hand-off's upload, loaded on a first answer too large to return, beside the
       // bundles of the functions that pass answers through.
@@ -1167,7 +1167,7 @@ describe('serverless package and its CloudFormation template', () => {
           expect(shown, `${stage}: ${logicalId}`).toContain(`\${${logicalId}}`);
         }
         if (r.Type === 'AWS::SQS::Queue') expect(shown).toContain(`\${${logicalId}.QueueName}`);
-        // An alarm by the ARN built from its name (sls/plugins/dashboard.cjs says why).
+        // An alarm by the ARN built from its name (sls/plugins/dashboard.ts says why).
         if (r.Type === 'AWS::CloudWatch::Alarm') expect(shown).toContain(`:alarm:\${${logicalId}}`);
       }
     }

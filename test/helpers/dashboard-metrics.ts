@@ -1,5 +1,5 @@
 /**
- * Whether every metric a stage's dashboard shows (sls/plugins/dashboard.cjs) is one that
+ * Whether every metric a stage's dashboard shows (sls/plugins/dashboard.ts) is one that
  * something emits, with the dimensions it is emitted with, so that no graph stays empty: the
  * stack (API Gateway, Lambda, SQS, DynamoDB, for the resources of the template the dashboard is
  * in) or the code (its EMF metrics, lib/core/metrics.ts, as `Metrics.take` writes them, and

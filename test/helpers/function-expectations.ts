@@ -1,17 +1,17 @@
 /**
- * What the template must grant each function, made from the function table (lib/functions.ts)
+ * What the template must grant each function, made from the function table (sls/functions.ts)
  * and what each of its permissions means as IAM actions, written here apart from the code that
- * grants them (sls/resolvers/iam.cjs): the template test holds the packaged stack to it, and the
+ * grants them (sls/resolvers/iam.ts): the template test holds the packaged stack to it, and the
  * IAM resolver's test the roles it makes. Every function of the table is in each table below, so
  * that none goes unchecked.
  */
-import type { Permission } from '../../lib/function-entry.ts';
-import { FUNCTIONS } from '../../lib/functions.ts';
+import type { Permission } from '../../sls/function-entry.ts';
+import { FUNCTIONS } from '../../sls/functions.ts';
 
 export const LOGS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 export const SECRET = 'secretsmanager:GetSecretValue';
 /**
- * What each permission of the function table (lib/functions.ts, `may`) lets a role do, as the
+ * What each permission of the function table (sls/functions.ts, `may`) lets a role do, as the
  * template must grant it: a function may do exactly what its entry says, and nothing else.
  */
 const PERMISSION_ACTIONS: Record<Permission, string[]> = {

@@ -3,9 +3,9 @@
  * the caller tests send them with callers of every scope.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { localHandlerOf } from '../../lib/function-entry.ts';
-import { FUNCTIONS } from '../../lib/functions.ts';
 import type { Route } from '../../lib/http/routes/route.ts';
+import { localHandlerOf } from '../../sls/function-entry.ts';
+import { FUNCTIONS } from '../../sls/functions.ts';
 import { sampleEvent } from './lambda.ts';
 
 /** Every HTTP function's handler module as a local run loads it (the function table's). */

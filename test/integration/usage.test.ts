@@ -13,7 +13,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, syntheticScanJobs } from '../../emulator/index.ts';
 import { createActiveTable, startDynalite } from '../../scripts/local-ledger.ts';
-import tables from '../../sls/resolvers/tables.cjs';
+import * as tables from '../../sls/resolvers/tables.ts';
 import { pointAwsSdkAt } from '../helpers/aws.ts';
 import { emulatorForSuite, startTestEmulator } from '../helpers/emulator.ts';
 import { httpEvent, jsonBody, lambdaContext } from '../helpers/lambda.ts';

@@ -27,7 +27,7 @@ function filesUnder(folder: string, suffix: string): string[] {
 /** The mirrored test of a module: lib/a/b.ts -> test/unit/lib/a/b.test.ts (.d.ts alike). */
 const testOf = (module: string) => `test/unit/${module.replace(/(\.d)?\.ts$/, '')}.test.ts`;
 
-/** The module a test under test/unit/lib/ mirrors. */
+/** The module a test under test/unit/lib/ (or test/unit/sls/) mirrors. */
 const moduleOf = (test: string) => test.replace(/^test\/unit\//, '').replace(/\.test\.ts$/, '.ts');
 
 interface Exemption {
@@ -93,20 +93,18 @@ describe('the unit tests mirror lib/', () => {
   });
 });
 
-describe("the tests of sls/'s plugins and resolvers mirror them", () => {
-  /** sls/a/b.cjs <- test/unit/sls/a/b.test.ts */
-  const slsModuleOf = (test: string) =>
-    test.replace(/^test\/unit\//, '').replace(/\.test\.ts$/, '.cjs');
+describe("the tests of sls/, the deploy's code, mirror it", () => {
+  // sls/a/b.ts <- test/unit/sls/a/b.test.ts, as for lib/.
   const slsTests = filesUnder('test/unit/sls', '.test.ts');
 
   it('has a test under test/unit/sls/ only for a module of sls/ that is there', () => {
     expect(slsTests.length).toBeGreaterThan(0);
-    expect(slsTests.filter((test) => !existsSync(path.join(ROOT, slsModuleOf(test))))).toEqual([]);
+    expect(slsTests.filter((test) => !existsSync(path.join(ROOT, moduleOf(test))))).toEqual([]);
   });
 
   it('loads in each mirrored test the module it is named after', () => {
     const unloaded = slsTests.filter((test) => {
-      const specifier = path.posix.relative(path.posix.dirname(test), slsModuleOf(test));
+      const specifier = path.posix.relative(path.posix.dirname(test), moduleOf(test));
       return !readFileSync(path.join(ROOT, test), 'utf8').includes(`'${specifier}'`);
     });
     expect(unloaded).toEqual([]);

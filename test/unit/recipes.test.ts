@@ -161,8 +161,8 @@ export const handler = callerRoute(jobRoutes.getJobStatus, async (request) =>
 );
 `,
   ),
-  'lib/functions.ts': insert(
-    'lib/functions.ts',
+  'sls/functions.ts': insert(
+    'sls/functions.ts',
     '  {\n    trigger: { routes: [jobRoutes.searchJobs] },',
     `  {
     trigger: { routes: [jobRoutes.getJobStatus] },

@@ -1,6 +1,6 @@
 /**
  * CORS as a stage configures it, through the local stack (serverless offline with
- * sls/plugins/offline-cors.cjs applying provider.httpApi.cors as API Gateway does): by default
+ * sls/plugins/offline-cors.ts applying provider.httpApi.cors as API Gateway does): by default
  * no answer carries a CORS header and a preflight is an OPTIONS request like any other. (With a
  * stage's corsAllowedOrigins: stage-settings.e2e.test.ts.)
  */

@@ -6,8 +6,8 @@
 import type { Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Emulator, type ScanJobRecord, syntheticScanJobs } from '../../../emulator/index.ts';
-import { FUNCTIONS } from '../../../lib/functions.ts';
 import { jobRoutes } from '../../../lib/http/routes/jobs.ts';
+import { FUNCTIONS } from '../../../sls/functions.ts';
 import { startTestEmulator } from '../../helpers/emulator.ts';
 import { httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';
 import { captureLogLines } from '../../helpers/logs.ts';
@@ -21,7 +21,7 @@ interface CancelReservedAnswer {
 }
 
 const LOAD_SEARCH = '{"searchType":"url","searchKeyword":"load.example.com"}';
-/** API Gateway's integration limit, and the function's timeout (lib/functions.ts). */
+/** API Gateway's integration limit, and the function's timeout (sls/functions.ts). */
 const FUNCTION_TIMEOUT_MS = FUNCTIONS[jobRoutes.cancelReservedJobs.function]!.timeout * 1000;
 
 const reservedIds = (emulator: Emulator) =>

@@ -11,10 +11,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Emulator, syntheticScanJobs } from '../../../emulator/index.ts';
-import { FUNCTIONS } from '../../../lib/functions.ts';
 import { WATCHER_FUNCTION, type WatchSummary } from '../../../lib/watcher/watcher.ts';
 import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.ts';
-import tables from '../../../sls/resolvers/tables.cjs';
+import { FUNCTIONS } from '../../../sls/functions.ts';
+import * as tables from '../../../sls/resolvers/tables.ts';
 import { LOOPBACK_AWS } from '../../helpers/aws.ts';
 import { startTestEmulator } from '../../helpers/emulator.ts';
 import { lambdaContext, sampleEvent } from '../../helpers/lambda.ts';
@@ -24,7 +24,7 @@ import { emulatorEnv, loadHandlers } from '../../helpers/platform.ts';
 type WatchHandler = (event: ScheduledEvent, context: Context) => Promise<WatchSummary>;
 
 const JOBS = 10_000;
-/** The watcher's timeout (lib/functions.ts). */
+/** The watcher's timeout (sls/functions.ts). */
 const FUNCTION_TIMEOUT_MS = FUNCTIONS[WATCHER_FUNCTION]!.timeout * 1000;
 const FAKE_AWS = LOOPBACK_AWS;
 

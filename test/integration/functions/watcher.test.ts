@@ -23,7 +23,7 @@ import type { StatusChangeDetail } from '../../../lib/watcher/changes.ts';
 import { fileStateStore } from '../../../lib/watcher/file-state-store.ts';
 import { ScanJobWatcher, type WatchSummary } from '../../../lib/watcher/watcher.ts';
 import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.ts';
-import tables from '../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../sls/resolvers/tables.ts';
 import { LOOPBACK_AWS } from '../../helpers/aws.ts';
 import { testCall } from '../../helpers/call-context.ts';
 import { emulatorForSuite } from '../../helpers/emulator.ts';

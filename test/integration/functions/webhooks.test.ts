@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { demoSecretFor } from '../../../emulator/index.ts';
 import type { InProcessInvocationQueue } from '../../../lib/webhooks/in-process-queue.ts';
 import { createActiveTable, startDynalite } from '../../../scripts/local-ledger.ts';
-import tables from '../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../sls/resolvers/tables.ts';
 import { pointAwsSdkAt } from '../../helpers/aws.ts';
 import { emulatorForSuite } from '../../helpers/emulator.ts';
 import { type HttpHandler, httpEvent, jsonBody, lambdaContext } from '../../helpers/lambda.ts';

@@ -1,6 +1,6 @@
 /**
  * The layers of lib/ (docs/architecture.md, "Layers"), as `npm run lint` enforces them: the table
- * is read by scripts/layers.cjs and made into dependency-cruiser's rules by .dependency-cruiser.cjs.
+ * is read by scripts/layers.ts and made into dependency-cruiser's rules by .dependency-cruiser.ts.
  * In a scratch copy of the repository's rules and document, with a folder added by one row of
  * the table (as the document says a folder is added), every row imports every other: the lint's
  * command reports exactly the imports the table forbids, whatever the import's form, and lets the
@@ -17,24 +17,13 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-interface Layer {
-  readonly name: string;
-  readonly path: string;
-  readonly mayImport: readonly string[];
-}
+import { type Layer, mayImport, readLayers } from '../../../scripts/layers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const require = createRequire(import.meta.url);
-const { readLayers, mayImport } = require('../../../scripts/layers.cjs') as {
-  readLayers: (root?: string) => Layer[];
-  mayImport: (from: Layer, to: Layer) => boolean;
-};
 const run = promisify(execFile);
 const DOC = 'docs/architecture.md';
 const architecture = readFileSync(path.join(ROOT, DOC), 'utf8');
@@ -115,9 +104,9 @@ function violationsIn(output: string): Violation[] {
  */
 function scratchRepository(markdown: string, paths: readonly string[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'layers-'));
-  cpSync(path.join(ROOT, '.dependency-cruiser.cjs'), path.join(dir, '.dependency-cruiser.cjs'));
+  cpSync(path.join(ROOT, '.dependency-cruiser.ts'), path.join(dir, '.dependency-cruiser.ts'));
   mkdirSync(path.join(dir, 'scripts'));
-  cpSync(path.join(ROOT, 'scripts/layers.cjs'), path.join(dir, 'scripts/layers.cjs'));
+  cpSync(path.join(ROOT, 'scripts/layers.ts'), path.join(dir, 'scripts/layers.ts'));
   mkdirSync(path.join(dir, 'docs'));
   writeFileSync(path.join(dir, DOC), markdown);
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
@@ -194,7 +183,7 @@ describe('npm run lint', () => {
   it('runs biome, then the import rules with this configuration', () => {
     expect(BIOME_LINT).toBe('biome lint .');
     expect(IMPORT_RULES).toMatch(
-      /^depcruise --config \.dependency-cruiser\.cjs --output-type err-long lib functions emulator$/,
+      /^depcruise --config \.dependency-cruiser\.ts --output-type err-long lib functions emulator$/,
     );
   });
 

@@ -1,15 +1,17 @@
 /**
  * The metric of a configuration only an operator can mend (lib/core/configuration-metric.ts):
  * an embedded metric format document that the log line naming the cause carries, read here as
- * CloudWatch reads it, and held to the alarm the stack puts on it (sls/plugins/alarms.cjs).
+ * CloudWatch reads it, and held to the alarm the stack puts on it (sls/plugins/alarms.ts).
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import {
   type ConfigurationCause,
   configurationErrorMetric,
 } from '../../../../lib/core/configuration-metric.ts';
 import { createLogger } from '../../../../lib/core/log.ts';
+import FunctionAlarms from '../../../../sls/plugins/alarms.ts';
+import type { Resources } from '../../../../sls/serverless.ts';
+import { serverlessOf } from '../../../helpers/serverless.ts';
 
 interface ExtractedMetric {
   readonly namespace: string;
@@ -60,20 +62,12 @@ function extractedMetrics(line: string): ExtractedMetric[] {
   );
 }
 
-/** The alarm the stack puts on the metric, as alarms.cjs adds it to a template. */
+/** The alarm the stack puts on the metric, as alarms.ts adds it to a template. */
 function configurationAlarm(): Record<string, unknown> {
-  const FunctionAlarms = createRequire(import.meta.url)('../../../../sls/plugins/alarms.cjs') as {
-    new (serverless: unknown): { addFunctionAlarms(): void };
-  };
-  const resources: Record<string, { Properties: Record<string, unknown> }> = {};
-  new FunctionAlarms({
-    service: {
-      provider: { compiledCloudFormationTemplate: { Resources: resources } },
-      custom: { alarmActions: [] },
-    },
-  }).addFunctionAlarms();
+  const resources: Resources = {};
+  new FunctionAlarms(serverlessOf({ resources, custom: { alarmActions: [] } })).addFunctionAlarms();
   const alarm = resources.ConfigurationErrorsAlarm;
-  if (!alarm) throw new Error('no ConfigurationErrorsAlarm');
+  if (!alarm?.Properties) throw new Error('no ConfigurationErrorsAlarm');
   return alarm.Properties;
 }
 

@@ -17,7 +17,7 @@ import {
   readItem,
 } from '../../../../lib/core/dynamo-db.ts';
 import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
-import tables from '../../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../../sls/resolvers/tables.ts';
 import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.ts';
 import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.ts';
 

@@ -2,7 +2,7 @@
  * Swagger UI's files as GET /docs/{asset} serves them (lib/http/docs-assets.ts): the files of
  * swagger-ui-dist byte for byte, gzipped, with their Content-Type, read once; nothing that is not
  * one of them. Also as the docs bundle carries them: the module built with the package's esbuild
- * plugins (sls/plugins/esbuild-plugins.cjs) answers as the module does here.
+ * plugins (sls/plugins/esbuild-plugins.ts) answers as the module does here.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +13,7 @@ import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { RENDERER_FILES, rendererFile } from '../../../../lib/http/docs-assets.ts';
 import { DOCS_ASSET_NAMES, docsPageHtml } from '../../../../lib/http/docs-page.ts';
+import plugins from '../../../../sls/plugins/esbuild-plugins.ts';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -90,7 +91,7 @@ describe('the files as the docs bundle carries them', () => {
       target: 'node24',
       format: 'cjs',
       nodePaths: [path.join(ROOT, 'node_modules')],
-      plugins: require('../../../../sls/plugins/esbuild-plugins.cjs') as esbuild.Plugin[],
+      plugins,
       logLevel: 'error',
     });
     // The bundle carries the files, and reads nothing of node_modules.

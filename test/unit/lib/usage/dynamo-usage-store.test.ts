@@ -21,7 +21,7 @@ import type { TakeResult, UsageStore } from '../../../../lib/usage/store.ts';
 import { ONE_REQUEST } from '../../../../lib/usage/units.ts';
 import { windowsOf } from '../../../../lib/usage/windows.ts';
 import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
-import tables from '../../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../../sls/resolvers/tables.ts';
 import {
   admitted,
   describeUsageStoreRules,

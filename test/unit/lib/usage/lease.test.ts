@@ -23,7 +23,7 @@ import {
 } from '../../../../lib/usage/lease.ts';
 import { memoryUsageStore } from '../../../../lib/usage/store.ts';
 import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
-import tables from '../../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../../sls/resolvers/tables.ts';
 import { recorder } from '../../../helpers/usage-spies.ts';
 import { T0 } from '../../../helpers/usage-store-rules.ts';
 

@@ -21,7 +21,7 @@ import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.t
 import { type ChangeEmitter, eventBridgeEmitter } from '../../../../lib/watcher/emitters.ts';
 import type { WatcherStateStore } from '../../../../lib/watcher/state-store.ts';
 import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
-import tables from '../../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../../sls/resolvers/tables.ts';
 import {
   type EventBridgeServer,
   startEventBridgeServer,

@@ -9,7 +9,7 @@ import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoDbStateStore } from '../../../../lib/watcher/dynamo-state-store.ts';
 import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
-import tables from '../../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../../sls/resolvers/tables.ts';
 import { change, observed } from './fixtures.ts';
 
 describe('dynamoDbStateStore against dynalite', () => {

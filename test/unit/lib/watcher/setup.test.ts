@@ -17,7 +17,7 @@ import { createLogger } from '../../../../lib/core/log.ts';
 import { createRuntime } from '../../../../lib/runtime.ts';
 import { scanJobWatcherOf } from '../../../../lib/watcher/setup.ts';
 import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
-import tables from '../../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../../sls/resolvers/tables.ts';
 import { LOOPBACK_AWS, pointAwsSdkAt } from '../../../helpers/aws.ts';
 import { testCall } from '../../../helpers/call-context.ts';
 import { emulatorForSuite } from '../../../helpers/emulator.ts';

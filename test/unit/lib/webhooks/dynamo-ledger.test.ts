@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoDbDeliveryLedger } from '../../../../lib/webhooks/dynamo-ledger.ts';
 import type { DeliveryLedger } from '../../../../lib/webhooks/ledger.ts';
 import { createActiveTable, startDynalite } from '../../../../scripts/local-ledger.ts';
-import tables from '../../../../sls/resolvers/tables.cjs';
+import * as tables from '../../../../sls/resolvers/tables.ts';
 import { describeLedgerRules, type LedgerClock } from '../../../helpers/delivery-ledger-rules.ts';
 
 const MINUTE = 60_000;

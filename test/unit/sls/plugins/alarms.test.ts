@@ -1,28 +1,19 @@
-/** Every function's alarms (sls/plugins/alarms.cjs): one per metric and function, and where they go. */
-import { createRequire } from 'node:module';
+/** Every function's alarms (sls/plugins/alarms.ts): one per metric and function, and where they go. */
 import { describe, expect, it } from 'vitest';
-
-type Resolver = (input: {
-  resolveVariable: (name: string) => Promise<unknown>;
-}) => Promise<unknown>;
-const FunctionAlarms = createRequire(import.meta.url)('../../../../sls/plugins/alarms.cjs') as {
-  new (serverless: unknown): { addFunctionAlarms(): void };
-  alarmActions: Resolver;
-};
+import FunctionAlarms, { alarmActions } from '../../../../sls/plugins/alarms.ts';
+import type { Resources } from '../../../../sls/serverless.ts';
+import { serverlessOf } from '../../../helpers/serverless.ts';
 
 describe('the alarms of every function', () => {
   it('adds an errors and a throttles alarm to each function, notifying the given actions', () => {
-    const resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> = {
+    const resources: Resources = {
       ListJobsLambdaFunction: { Type: 'AWS::Lambda::Function' },
       InvocationQueue: { Type: 'AWS::SQS::Queue' },
     };
     const topic = 'arn:aws:sns:us-east-1:123456789012:on-call';
-    new FunctionAlarms({
-      service: {
-        provider: { compiledCloudFormationTemplate: { Resources: resources } },
-        custom: { alarmActions: [topic] },
-      },
-    }).addFunctionAlarms();
+    new FunctionAlarms(
+      serverlessOf({ resources, custom: { alarmActions: [topic] } }),
+    ).addFunctionAlarms();
     expect(Object.keys(resources)).toEqual([
       'ListJobsLambdaFunction',
       'InvocationQueue',
@@ -39,14 +30,11 @@ describe('the alarms of every function', () => {
   });
 
   it('adds the alarm on a configuration only an operator can mend (the ConfigurationErrors metric, both causes)', () => {
-    const resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> = {};
+    const resources: Resources = {};
     const topic = 'arn:aws:sns:us-east-1:123456789012:on-call';
-    new FunctionAlarms({
-      service: {
-        provider: { compiledCloudFormationTemplate: { Resources: resources } },
-        custom: { alarmActions: [topic] },
-      },
-    }).addFunctionAlarms();
+    new FunctionAlarms(
+      serverlessOf({ resources, custom: { alarmActions: [topic] } }),
+    ).addFunctionAlarms();
     expect(resources.ConfigurationErrorsAlarm?.Properties).toMatchObject({
       Metrics: [
         {
@@ -88,6 +76,6 @@ describe('the alarms of every function', () => {
     ],
   ])('sends alarms %s', async (_case, topic, expected) => {
     const resolveVariable = async (name: string) => ({ 'param:alarmTopicArn': topic })[name];
-    expect(await FunctionAlarms.alarmActions({ resolveVariable })).toEqual(expected);
+    expect(await alarmActions({ resolveVariable })).toEqual(expected);
   });
 });

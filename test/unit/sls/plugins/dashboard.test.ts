@@ -1,42 +1,25 @@
 /**
- * The stage's dashboard (sls/plugins/dashboard.cjs): generated from the route registry and the
+ * The stage's dashboard (sls/plugins/dashboard.ts): generated from the route registry and the
  * template, so that a new route, function, queue, table or alarm has its place without an edit;
  * every metric it names emitted by the stack or by the code, with the dimensions they are written
  * with (test/helpers/dashboard-metrics.ts, which the template test runs on the packaged stacks);
  * its name and URL printed after a deploy and by `serverless info`.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { METRIC_DIMENSIONS } from '../../../../lib/core/metrics.ts';
 import { routes } from '../../../../lib/http/routes/index.ts';
-import type { Route } from '../../../../lib/http/routes/route.ts';
+import StageDashboard, * as plugin from '../../../../sls/plugins/dashboard.ts';
+import type { Resources } from '../../../../sls/serverless.ts';
 import { problemsOf, widgetsOf } from '../../../helpers/dashboard-metrics.ts';
+import { serverlessOf } from '../../../helpers/serverless.ts';
 
 /** A reference of the body's Fn::Sub: `${HttpApi}`, `${Queue.QueueName}`. */
 const sub = (reference: string) => `\${${reference}}`;
 /** An alarm's ARN as the dashboard writes it: from the alarm's name (Ref). */
 const alarmArn = (id: string) =>
   `arn:${sub('AWS::Partition')}:cloudwatch:${sub('AWS::Region')}:${sub('AWS::AccountId')}:alarm:${sub(id)}`;
-
-type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
-interface Dashboard {
-  DashboardName: string;
-  DashboardBody: { 'Fn::Sub': string };
-}
-
-const plugin = createRequire(import.meta.url)('../../../../sls/plugins/dashboard.cjs') as {
-  new (serverless: unknown): { hooks: Record<string, () => void> };
-  dashboardOf(input: {
-    resources: Resources;
-    routes: readonly Route[];
-    name: string;
-    title: string;
-  }): Dashboard;
-  dashboardName(service: string, stage: string): string;
-  dashboardUrl(region: string, name: string): string;
-};
 
 /** A stack as the framework compiles it: the API and its routes, functions, a queue, a table, alarms. */
 function stack(options: { detailed?: boolean; functions?: string[] } = {}): Resources {
@@ -68,8 +51,7 @@ function stack(options: { detailed?: boolean; functions?: string[] } = {}): Reso
 
 const dashboardOf = (resources: Resources) =>
   plugin.dashboardOf({ resources, routes, name: 'platform-gateway-dev', title: 'the title' });
-const widgets = (resources: Resources) =>
-  widgetsOf({ Properties: dashboardOf(resources) as unknown as Record<string, unknown> });
+const widgets = (resources: Resources) => widgetsOf({ Properties: dashboardOf(resources) });
 
 describe('the stage dashboard', () => {
   it('names only metrics that the stack or the code emits, with the dimensions they are written with', () => {
@@ -216,12 +198,9 @@ describe('its name, its URL, and where they are printed', () => {
     return {
       sections,
       instance: {
-        service: {
-          service: 'platform-gateway',
-          provider: { compiledCloudFormationTemplate: { Resources: resources, Outputs: {} } },
-        },
-        getProvider: () => ({ getStage: () => 'prod', getRegion: () => 'eu-west-1' }),
-        addServiceOutputSection: (name: string, content: unknown) => sections.set(name, content),
+        ...serverlessOf({ resources, provider: { stage: 'prod', region: 'eu-west-1' } }),
+        addServiceOutputSection: (name: string, content: readonly string[]) =>
+          void sections.set(name, content),
       },
     };
   }
@@ -229,14 +208,14 @@ describe('its name, its URL, and where they are printed', () => {
   it('adds the dashboard and its name and URL as stack outputs when the package is built', () => {
     const resources = stack();
     const { instance } = serverless(resources);
-    new plugin(instance).hooks['after:aws:package:finalize:mergeCustomProviderResources']!();
+    new StageDashboard(instance).hooks[
+      'after:aws:package:finalize:mergeCustomProviderResources'
+    ]!();
     expect(resources.StageDashboard).toMatchObject({
       Type: 'AWS::CloudWatch::Dashboard',
       Properties: { DashboardName: 'platform-gateway-prod' },
     });
-    expect(
-      (instance.service.provider.compiledCloudFormationTemplate as { Outputs: unknown }).Outputs,
-    ).toMatchObject({
+    expect(instance.service.provider.compiledCloudFormationTemplate.Outputs).toMatchObject({
       DashboardName: { Value: 'platform-gateway-prod' },
       DashboardUrl: {
         Value: expect.stringContaining('#dashboards/dashboard/platform-gateway-prod'),
@@ -246,7 +225,7 @@ describe('its name, its URL, and where they are printed', () => {
 
   it('prints its name and URL after a deploy and in serverless info (the service outputs)', () => {
     const { instance, sections } = serverless(stack());
-    new plugin(instance).hooks['after:aws:info:displayStackOutputs']!();
+    new StageDashboard(instance).hooks['after:aws:info:displayStackOutputs']!();
     expect(sections.get('dashboard')).toEqual([
       'platform-gateway-prod',
       'https://eu-west-1.console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/platform-gateway-prod',

@@ -1,14 +1,10 @@
 /**
- * No DependsOn beside a reference that already orders two resources (sls/plugins/depends-on.cjs):
+ * No DependsOn beside a reference that already orders two resources (sls/plugins/depends-on.ts):
  * cfn-lint's W3005, which a CloudFormation that validates strictly (moto's) refuses.
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-
-type Resources = Record<string, Record<string, unknown>>;
-const { dropEnforcedDependsOn } = createRequire(import.meta.url)(
-  '../../../../sls/plugins/depends-on.cjs',
-) as { dropEnforcedDependsOn: (resources: Resources) => void };
+import { dropEnforcedDependsOn } from '../../../../sls/plugins/depends-on.ts';
+import type { Resources } from '../../../../sls/serverless.ts';
 
 describe('dropEnforcedDependsOn', () => {
   it("drops a function's DependsOn on its role beside Role: GetAtt, and keeps the log group's", () => {

@@ -1,5 +1,5 @@
 /**
- * The bundles' esbuild plugins (sls/plugins/esbuild-plugins.cjs), on real esbuild builds: the
+ * The bundles' esbuild plugins (sls/plugins/esbuild-plugins.ts), on real esbuild builds: the
  * HTTP parser written beside a bundle is byte for byte undici's, the parser's constants cut to
  * the tables undici's client reads, its diagnostics cut to its channels, its errors to the classes
  * its bundled modules name, a left-out part of
@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import plugins from '../../../../sls/plugins/esbuild-plugins.ts';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
-const plugins = require('../../../../sls/plugins/esbuild-plugins.cjs') as esbuild.Plugin[];
 
 /**
  * Bundles `source` as the functions are bundled, and loads the result. The source sits at

@@ -1,28 +1,25 @@
 /**
- * serverless-esbuild for the commands that build, and only for them (sls/plugins/esbuild.cjs):
+ * serverless-esbuild for the commands that build, and only for them (sls/plugins/esbuild.ts):
  * a command that builds gets the plugin itself, with its hooks; one that reads, describes or
  * removes a stage gets no hook and never loads it, and `skipEsbuild` is declared either way.
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import Esbuild, { builds } from '../../../../sls/plugins/esbuild.ts';
+import type { Plugin } from '../../../../sls/serverless.ts';
+import { serverlessOf } from '../../../helpers/serverless.ts';
 
 const require = createRequire(import.meta.url);
-type Plugin = { hooks: Record<string, unknown>; plugin?: unknown };
-const Esbuild = require('../../../../sls/plugins/esbuild.cjs') as (new (
-  serverless: unknown,
-  options: unknown,
-  logging: unknown,
-) => Plugin) & { builds: (commands: string[]) => boolean };
 
 function serverlessFor(commands: string[]) {
   const declared: unknown[] = [];
   const serverless = {
-    processedInput: { commands },
+    ...serverlessOf({ commands }),
+    // serverless-esbuild reads the service's folder when it is constructed.
     config: { serviceDir: '/service' },
-    service: { provider: { name: 'aws' } },
     configSchemaHandler: {
-      defineFunctionProperties: (provider: string, schema: unknown) =>
-        declared.push([provider, schema]),
+      defineFunctionProperties: (provider: string, schema: object) =>
+        void declared.push([provider, schema]),
     },
   };
   return { serverless, declared };
@@ -41,7 +38,7 @@ describe('the esbuild plugin, by command', () => {
     ['deploy', 'list'],
     ['invoke'],
   ])('%s builds nothing: no hook, skipEsbuild declared', (...commands) => {
-    expect(Esbuild.builds(commands)).toBe(false);
+    expect(builds(commands)).toBe(false);
     const { serverless, declared } = serverlessFor(commands);
     const plugin = new Esbuild(serverless, {}, { log });
     expect(plugin.plugin).toBeUndefined();
@@ -59,7 +56,7 @@ describe('the esbuild plugin, by command', () => {
     ['run'],
     ['a-command-of-another-plugin'],
   ])('%s gets the hooks of serverless-esbuild itself', (...commands) => {
-    expect(Esbuild.builds(commands)).toBe(true);
+    expect(builds(commands)).toBe(true);
     const { serverless, declared } = serverlessFor(commands);
     const plugin = new Esbuild(serverless, {}, { log });
     expect(plugin.plugin).toBeInstanceOf(require('serverless-esbuild'));

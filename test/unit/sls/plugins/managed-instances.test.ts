@@ -1,18 +1,11 @@
-/** Lambda Managed Instances where a stage names a capacity provider (sls/plugins/managed-instances.cjs). */
-import { createRequire } from 'node:module';
+/** Lambda Managed Instances where a stage names a capacity provider (sls/plugins/managed-instances.ts). */
 import { describe, expect, it } from 'vitest';
+import { applyManagedInstances } from '../../../../sls/plugins/managed-instances.ts';
 
-const { applyManagedInstances } = createRequire(import.meta.url)(
-  '../../../../sls/plugins/managed-instances.cjs',
-) as {
-  applyManagedInstances: (
-    resources: Record<string, { Type: string; Properties: Record<string, unknown> }>,
-    settings: { capacityProviderArn?: string; perEnvironmentMaxConcurrency?: string | number },
-  ) => void;
-};
+/** A template whose every resource has its properties. */
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
 const ARN = 'arn:aws:lambda:eu-west-1:123456789012:capacity-provider:gateway';
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 const template = (): Resources => ({
   ListJobsLambdaFunction: { Type: 'AWS::Lambda::Function', Properties: { Handler: 'x' } },
   ConsumeInvocationsLambdaFunction: { Type: 'AWS::Lambda::Function', Properties: {} },

@@ -1,48 +1,38 @@
 /**
- * CORS locally as API Gateway applies it (sls/plugins/offline-cors.cjs): on a real hapi server,
+ * CORS locally as API Gateway applies it (sls/plugins/offline-cors.ts): on a real hapi server,
  * as serverless offline runs one, with serverless offline's own CORS echo reproduced.
  */
 import { createRequire } from 'node:module';
+import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installCors } from '../../../../sls/plugins/offline-cors.ts';
+import { corsConfigOf, problemsOf } from '../../../../sls/resolvers/cors.ts';
+import type { CorsSetting } from '../../../../sls/serverless.ts';
 
 const require = createRequire(import.meta.url);
-const { installCors } = require('../../../../sls/plugins/offline-cors.cjs') as {
-  installCors: (server: unknown, cors: unknown) => void;
-};
-const { corsConfigOf, problemsOf } = require('../../../../sls/resolvers/cors.cjs') as {
-  corsConfigOf: (text: string) => unknown;
-  problemsOf: (text: string) => string[];
-};
-type Server = {
-  route(route: unknown): void;
-  ext(event: string, method: (request: never, h: never) => unknown): void;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  info: { uri: string };
-};
-const Hapi = require('@hapi/hapi') as { Server: new (options: unknown) => Server };
+/** hapi, as serverless offline loads it. */
+const Hapi: typeof import('@hapi/hapi') = require('@hapi/hapi');
 
 const APP = 'https://app.example.com';
 
 /** A hapi server with one route, serverless offline's default echo of any origin, and ours. */
-async function serverWith(cors: unknown): Promise<Server> {
+async function serverWith(cors: CorsSetting): Promise<Server> {
   const server = new Hapi.Server({ host: '127.0.0.1', port: 0 });
   server.route({
     method: 'GET',
     path: '/jobs',
-    handler: (_request: unknown, h: { response(v: unknown): unknown }) => h.response({ ok: 1 }),
+    handler: (_request, h) => h.response({ ok: 1 }),
   });
   // serverless offline's own (HttpServer.js): any origin echoed, with credentials.
-  server.ext('onPreResponse', ((
-    request: { headers: Record<string, string>; response: { headers: Record<string, string> } },
-    h: { continue: symbol },
-  ) => {
-    if (request.headers.origin) {
-      request.response.headers['access-control-allow-origin'] = request.headers.origin;
-      request.response.headers['access-control-allow-credentials'] = 'true';
+  server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
+    const origin = request.headers.origin;
+    const response = request.response as ResponseObject;
+    if (typeof origin === 'string' && origin) {
+      response.headers['access-control-allow-origin'] = origin;
+      response.headers['access-control-allow-credentials'] = 'true';
     }
     return h.continue;
-  }) as never);
+  });
   installCors(server, cors);
   await server.start();
   return server;

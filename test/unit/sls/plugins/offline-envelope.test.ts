@@ -5,26 +5,14 @@
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  installParserRefusals,
+  lambdaFailureOf,
+} from '../../../../sls/plugins/offline-envelope.ts';
 
 const require = createRequire(import.meta.url);
-const { lambdaFailureOf, installParserRefusals } =
-  require('../../../../sls/plugins/offline-envelope.cjs') as {
-    lambdaFailureOf: (response: {
-      source?: unknown;
-    }) => { status: number; code: string } | undefined;
-    installParserRefusals: (listener: import('node:http').Server) => void;
-  };
-const Hapi = require('@hapi/hapi') as {
-  Server: new (
-    options: object,
-  ) => {
-    listener: import('node:http').Server;
-    info: { port: number };
-    route(route: object): void;
-    start(): Promise<void>;
-    stop(): Promise<void>;
-  };
-};
+/** hapi, as serverless offline loads it. */
+const Hapi: typeof import('@hapi/hapi') = require('@hapi/hapi');
 
 /** What serverless offline wraps in a 200 when an invocation fails (HttpServer.js). */
 const mockLambdaError = (errorType: string) =>
@@ -103,7 +91,7 @@ describe("the local server's own refusals", () => {
     'answers the method token %j with 400/100 in the envelope',
     async (method) => {
       const { status, headers, body } = parse(
-        await exchange(server.info.port, `${method} /health HTTP/1.1\r\nHost: x\r\n\r\n`),
+        await exchange(Number(server.info.port), `${method} /health HTTP/1.1\r\nHost: x\r\n\r\n`),
       );
       expect(status).toBe(400);
       expect(headers['content-type']).toBe('application/json');
@@ -122,7 +110,7 @@ describe("the local server's own refusals", () => {
   it('answers headers over 16 KB with 431/100 in the envelope, stating the limit', async () => {
     const { status, body } = parse(
       await exchange(
-        server.info.port,
+        Number(server.info.port),
         `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       ),
     );
@@ -135,7 +123,7 @@ describe("the local server's own refusals", () => {
   it('says it was the URL when a 20 KB query string is too long', async () => {
     const { status, body } = parse(
       await exchange(
-        server.info.port,
+        Number(server.info.port),
         `GET /health?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
       ),
     );
@@ -148,7 +136,7 @@ describe("the local server's own refusals", () => {
   it('leaves well-formed requests to hapi', async () => {
     const { status, body } = parse(
       await exchange(
-        server.info.port,
+        Number(server.info.port),
         'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
       ),
     );

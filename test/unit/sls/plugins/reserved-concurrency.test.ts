@@ -1,20 +1,15 @@
 /**
- * Reserved concurrency, or none where the stage says so (sls/plugins/reserved-concurrency.cjs),
+ * Reserved concurrency, or none where the stage says so (sls/plugins/reserved-concurrency.ts),
  * and what a stage reserves, as the preflight adds it up.
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import {
+  applyReservedConcurrency,
+  reservedByFunction,
+} from '../../../../sls/plugins/reserved-concurrency.ts';
 
+/** A template whose every resource has its properties. */
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
-const { applyReservedConcurrency, reservedByFunction } = createRequire(import.meta.url)(
-  '../../../../sls/plugins/reserved-concurrency.cjs',
-) as {
-  applyReservedConcurrency: (resources: Resources, settings: { reserve?: unknown }) => void;
-  reservedByFunction: (
-    functions: Record<string, { reservedConcurrency?: unknown }>,
-    settings: { reserve?: unknown },
-  ) => Record<string, number>;
-};
 
 const template = (): Resources => ({
   ReceiveWebhookLambdaFunction: {

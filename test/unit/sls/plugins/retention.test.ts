@@ -1,15 +1,6 @@
-/** What a stage keeps when its stack goes (sls/plugins/retention.cjs), on a template's resources. */
-import { createRequire } from 'node:module';
+/** What a stage keeps when its stack goes (sls/plugins/retention.ts), on a template's resources. */
 import { describe, expect, it } from 'vitest';
-
-const { applyRetention } = createRequire(import.meta.url)(
-  '../../../../sls/plugins/retention.cjs',
-) as {
-  applyRetention: (
-    resources: Record<string, Record<string, unknown>>,
-    settings: { disposable?: unknown; deletionPolicy?: unknown; pointInTimeRecovery?: unknown },
-  ) => void;
-};
+import { applyRetention } from '../../../../sls/plugins/retention.ts';
 
 const template = () => ({
   Ledger: { Type: 'AWS::DynamoDB::Table', Properties: { BillingMode: 'PAY_PER_REQUEST' } },

@@ -1,14 +1,9 @@
-/** The deploy-time settings check (sls/plugins/settings.cjs). */
-import { createRequire } from 'node:module';
+/** The deploy-time settings check (sls/plugins/settings.ts). */
 import { afterEach, describe, expect, it } from 'vitest';
+import SettingsCheck from '../../../../sls/plugins/settings.ts';
+import type { Custom, Provider } from '../../../../sls/serverless.ts';
+import { serverlessOf } from '../../../helpers/serverless.ts';
 
-const SettingsCheck = createRequire(import.meta.url)('../../../../sls/plugins/settings.cjs') as {
-  new (
-    serverless: unknown,
-    options?: Record<string, unknown>,
-    utils?: { log: { warning(message: string): void } },
-  ): { check(): void; checkDeployable(): void };
-};
 const SAVED = { ...process.env };
 
 afterEach(() => {
@@ -16,11 +11,8 @@ afterEach(() => {
 });
 
 describe('the settings check before packaging', () => {
-  const deployed = (custom: Record<string, unknown> = { isLocal: false }, stage = 'dev') =>
-    new SettingsCheck({
-      service: { custom, provider: { stage } },
-      classes: { Error },
-    });
+  const deployed = (custom: Custom = { isLocal: false }, stage = 'dev') =>
+    new SettingsCheck(serverlessOf({ custom, provider: { stage } }));
 
   it('names every missing or malformed setting, and no value', () => {
     process.env = {
@@ -209,13 +201,12 @@ describe('the settings check before packaging', () => {
 
 describe('the secrets reader a stage chooses', () => {
   const withReader = (reader: string, layers: unknown[] = []) =>
-    new SettingsCheck({
-      service: {
+    new SettingsCheck(
+      serverlessOf({
         custom: { isLocal: false, alarmActions: [] },
         provider: { stage: 'dev', layers, environment: { SECRETS_READER: reader } },
-      },
-      classes: { Error },
-    });
+      }),
+    );
 
   it('takes signed, sdk, or extension with its layer, and nothing else', () => {
     process.env = { PATH: SAVED.PATH, ...URLS };
@@ -235,16 +226,20 @@ describe('serverless package with no settings', () => {
   const withCommand = (
     command: string,
     warnings: string[] = [],
-    provider: Record<string, unknown> = { stage: 'dev' },
+    provider: Partial<Provider> = { stage: 'dev' },
   ) =>
     new SettingsCheck(
-      {
-        service: { custom: { isLocal: false, alarmActions: [] }, provider },
-        classes: { Error },
-        processedInput: { commands: [command] },
-      },
+      serverlessOf({
+        custom: { isLocal: false, alarmActions: [] },
+        provider,
+        commands: [command],
+      }),
       {},
-      { log: { warning: (message) => warnings.push(message) } },
+      {
+        log: Object.assign(() => undefined, {
+          warning: (message: string) => void warnings.push(message),
+        }),
+      },
     );
 
   it('packages with no base URL and says loudly that the package cannot be deployed', () => {
@@ -290,13 +285,12 @@ describe('serverless package with no settings', () => {
       SECRET_KMS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/1234abcd',
     };
     const inRegion = (region: string, topic: string, layers: unknown[] = []) =>
-      new SettingsCheck({
-        service: {
+      new SettingsCheck(
+        serverlessOf({
           custom: { isLocal: false, alarmActions: [topic] },
           provider: { stage: 'dev', region, layers },
-        },
-        classes: { Error },
-      });
+        }),
+      );
     const topic = 'arn:aws:sns:eu-west-1:123456789012:on-call';
     const layer =
       'arn:aws:lambda:us-east-1:177933569100:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12';

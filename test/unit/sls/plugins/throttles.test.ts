@@ -1,20 +1,17 @@
 /**
- * The public routes' own throttles (sls/plugins/throttles.cjs), on a template's resources: each
+ * The public routes' own throttles (sls/plugins/throttles.ts), on a template's resources: each
  * route anyone may call gets the budget of its kind, the stage depends on those routes, and a
  * setting CloudFormation would refuse stops the package naming its parameter.
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../../../lib/http/routes/index.ts';
+import * as throttles from '../../../../sls/plugins/throttles.ts';
 
+/** A template whose every resource has its properties. */
 type Resources = Record<
   string,
-  { Type: string; Properties: Record<string, unknown>; DependsOn?: unknown }
+  { Type: string; Properties: Record<string, unknown>; DependsOn?: string | string[] }
 >;
-const throttles = createRequire(import.meta.url)('../../../../sls/plugins/throttles.cjs') as {
-  applyThrottles: (resources: Resources, settings: unknown, keys?: unknown) => void;
-  publicRouteKeys: () => { webhook: string[]; public: string[] };
-};
 
 const SETTINGS = { webhook: { rate: '20', burst: '40' }, public: { rate: 10, burst: 20 } };
 const route = (key: string) => ({
@@ -76,7 +73,8 @@ describe('the public routes’ throttles', () => {
   });
 
   it('refuses a rate or a burst CloudFormation would not take, naming the parameter', () => {
-    const bad = (settings: unknown) => () => throttles.applyThrottles(template(), settings);
+    const bad = (settings: Parameters<typeof throttles.applyThrottles>[1]) => () =>
+      throttles.applyThrottles(template(), settings);
     expect(bad({ ...SETTINGS, webhook: { rate: 'fast', burst: 1 } })).toThrow(
       /webhookThrottleRatePerSecond parameter must be a number/,
     );

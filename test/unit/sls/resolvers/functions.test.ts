@@ -1,29 +1,13 @@
 /**
- * serverless.yml's functions, made from the function table (sls/resolvers/functions.cjs): each
+ * serverless.yml's functions, made from the function table (sls/resolvers/functions.ts): each
  * function's block as the framework reads it, by the kind of stage.
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS } from '../../../../lib/functions.ts';
 import { httpApiEvents } from '../../../../lib/http/routes/index.ts';
+import { FUNCTIONS } from '../../../../sls/functions.ts';
+import * as resolver from '../../../../sls/resolvers/functions.ts';
 
-interface Block {
-  handler: string;
-  role: string;
-  timeout: number;
-  memorySize: number;
-  description?: string;
-  layers?: unknown[];
-  reservedConcurrency?: string;
-  environment?: Record<string, string>;
-  events: unknown[];
-}
-const resolver = createRequire(import.meta.url)('../../../../sls/resolvers/functions.cjs') as {
-  functions: (input: {
-    resolveVariable: (name: string) => Promise<unknown>;
-  }) => Promise<Record<string, Block>>;
-  queueConsumer: () => string;
-};
+type Block = resolver.FunctionBlock;
 
 /** A stage's variables: local or deployed, its reference public or not. */
 const stage =

@@ -1,7 +1,7 @@
-/** The IAM decided at deploy time (sls/resolvers/iam.cjs): the secrets' forms, and who reads which. */
-import { createRequire } from 'node:module';
+/** The IAM decided at deploy time (sls/resolvers/iam.ts): the secrets' forms, and who reads which. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../../lib/http/routes/index.ts';
+import * as iam from '../../../../sls/resolvers/iam.ts';
 import {
   capitalized,
   DEV_READS,
@@ -12,20 +12,6 @@ import {
   XRAY,
 } from '../../../helpers/function-expectations.ts';
 
-type Resolver = (input: {
-  resolveVariable: (name: string) => Promise<unknown>;
-}) => Promise<unknown>;
-const iam = createRequire(import.meta.url)('../../../../sls/resolvers/iam.cjs') as {
-  secretResource: (secretId: string) => unknown;
-  readsOf: (
-    resolveVariable: (name: string) => Promise<unknown>,
-  ) => Promise<Record<string, { capabilities: string[]; secretIds: string[] }>>;
-  roles: Resolver;
-  HAND_OFF_FUNCTIONS: string[];
-  handOffRoles: () => Promise<unknown[]>;
-  deliveryBodyWriters: () => Promise<unknown[]>;
-  deliveryBodyReaders: () => Promise<unknown[]>;
-};
 const variablesOf =
   (layout = 'single', publicReference: boolean | string = true) =>
   async (name: string) =>
@@ -149,9 +135,7 @@ describe('who reads which secret', () => {
   });
 
   it('gives each function a role writing only its own log group', async () => {
-    const { Resources } = (await iam.roles({ resolveVariable })) as {
-      Resources: Record<string, { Properties: { Policies: { PolicyName: string }[] } }>;
-    };
+    const { Resources } = await iam.roles({ resolveVariable });
     const logs = JSON.stringify(Resources.ListJobsRole!.Properties.Policies[0]);
     expect(logs).toContain('log-group:/aws/lambda/platform-gateway-dev-listJobs:*');
     expect(logs).not.toContain('-dev-*');
@@ -159,20 +143,15 @@ describe('who reads which secret', () => {
   });
 
   it('lets the functions that admit keep usage in the usage table, on its usage items only, and no other', async () => {
-    const { Resources } = (await iam.roles({ resolveVariable })) as {
-      Resources: Record<
-        string,
-        { Properties: { Policies: { PolicyName: string; PolicyDocument: unknown }[] } }
-      >;
-    };
+    const { Resources } = await iam.roles({ resolveVariable });
     type UsageStatement = {
-      Action: string[];
-      Condition?: Record<string, Record<string, string[]>>;
+      readonly Action: string | readonly string[];
+      readonly Condition?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
     };
     const usageStatements = (role: string) =>
       Resources[role]!.Properties.Policies.filter((policy) =>
         JSON.stringify(policy.PolicyDocument).includes('"UsageTable"'),
-      ).map((policy) => (policy.PolicyDocument as { Statement: UsageStatement[] }).Statement[0]!);
+      ).map((policy): UsageStatement => policy.PolicyDocument.Statement[0]!);
     const usageActions = (role: string) => usageStatements(role).flatMap((s) => s.Action);
     const keysOf = (statement: UsageStatement | undefined) =>
       statement?.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
@@ -231,11 +210,7 @@ describe('the functions that hand off answers too large to return', () => {
   });
 
   it("each write, abort and read under its own prefix of the bucket, and the bucket's policy names their roles", async () => {
-    const resources = (
-      (await iam.roles({ resolveVariable })) as {
-        Resources: Record<string, { Properties: { Policies: { PolicyName: string }[] } }>;
-      }
-    ).Resources;
+    const resources = (await iam.roles({ resolveVariable })).Resources;
     const policy = resources.CatalogueMapsRole?.Properties.Policies.find(
       (p) => p.PolicyName === 'hand-off-answers',
     );
@@ -269,20 +244,10 @@ describe('the functions that hand off answers too large to return', () => {
 });
 
 describe("each function's role, as its entry in the function table says", () => {
-  type Role = {
-    Properties: {
-      Policies: {
-        PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] };
-      }[];
-    };
-  };
-
   it('may do exactly what its function needs, and read exactly its secrets (the template test holds the stack to the same)', async () => {
     delete process.env.SECRET_ID;
     delete process.env.JWT_ISSUER_URL;
-    const { Resources } = (await iam.roles({
-      resolveVariable: variablesOf('split'),
-    })) as { Resources: Record<string, Role> };
+    const { Resources } = await iam.roles({ resolveVariable: variablesOf('split') });
     expect(Object.keys(Resources).sort()).toEqual(
       TABLE.map((fn) => `${capitalized(fn.name)}Role`).sort(),
     );
@@ -290,13 +255,13 @@ describe("each function's role, as its entry in the function table says", () => 
       const statements = Resources[`${capitalized(fn.name)}Role`]!.Properties.Policies.flatMap(
         (policy) => policy.PolicyDocument.Statement,
       );
-      const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+      const actions = statements.flatMap((s) => [s.Action].flat());
       expect([...new Set(actions)].sort(), fn.name).toEqual(
         [...LOGS, ...XRAY, ...FUNCTION_ACTIONS[fn.name]!].sort(),
       );
       const secrets = statements
         .filter((s) => s.Action === SECRET)
-        .flatMap((s) => s.Resource as unknown[])
+        .flatMap((s) => [s.Resource].flat())
         .map((resource) => JSON.stringify(resource).match(/secret:[^"]*?\/([a-z]+)-\?{6}/)?.[1])
         .sort();
       expect(secrets, fn.name).toEqual(DEV_READS[fn.name]);

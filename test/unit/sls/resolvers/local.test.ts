@@ -1,12 +1,8 @@
-/** serverless.yml's local helpers (sls/resolvers/local.cjs): build folders and local paths. */
-import { createRequire } from 'node:module';
+/** serverless.yml's local helpers (sls/resolvers/local.ts): build folders and local paths. */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as local from '../../../../sls/resolvers/local.ts';
 
-const local = createRequire(import.meta.url)('../../../../sls/resolvers/local.cjs') as {
-  workFolderOf(argv: (string | undefined)[]): string;
-  watcherStateFile(): string;
-};
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const SAVED = process.env.WATCHER_STATE_FILE;
 

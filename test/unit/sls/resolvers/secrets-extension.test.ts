@@ -1,16 +1,7 @@
-/** The secrets extension's layer and port (sls/resolvers/secrets-extension.cjs). */
-import { createRequire } from 'node:module';
+/** The secrets extension's layer and port (sls/resolvers/secrets-extension.ts). */
 import { describe, expect, it } from 'vitest';
+import * as extension from '../../../../sls/resolvers/secrets-extension.ts';
 
-type Resolver = (input: {
-  resolveVariable: (name: string) => Promise<unknown>;
-}) => Promise<unknown>;
-const extension = createRequire(import.meta.url)(
-  '../../../../sls/resolvers/secrets-extension.cjs',
-) as {
-  layers: Resolver;
-  port: Resolver;
-};
 const LAYER =
   'arn:aws:lambda:us-east-1:177933569100:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12';
 const stage = (layer: string) => ({

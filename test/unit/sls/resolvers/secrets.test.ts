@@ -1,24 +1,17 @@
 /**
- * Which secret holds what (sls/resolvers/secrets.cjs): the code's capabilities, each with its
+ * Which secret holds what (sls/resolvers/secrets.ts): the code's capabilities, each with its
  * setting in serverless.yml's environment and its line in docs/secret.md, and each function's
  * secrets by the stage's layout.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SECRET_CAPABILITIES, secretIdSetting } from '../../../../lib/core/secret-capabilities.ts';
 import { CAPABILITY_FIELDS } from '../../../../lib/secrets/schema.ts';
+import * as secrets from '../../../../sls/resolvers/secrets.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
-const secrets = createRequire(import.meta.url)('../../../../sls/resolvers/secrets.cjs') as {
-  CAPABILITIES: readonly string[];
-  settingOf: (capability: string) => string;
-  environment: (input: {
-    resolveVariable: (name: string) => Promise<unknown>;
-  }) => Promise<Record<string, string>>;
-};
 const SAVED = { ...process.env };
 afterEach(() => {
   process.env = { ...SAVED };
@@ -41,7 +34,7 @@ describe('the capabilities of the secret', () => {
     (capability) => {
       const setting = secretIdSetting(capability);
       expect(read('serverless.yml')).toContain(
-        `    ${setting}: \${file(./sls/resolvers/secrets.cjs):environment.${setting}}\n`,
+        `    ${setting}: \${file(./sls/variables.cjs):secrets.environment.${setting}}\n`,
       );
       const row = read('docs/secret.md')
         .split('\n')

@@ -3,9 +3,9 @@
  * route of the registry accepts, and the module of every HTTP function.
  */
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS } from '../../../../lib/functions.ts';
 import { routes } from '../../../../lib/http/routes/index.ts';
 import { routeKeyOf } from '../../../../lib/http/routes/route.ts';
+import { FUNCTIONS } from '../../../../sls/functions.ts';
 import { MODULES, VALID, validEvent } from '../../../helpers/route-requests.ts';
 
 describe('the requests each route accepts', () => {

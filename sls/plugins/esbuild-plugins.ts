@@ -1,0 +1,425 @@
+// esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins): parts of
+// undici that no function can reach are left out, each replaced by a module that throws with
+// the reason, were it ever reached. undici is about two thirds of an HTTP function's bundle.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Plugin, PluginBuild } from 'esbuild';
+
+/** undici's own modules, read as the bundles would load them. */
+const require = createRequire(import.meta.url);
+
+/** An undici module left out, with why no function can use it. */
+interface LeftOut {
+  readonly file: RegExp;
+  readonly why: string;
+  /** The names it exports that are called later, not when it loads. */
+  readonly calledLater?: readonly string[];
+}
+
+/** The undici modules left out, by file, with why no function can use them. */
+const LEFT_OUT: readonly LeftOut[] = [
+  {
+    // undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each),
+    // and loads the one without SIMD only when the other cannot compile. Node 24 on Lambda
+    // (x86_64 and arm64) runs WebAssembly SIMD.
+    file: /[\\/]llhttp[\\/]llhttp-wasm\.js$/,
+    why: 'this runtime cannot compile WebAssembly SIMD, and the non-SIMD HTTP parser was left out',
+  },
+  {
+    // HTTP/2 is only spoken when a dispatcher allows it (`allowH2`); ours never does. The
+    // client requires it when it loads, and calls it only on a connection that chose h2.
+    file: /[\\/]dispatcher[\\/]client-h2\.js$/,
+    why: 'HTTP/2 was left out (no dispatcher of this package allows it)',
+    calledLater: [],
+  },
+  {
+    // The fetch body machinery (web IDL, FormData, data: URLs, about 45 KB) is only loaded to
+    // send a FormData body; this package sends strings and bytes.
+    file: /[\\/]web[\\/]fetch[\\/]body\.js$/,
+    why: 'FormData bodies were left out (this package sends strings and bytes only)',
+  },
+  {
+    // Interceptors: a dispatcher's `compose` wraps each in this handler; no dispatcher of this
+    // package is composed. Required when the dispatcher loads, called only by `compose`.
+    file: /[\\/]handler[\\/]wrap-handler(\.js)?$/,
+    why: 'interceptors were left out (no dispatcher of this package is composed)',
+    calledLater: ['wrap'],
+  },
+  {
+    // A client's and a pool's `stats` getters; nothing here reads them.
+    file: /[\\/]util[\\/]stats(\.js)?$/,
+    why: "dispatchers' stats were left out (nothing in this package reads them)",
+    calledLater: ['ClientStats', 'PoolStats'],
+  },
+];
+
+const leaveOutUnreachableUndici: Plugin = {
+  name: 'leave-out-unreachable-undici',
+  setup(build) {
+    build.onResolve(
+      { filter: /(llhttp-wasm|client-h2|body|wrap-handler|stats)(\.js)?$/ },
+      (args) => {
+        const resolved = path.join(args.resolveDir, args.path);
+        if (!/[\\/]node_modules[\\/]undici[\\/]/.test(resolved)) return undefined;
+        const entry = LEFT_OUT.find(({ file }) => file.test(resolved));
+        return entry ? { path: resolved, namespace: 'left-out', pluginData: entry } : undefined;
+      },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData }) => {
+      const entry = pluginData as LeftOut;
+      const error = `new Error(${JSON.stringify(`undici: ${entry.why} (sls/plugins/esbuild-plugins.ts)`)})`;
+      // A module loaded when it is needed throws then; one loaded up front, when it is called:
+      // the module itself, or each of the names it exports (`calledLater`).
+      const leftOut = `function leftOut() { throw ${error}; }`;
+      const names = entry.calledLater?.map((name) => `${name}: leftOut`).join(', ');
+      const contents = !entry.calledLater
+        ? `throw ${error};`
+        : names
+          ? `${leftOut}\nmodule.exports = { ${names} };`
+          : `module.exports = ${leftOut};`;
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The OpenAPI document built at package time, by the same code that would build it at cold
+ * start (lib/http/openapi-document.ts): the bundle of GET /openapi.json carries the text, not
+ * the route registry and every schema it describes. Carried gzipped (about a sixth of its
+ * 50 KB), and unzipped once, on the first request of a container.
+ */
+const openApiDocumentBuiltAhead: Plugin = {
+  name: 'openapi-document-built-ahead',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]openapi-document\.ts$/ }, async () => {
+      const { buildOpenApiDocument } = await import('../../lib/http/openapi.ts');
+      const text = JSON.stringify(buildOpenApiDocument());
+      const gzipped = zlib.gzipSync(text, { level: 9 }).toString('base64');
+      return {
+        contents: [
+          "const { gunzipSync } = require('node:zlib');",
+          'let text;',
+          'export function openApiDocumentText() {',
+          `  text ??= gunzipSync(Buffer.from(${JSON.stringify(gzipped)}, 'base64')).toString('utf8');`,
+          '  return text;',
+          '}',
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * The reference page's renderer (Swagger UI, lib/http/docs-assets.ts) carried in the docs
+ * function's bundle, gzipped at package time: its files come from its own zip, never from another
+ * site, and no other function bundles them (only functions/docs.ts imports the module).
+ */
+const docsAssetsBuiltIn: Plugin = {
+  name: 'docs-assets-built-in',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]lib[\\/]http[\\/]docs-assets\.ts$/ }, async () => {
+      const { RENDERER_FILES } = await import('../../lib/http/docs-assets.ts');
+      const dir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+      const files = Object.fromEntries(
+        Object.entries(RENDERER_FILES).map(([name, contentType]) => [
+          name,
+          {
+            contentType,
+            gzipped: zlib
+              .gzipSync(fs.readFileSync(path.join(dir, name)), { level: 9 })
+              .toString('base64'),
+          },
+        ]),
+      );
+      return {
+        contents: [
+          `export const RENDERER_FILES = ${JSON.stringify(RENDERER_FILES)};`,
+          `const FILES = ${JSON.stringify(files)};`,
+          'const decoded = new Map();',
+          'export function rendererFile(name) {',
+          '  const file = Object.hasOwn(FILES, name) ? FILES[name] : undefined;',
+          '  if (!file) return undefined;',
+          '  let found = decoded.get(name);',
+          "  if (!found) decoded.set(name, (found = { contentType: file.contentType, gzipped: Buffer.from(file.gzipped, 'base64') }));",
+          '  return found;',
+          '}',
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * undici's HTTP parser (WebAssembly with SIMD, 54 KB) is carried as base64 text, 72 KB of every
+ * bundle that parses for nothing until a connection needs it. Here it is written beside each
+ * bundle that uses it, as the bytes themselves (`list.cjs` gets `list.llhttp.wasm`; the zip of
+ * a function takes the files named after its bundle), and read from there when undici first
+ * compiles it. A test checks that undici gets the same bytes.
+ */
+const PARSER_MODULE = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp_simd-wasm\.js$/;
+const PARSER_SUFFIX = '.llhttp.wasm';
+
+const httpParserBeside: Plugin = {
+  name: 'http-parser-beside',
+  setup(build) {
+    build.initialOptions.metafile = true;
+    let parser: Buffer | undefined;
+    build.onLoad({ filter: PARSER_MODULE }, (args) => {
+      parser = require(args.path);
+      const contents = [
+        "'use strict';",
+        "const { readFileSync } = require('node:fs');",
+        `const file = __filename.replace(/\\.[cm]?js$/, '') + ${JSON.stringify(PARSER_SUFFIX)};`,
+        'let wasm;',
+        "Object.defineProperty(module, 'exports', { get: () => (wasm ??= readFileSync(file)) });",
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+    build.onEnd((result) => {
+      if (!parser || !result.metafile || build.initialOptions.write === false) return;
+      const root = build.initialOptions.absWorkingDir ?? process.cwd();
+      for (const [output, info] of Object.entries(result.metafile.outputs)) {
+        if (!/\.[cm]?js$/.test(output)) continue;
+        if (!Object.keys(info.inputs).some((input) => PARSER_MODULE.test(input))) continue;
+        const bundle = path.resolve(root, output);
+        fs.writeFileSync(bundle.replace(/\.[cm]?js$/, '') + PARSER_SUFFIX, parser);
+      }
+    });
+  },
+};
+
+/**
+ * undici's HTTP client reads two of the parser's constant tables (ERROR, TYPE); the module that
+ * holds them carries about thirty (character classes, method and status names: 10 KB of every
+ * HTTP bundle). It is replaced by those tables alone, taken from undici's own module when the
+ * bundle is built. The build fails if a module of undici reads the constants another way than
+ * `<name>.<TABLE>`, or reads a table that does not exist.
+ */
+const PARSER_CONSTANTS = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]constants\.js$/;
+
+function parserTablesRead(undiciLib: string): Set<string> {
+  const tables = new Set<string>();
+  const files = fs.readdirSync(undiciLib, { recursive: true, encoding: 'utf8' });
+  for (const file of files.filter((name) => name.endsWith('.js'))) {
+    const source = fs.readFileSync(path.join(undiciLib, file), 'utf8');
+    const required = /const (\w+) = require\('[./]*llhttp\/constants(?:\.js)?'\)/.exec(source);
+    if (!required) continue;
+    const rest = source.replace(required[0], '');
+    for (const [use, table] of rest.matchAll(
+      new RegExp(`\\b${required[1]}\\b(?:\\.(\\w+))?`, 'g'),
+    )) {
+      if (!table) throw new Error(`${file} reads undici's parser constants as a whole (${use})`);
+      tables.add(table);
+    }
+  }
+  if (tables.size === 0) throw new Error("no module of undici reads the parser's constants");
+  return tables;
+}
+
+const parserConstantsRead: Plugin = {
+  name: 'parser-constants-read',
+  setup(build) {
+    build.onLoad({ filter: PARSER_CONSTANTS }, (args) => {
+      const all: Record<string, unknown> = require(args.path);
+      const tables = parserTablesRead(path.resolve(path.dirname(args.path), '..'));
+      const kept: Record<string, unknown> = {};
+      for (const table of tables) {
+        if (!Object.hasOwn(all, table))
+          throw new Error(`undici reads ${table}, not a parser table`);
+        kept[table] = all[table];
+      }
+      return { contents: `module.exports = ${JSON.stringify(kept)};`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The hand-off's upload (lib/hand-off/multipart-upload.ts: S3's multipart calls and the
+ * presigned URL, about 5 KB) is needed only when an answer is too large to return. It is built
+ * as a bundle of its own, written beside each function bundle that can hand off (`report.cjs`
+ * gets `report.hand-off.cjs`; the zip of a function takes the files named after its bundle), and
+ * the function's bundle carries a stand-in that requires it on the first hand-off. The module
+ * shares nothing with the main bundle by identity (it is given its `send`, and throws errors of
+ * its own), so its own copy of what it imports is safe.
+ */
+const HAND_OFF_MODULE = /[\\/]lib[\\/]hand-off[\\/]multipart-upload\.ts$/;
+const HAND_OFF_SUFFIX = '.hand-off.cjs';
+
+const handOffBeside: Plugin = {
+  name: 'hand-off-beside',
+  setup(build) {
+    build.initialOptions.metafile = true;
+    let entry: string | undefined;
+    build.onResolve({ filter: /[\\/]multipart-upload\.ts$/ }, (args) => {
+      const resolved = path.join(args.resolveDir, args.path);
+      return HAND_OFF_MODULE.test(resolved)
+        ? { path: resolved, namespace: 'hand-off-beside' }
+        : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'hand-off-beside' }, (args) => {
+      entry = args.path;
+      const contents = [
+        "'use strict';",
+        `module.exports = require(__filename.replace(/\\.[cm]?js$/, '') + ${JSON.stringify(HAND_OFF_SUFFIX)});`,
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+    build.onEnd(async (result) => {
+      if (!entry || !result.metafile || build.initialOptions.write === false) return;
+      const options = build.initialOptions;
+      const root = options.absWorkingDir ?? process.cwd();
+      const bundles = Object.entries(result.metafile.outputs)
+        .filter(
+          ([output, info]) =>
+            /\.[cm]?js$/.test(output) &&
+            Object.keys(info.inputs).some((input) => input.startsWith('hand-off-beside:')),
+        )
+        .map(([output]) => path.resolve(root, output));
+      if (bundles.length === 0) return;
+      const built = await build.esbuild.build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: options.target,
+        minify: options.minify,
+        legalComments: 'none',
+        write: false,
+        logLevel: 'silent',
+      });
+      const code = built.outputFiles![0]!.contents;
+      for (const bundle of bundles) {
+        fs.writeFileSync(bundle.replace(/\.[cm]?js$/, '') + HAND_OFF_SUFFIX, code);
+      }
+    });
+  },
+};
+
+/**
+ * undici's diagnostics module opens its diagnostics channels (what an instrumentation such as
+ * OpenTelemetry subscribes to) and, for NODE_DEBUG=undici, fetch or websocket, subscribes
+ * debug logging to them: 3 KB of every HTTP bundle, of which no deployed function logs. It is
+ * replaced by its channels alone, taken from undici's own module when the bundle is built, so
+ * that a subscriber sees every event as before. The build fails if the module exports anything
+ * else, or its channels cannot be read.
+ */
+const DIAGNOSTICS = /[\\/]undici[\\/]lib[\\/]core[\\/]diagnostics\.js$/;
+
+function diagnosticsChannelsOf(source: string): string {
+  const channels = /^const channels = \{\n[\s\S]*?\n\}$/m.exec(source);
+  if (!channels || !/^module\.exports = \{\s*channels\s*\}$/m.test(source)) {
+    throw new Error("undici's diagnostics module changed: it no longer exports its channels alone");
+  }
+  return [
+    "'use strict';",
+    "const diagnosticsChannel = require('node:diagnostics_channel');",
+    channels[0],
+    'module.exports = { channels };',
+  ].join('\n');
+}
+
+const diagnosticsChannelsOnly: Plugin = {
+  name: 'diagnostics-channels-only',
+  setup(build) {
+    build.onLoad({ filter: DIAGNOSTICS }, (args) => ({
+      contents: diagnosticsChannelsOf(fs.readFileSync(args.path, 'utf8')),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * undici's errors module defines every error class of the package (25: the retry handler's,
+ * the proxies', WebSocket's, ...), about 7.5 KB of every HTTP bundle. It is cut to the classes
+ * that the undici modules a function bundles name, with the classes they extend: the bundles
+ * reach undici through its Agent alone (lib/upstream/undici.ts), so those modules are the ones a
+ * build of the Agent with these plugins takes in, read from its metafile once. A class left out
+ * is one no bundled code can construct or test for. The build fails if the module no longer
+ * reads as one block per class and an export of each.
+ */
+const UNDICI_ERRORS = /[\\/]undici[\\/]lib[\\/]core[\\/]errors\.js$/;
+/** The one module of undici the package imports (lib/upstream/undici.ts). */
+const UNDICI_ENTRY = 'undici/lib/dispatcher/agent.js';
+const ERROR_CLASS =
+  /^(?:const k\w+ = Symbol\.for\('[\w.]+'\)\n)?class (\w+) extends (\w+) \{\n[\s\S]*?^\}\n\n?/gm;
+
+let wordsBundled: Promise<Set<string>> | undefined;
+
+/** Every word of the undici modules an Agent's bundle takes in (the errors module aside). */
+function undiciWordsBundled(build: PluginBuild, plugins: Plugin[]): Promise<Set<string>> {
+  wordsBundled ??= build.esbuild
+    .build({
+      entryPoints: [require.resolve(UNDICI_ENTRY)],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      plugins,
+    })
+    .then(({ metafile }) => {
+      const words = new Set<string>();
+      for (const input of Object.keys(metafile.inputs)) {
+        const file = path.resolve(input);
+        if (UNDICI_ERRORS.test(file) || !fs.existsSync(file)) continue;
+        for (const [word] of fs.readFileSync(file, 'utf8').matchAll(/\b\w+\b/g)) words.add(word);
+      }
+      return words;
+    });
+  return wordsBundled;
+}
+
+/** undici's errors module with only the classes named in `used`, and those they extend. */
+function undiciErrorsOf(source: string, used: ReadonlySet<string>): string {
+  const classes = new Map<string, { text: string; base: string }>();
+  for (const block of source.matchAll(ERROR_CLASS)) {
+    classes.set(block[1]!, { text: block[0], base: block[2]! });
+  }
+  const exported = /^module\.exports = \{\n((?: {2}\w+,?\n)+)\}\n?$/m.exec(source);
+  const names = exported?.[1]?.split(/[\s,]+/).filter(Boolean) ?? [];
+  if (names.length === 0 || names.some((name) => !classes.has(name))) {
+    throw new Error(
+      "undici's errors module changed: it no longer reads as a class and an export each",
+    );
+  }
+  const kept = new Set<string>();
+  const keep = (name: string): void => {
+    const found = classes.get(name);
+    if (kept.has(name) || !found) return;
+    kept.add(name);
+    keep(found.base);
+  };
+  for (const name of names) if (used.has(name)) keep(name);
+  let cut = source.replace(exported![0], `module.exports = { ${[...kept].join(', ')} }\n`);
+  for (const [name, { text }] of classes) if (!kept.has(name)) cut = cut.replace(text, '');
+  return cut;
+}
+
+const undiciErrorsUsed: Plugin = {
+  name: 'undici-errors-used',
+  setup(build) {
+    build.onLoad({ filter: UNDICI_ERRORS }, async (args) => {
+      const others = PLUGINS.filter((plugin) => plugin !== undiciErrorsUsed);
+      const used = await undiciWordsBundled(build, others);
+      return { contents: undiciErrorsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
+    });
+  },
+};
+
+const PLUGINS: Plugin[] = [
+  leaveOutUnreachableUndici,
+  diagnosticsChannelsOnly,
+  undiciErrorsUsed,
+  openApiDocumentBuiltAhead,
+  docsAssetsBuiltIn,
+  httpParserBeside,
+  parserConstantsRead,
+  handOffBeside,
+];
+
+export default PLUGINS;

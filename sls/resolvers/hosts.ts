@@ -49,7 +49,7 @@ function isLoopbackHost(host: string): boolean {
  * written as IPv6 counts as IPv4). A name is not looked up: it is public unless it is
  * `localhost`, has no dot, or ends in `.localhost`, `.local` or `.internal`.
  */
-export function isPublicHost(host: string): boolean {
+function isPublicHost(host: string): boolean {
   const family = isIP(host);
   if (family) return !NOT_PUBLIC.check(host, family === 6 ? 'ipv6' : 'ipv4');
   return !(

@@ -3,8 +3,10 @@
  * request log, the error envelope (JSON or XML by content negotiation), the body limit, then,
  * for a route that needs a caller, who the caller is, the path parameters and the caller's scope
  * (before anything else is parsed), then the body (JSON, or bytes of the route's media types),
- * the validation of the query and the JSON body, and, for a route that reaches the platform, its
- * admission against the caller's usage plans. One middleware per file, in middleware/.
+ * the validation of the query and the JSON body, for a route that runs an action or a trigger
+ * that target and the body against it, and, for a route that reaches the platform, its
+ * admission against the caller's usage plans: whatever can refuse a request without the
+ * platform comes before it. One middleware per file, in middleware/.
  *
  * The request's state is made once, when the function is invoked, from API Gateway's event, and
  * is the event the middy stack handles: every middleware reads it, and the handler gets it as a
@@ -57,6 +59,11 @@ interface StackParts {
   readonly admission?: HttpMiddleware;
   /** Where its answers too large to return go: required when the route hands off. */
   readonly handOff?: HandOffOf;
+  /**
+   * The check of the action or trigger the route runs (middleware/execution-target.ts):
+   * required when its bytes are checked by a target. The binding builds it, as the admission.
+   */
+  readonly executionTarget?: HttpMiddleware;
 }
 
 export function routeStack<B, Q, P>(
@@ -84,6 +91,11 @@ export function routeStack<B, Q, P>(
     stack.use(bytesBody(input.bytes.contentTypes, input.bytes.required));
   }
   stack.use(validation({ body: input?.body, query: input?.query }));
+  if (typeof input?.bytes?.checkedBy === 'object') {
+    // A route that runs an action or a trigger never runs without its check, before admission.
+    if (!parts.executionTarget) throw new Error(`${route.id} needs its target's check`);
+    stack.use(parts.executionTarget);
+  }
   if (typeof route.spends === 'function') {
     // A route that reaches the platform never runs without its admission.
     if (!parts.admission || route.access === 'public') {

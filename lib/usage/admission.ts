@@ -80,6 +80,25 @@ type Part =
   /** The store failed: the rate from memory admits it; its quotas are not counted (open) or refuse it (closed). */
   | { readonly kind: 'uncounted' | 'unavailable'; readonly subject: Subject };
 
+/**
+ * The `RateLimit-Policy` of a request refused before its admission (bad input, its action
+ * unknown): the plans that hold the caller, read from the secret alone, with no call to the
+ * store (the request took nothing, and its state was not read). None without a plan.
+ */
+export function policyOf(
+  gate: UsageGate,
+  request: Pick<AdmitRequest, 'callerId' | 'plans' | 'units'>,
+): Record<string, string> {
+  const subjects = subjectsOf(request.callerId, request.plans);
+  if (subjects.length === 0) return {};
+  const at = gate.instant();
+  const counts = countsOf(request.units);
+  const policy = rateLimitFields(
+    subjects.map((subject) => planView(subject, undefined, counts, at)),
+  )['RateLimit-Policy'];
+  return policy ? { 'RateLimit-Policy': policy } : {};
+}
+
 /** Whether the plans admit the request (module comment). */
 export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Admission> {
   const { callerId, plans, units, metrics } = request;

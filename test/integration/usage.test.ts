@@ -6,7 +6,7 @@
  * counts what reached the platform, on a busy machine too), GET /usage, cancel-reserved's
  * lease and its unit for every call it sends, and the store down under either policy.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -50,6 +50,16 @@ async function newUsageTable(): Promise<string> {
   await createActiveTable(client, tables.createTableInput(tables.usage, name));
   client.destroy();
   return name;
+}
+
+/** Counts the UpdateItem calls dynalite receives from now on, from every container. */
+function countWrites() {
+  let count = 0;
+  const listener = (request: IncomingMessage) => {
+    if (String(request.headers['x-amz-target']).endsWith('.UpdateItem')) count++;
+  };
+  dynalite.on('request', listener);
+  return { count: () => count, stop: () => dynalite.off('request', listener) };
 }
 
 beforeAll(async () => {
@@ -420,6 +430,33 @@ describe('the plan counts what reached the platform', () => {
       expect((await invoke(action('hello'), lambdaContext())).statusCode).toBe(200);
     expect((await invoke(action('hello'), lambdaContext())).statusCode).toBe(429);
     expect(await spentToday('runner')).toBe(3);
+  });
+
+  it('costs nothing of the usage table for a request refused before it is admitted: 60 refused action requests write nothing', async () => {
+    emulator.requests.length = 0;
+    // Held to 1 a second (a burst of 1) and 5 a day, and under an account plan (8 shards).
+    const runner = caller('runner', ['actions:*'], { rateRps: 1, burst: 1, dayQuotaRequest: 5 });
+    const { invoke, spentToday } = await load([runner], {
+      accountPlan: { dayQuotaRequest: 1000 },
+    });
+    const writes = countWrites();
+    const refused: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      // A method the non-web action does not take, an unknown action, a body it cannot take.
+      refused.push((await invoke(action('hello', 'GET'), lambdaContext())).statusCode ?? 0);
+      refused.push((await invoke(action('nope'), lambdaContext())).statusCode ?? 0);
+      const array = { ...action('hello'), body: '[1]' };
+      refused.push((await invoke(array, lambdaContext())).statusCode ?? 0);
+    }
+    expect(refused.filter((status) => status === 405)).toHaveLength(20);
+    expect(refused.filter((status) => status === 404)).toHaveLength(20);
+    expect(refused.filter((status) => status === 400)).toHaveLength(20);
+    expect(writes.count()).toBe(0);
+    expect(emulator.requests).toEqual([]);
+    // Nothing was taken: the day quota is whole, and the token is there.
+    expect((await invoke(action('hello'), lambdaContext())).statusCode).toBe(200);
+    expect(await spentToday('runner')).toBe(1);
+    writes.stop();
   });
 
   it('gives back what a request took whose secret could not be read, and one whose deadline came before the send', async () => {

@@ -15,10 +15,10 @@
  * call context marks a call going out (`RequestState.call`, as its request is written).
  */
 import { UpstreamUnreachableError } from '../../core/errors.ts';
-import { admit } from '../../usage/admission.ts';
+import { admit, policyOf } from '../../usage/admission.ts';
 import type { UsageGate } from '../../usage/gate.ts';
 import type { Plans } from '../../usage/plan.ts';
-import type { Units } from '../../usage/units.ts';
+import { ONE_REQUEST, type Units } from '../../usage/units.ts';
 import type { RequestInput } from '../request-state.ts';
 import type { HttpMiddleware } from './middleware.ts';
 
@@ -56,9 +56,21 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
       if (response) response.headers = { ...response.headers, ...state.responseHeaders };
     },
     onError: async ({ event: state, error }) => {
+      const caller = state.caller;
+      if (!state.giveBack) {
+        // Refused before it was admitted (its input, its target): its plans' policy, no call.
+        if (caller?.plans) {
+          const units = state.input ? spends(state.input) : ONE_REQUEST;
+          Object.assign(
+            state.responseHeaders,
+            policyOf(gate, { callerId: caller.id, plans: caller.plans, units }),
+          );
+        }
+        return;
+      }
       // Nothing of it reached the platform: its units were not spent.
       const unreachable = error instanceof UpstreamUnreachableError && !error.maybeSent;
-      if (!state.sent || unreachable) await state.giveBack?.();
+      if (!state.sent || unreachable) await state.giveBack();
     },
   };
 }

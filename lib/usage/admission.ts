@@ -6,7 +6,7 @@
  *   if (!admission.admitted) throw admission.error;           // 429 / 420 or 400; 503 / 500
  *   ...the upstream call; when nothing of the request reached the platform (it was refused or
  *      abandoned before its call went out, or the call could not connect):
- *      await admission.giveBack();
+ *      await admission.giveBack({ keepToken: true });   // its quota units; the token stays taken
  *   ...every answer, success or error, carries admission.headers.
  *
  * - A caller without a plan, while the secret has no accountPlan, costs nothing: no store call,
@@ -55,8 +55,12 @@ export interface Admitted {
   readonly admitted: true;
   /** `RateLimit-Policy` and `RateLimit`, for every answer to this request; none without a plan. */
   readonly headers: Readonly<Record<string, string>>;
-  /** Takes the request's units back (nothing of it reached the platform). Once. */
-  giveBack(): Promise<void>;
+  /**
+   * Takes the request's units back (nothing of it reached the platform). Once. With
+   * `keepToken`, its quota units only: the token it took of a rate stays taken, so that
+   * requests refused after their admission are still held to the rate.
+   */
+  giveBack(options?: { readonly keepToken?: boolean }): Promise<void>;
 }
 
 interface Refused {
@@ -162,9 +166,17 @@ async function takePart(
   ];
 }
 
-async function giveBackParts(gate: UsageGate, parts: readonly Part[], log?: Logger) {
+async function giveBackParts(
+  gate: UsageGate,
+  parts: readonly Part[],
+  log?: Logger,
+  keepToken = false,
+) {
   const held = parts.flatMap((part) => (part.kind === 'taken' ? part.take.held : []));
-  await giveBackAll(gate.store, held, log ?? gate.log);
+  const back = keepToken
+    ? held.map(({ key, back }) => ({ key, back: { ...back, intervalUs: 0 } }))
+    : held;
+  await giveBackAll(gate.store, back, log ?? gate.log);
 }
 
 /** The parts' RateLimit fields: whole, or the policies only when a part's state is not known. */
@@ -216,10 +228,10 @@ function admitted(
   return {
     admitted: true,
     headers: fieldsOf(gate, parts, counts, at),
-    giveBack: async () => {
+    giveBack: async (options) => {
       if (given) return;
       given = true;
-      await giveBackParts(gate, parts, request.log);
+      await giveBackParts(gate, parts, request.log, options?.keepToken);
     },
   };
 }

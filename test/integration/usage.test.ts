@@ -459,6 +459,28 @@ describe('the plan counts what reached the platform', () => {
     writes.stop();
   });
 
+  it('holds a flood of requests refused after admission to the rate: each gives its units back and keeps its token', async () => {
+    captureLogLines();
+    const runner = caller('runner', ['actions:*'], { rateRps: 1, burst: 1, dayQuotaRequest: 100 });
+    const { invoke, spentToday } = await load([runner], {
+      // An action nothing listens for: its connection is refused, so its call never went out.
+      actions: { down: { url: 'http://127.0.0.1:1/fx/down' } },
+    });
+    const started = performance.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      statuses.push((await invoke(action('down'), lambdaContext())).statusCode ?? 0);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const admitted = statuses.filter((status) => status === 503).length;
+    expect(admitted + statuses.filter((status) => status === 429).length).toBe(20);
+    // A burst of 1, then one a second, however long the flood took.
+    expect(admitted).toBeGreaterThanOrEqual(1);
+    expect(admitted).toBeLessThanOrEqual(1 + Math.ceil(seconds));
+    // None reached the platform: none counts in the day quota.
+    expect(await spentToday('runner')).toBe(0);
+  });
+
   it('gives back what a request took whose secret could not be read, and one whose deadline came before the send', async () => {
     const reader = caller('reader', ['jobs:read'], { dayQuotaRequest: 3 });
     const listing = () =>

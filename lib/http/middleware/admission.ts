@@ -8,11 +8,14 @@
  * Every answer to a caller under a plan carries the RateLimit fields: the handler's, and the
  * error envelope's (error-envelope.ts merges the request's response headers).
  *
- * The plan counts what reached the platform: a request whose call never went out (the handler
- * refused it first: an unknown action, a method the target does not take, a secret it could
- * not read; its deadline came first; the guard answered 504 first, answer-in-time.ts) gives its
- * units back, as does one whose call could not have reached the platform (refused, DNS). The
- * call context marks a call going out (`RequestState.call`, as its request is written).
+ * Whatever can refuse a request without the platform is checked before (its input, its action
+ * or trigger): such a refusal costs no call to the store. The plan counts what reached the
+ * platform: an admitted request whose call never went out (a secret its handler could not
+ * read; its deadline came first; the guard answered 504 first, answer-in-time.ts) gives its
+ * quota units back, as does one whose call could not have reached the platform (refused,
+ * DNS); the token it took of a rate stays taken, so that such requests are still held to the
+ * rate. The call context marks a call going out (`RequestState.call`, as its request is
+ * written).
  */
 import { UpstreamUnreachableError } from '../../core/errors.ts';
 import { admit, policyOf } from '../../usage/admission.ts';
@@ -39,7 +42,9 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
       }).then(async (admitted) => {
         if (!admitted.admitted) return admitted;
         // Kept by the gate, so that a give-back no answer waits for (the guard's) is not lost.
-        state.giveBack = () => gate.keep(admitted.giveBack());
+        // Its quota units only: the token it took stays, so that a flood of requests refused
+        // after admission is still held to the rate.
+        state.giveBack = () => gate.keep(admitted.giveBack({ keepToken: true }));
         // The guard answered while the units were being taken (answer-in-time.ts): nothing of
         // the request goes out now, and nobody else is left to give them back.
         if (state.abandoned && !state.sent) await state.giveBack();

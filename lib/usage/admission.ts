@@ -103,6 +103,9 @@ export function policyOf(
   return policy ? { 'RateLimit-Policy': policy } : {};
 }
 
+/** The admission of a caller no plan holds: nothing taken, no field, nothing to give back. */
+const NOTHING_HELD: Admitted = { admitted: true, headers: {}, giveBack: async () => {} };
+
 /** Whether the plans admit the request (module comment). */
 export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Admission> {
   const { callerId, plans, units, metrics } = request;
@@ -111,10 +114,14 @@ export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Adm
     const dimensions = { Caller: callerId, Api: units.characters.api };
     metrics?.count(USAGE_METRICS.callerCharacters, dimensions, units.characters.count);
   }
+  const subjects = subjectsOf(callerId, plans);
+  if (subjects.length === 0) return NOTHING_HELD;
   const at = gate.instant();
   const parts: Part[] = [];
-  let down = false;
-  for (const subject of subjectsOf(callerId, plans)) {
+  // Within the while after the store failed, the request is decided from memory at once.
+  let down = !gate.asksStore();
+  if (down) gate.storeLeftAlone(metrics);
+  for (const subject of subjects) {
     const [part, failed] = await takePart(gate, subject, counts, at, request, down);
     // The store failed: it is not asked again for this request.
     down ||= failed;
@@ -151,6 +158,7 @@ async function takePart(
   if (!down) {
     try {
       const taken = await takeFromSubject(take);
+      gate.storeAnswered();
       if (taken.ok) return [{ kind: 'taken', subject, take: taken }, false];
       return [{ kind: 'refused', subject, refusal: taken.refusal, seen: taken.seen }, false];
     } catch (error) {

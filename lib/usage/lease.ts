@@ -109,15 +109,18 @@ export function leasesIn(store: LeaseStore, gate: UsageGate): AcquireLease {
       throw new ThrottleLimitedError(what, (seen.untilMs - nowMs) / 1000);
     }
     const token = crypto.randomUUID();
-    let held = store;
+    let held = memory;
     let until: number | undefined;
     try {
-      until = await held.acquire(key, token, nowMs + ttlMs, nowMs);
+      if (gate.asksStore()) {
+        until = await store.acquire(key, token, nowMs + ttlMs, nowMs);
+        gate.storeAnswered();
+        held = store;
+      } else gate.storeLeftAlone(options.metrics);
     } catch (error) {
       gate.storeFailed(error, options.metrics, options.log);
-      held = memory;
-      until = await held.acquire(key, token, nowMs + ttlMs, nowMs);
     }
+    if (held === memory) until = await memory.acquire(key, token, nowMs + ttlMs, nowMs);
     if (until !== undefined) {
       known.set(key, { untilMs: until, believedUntil: nowMs + SEEN_HELD_MS });
       throw new ThrottleLimitedError(what, (until - nowMs) / 1000);

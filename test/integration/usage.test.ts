@@ -6,12 +6,13 @@
  * counts what reached the platform, on a busy machine too), GET /usage, cancel-reserved's
  * lease and its unit for every call it sends, and the store down under either policy.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, syntheticScanJobs } from '../../emulator/index.ts';
+import { ADMISSION_BOUNDS } from '../../lib/usage/dynamo-usage-store.ts';
 import { createActiveTable, startDynalite } from '../../scripts/local-ledger.ts';
 import tables from '../../sls/resolvers/tables.cjs';
 import { pointAwsSdkAt } from '../helpers/aws.ts';
@@ -370,6 +371,52 @@ describe('usage plans when the usage table cannot answer', () => {
       );
     },
   );
+});
+
+describe('usage plans while the usage table does not answer', () => {
+  const emulator = emulatorForSuite();
+
+  it('makes the first planned request wait on the table for its attempts, and the next ones within the while not at all', async () => {
+    // A table that takes every request and never answers.
+    let received = 0;
+    const silent = createServer(() => {
+      received++;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const restore = pointAwsSdkAt(
+      'AWS_ENDPOINT_URL_DYNAMODB',
+      `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+    );
+    try {
+      captureLogLines();
+      const secret = {
+        ...demoSecretFor(emulator.url),
+        callers: [caller('metered', ['jobs:read'], { rateRps: 10, dayQuotaRequest: 100 })],
+      };
+      const { list } = await loadHandlers(
+        emulatorEnv(emulator, {
+          SECRETS_FILE: await secretFile(secret),
+          USAGE_TABLE: 'silent',
+          USAGE_STORE_FAILURE: 'open',
+        }),
+        { list: 'functions/jobs/list.ts' },
+      );
+      const listing = () =>
+        list(httpEvent('jobs-list.json', { query: 'page=1', headers: as('metered') }), {
+          ...lambdaContext(),
+        });
+      // Open: admitted once the table has had its attempts (each ended by 2 s of silence).
+      expect((await listing()).statusCode).toBe(200);
+      expect(received).toBe(ADMISSION_BOUNDS.maxAttempts);
+      // Within the while, each is decided from memory at once: the table hears nothing.
+      for (let i = 0; i < 5; i++) expect((await listing()).statusCode).toBe(200);
+      expect(received).toBe(ADMISSION_BOUNDS.maxAttempts);
+    } finally {
+      restore();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
 });
 
 describe('the plan counts what reached the platform', () => {

@@ -283,6 +283,31 @@ describe('what an admission costs the store', () => {
     expect(client.calls).toEqual(Array(50).fill('UpdateItemCommand'));
   });
 
+  it('sends at most 4 writes of one item at once from a container: the others wait their turn', async () => {
+    clock.now = T0;
+    const { client, gate } = (await containers(1))[0]!;
+    let inFlight = 0;
+    let most = 0;
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await next(args);
+        } finally {
+          inFlight--;
+        }
+      },
+      { step: 'initialize', name: 'countInFlight' },
+    );
+    // A rate of 100 a second keeps the caller on one item.
+    const plans = { plan: { rateRps: 100, dayQuotaRequest: 30 }, accountPlan: undefined };
+    const ask = () => admit(gate, { callerId: 'reporting', plans, units: ONE_REQUEST });
+    await ask();
+    const results = await Promise.all(Array.from({ length: 20 }, ask));
+    expect(results.filter((r) => r.admitted)).toHaveLength(20);
+    expect(most).toBe(4);
+  });
+
   it('costs no call for a caller without a plan while there is no account plan', async () => {
     const { gate, client } = await oneContainer();
     client.calls.length = 0;

@@ -77,6 +77,8 @@ export class RequestState {
   readonly responseHeaders: Record<string, string> = {};
   /** Gives the request's units back to its plans (its call never reached the platform). */
   giveBack: (() => Promise<void>) | undefined;
+  /** Counts more units in its caller's plan (a hand-off, by its size); the fields after. */
+  charge: ((requests: number) => Promise<Readonly<Record<string, string>>>) | undefined;
   /** Whether a call of the request was written on its connection (from then on it counts). */
   sent = false;
   /** Whether the request was answered before its work ended (the guard's 504): it sends nothing more. */

@@ -125,6 +125,15 @@ export function fitsResponse(answer: AnswerHead & { readonly body: Buffer }): bo
   }
 }
 
+/** The header of a handed-off answer (303) that gives the stored answer's length in bytes. */
+export const ANSWER_LENGTH = 'answer-length';
+
+/** The bytes of the answer a 303 handed off (hand-off.ts); undefined for any other answer. */
+export function handedOffBytes(response: HttpResponse): number | undefined {
+  const length = response.statusCode === 303 ? response.headers?.[ANSWER_LENGTH] : undefined;
+  return length === undefined ? undefined : Number(length);
+}
+
 export function json(statusCode: number, value: unknown): HttpResponse {
   return {
     statusCode,

@@ -56,6 +56,12 @@ export interface Admitted {
   /** `RateLimit-Policy` and `RateLimit`, for every answer to this request; none without a plan. */
   readonly headers: Readonly<Record<string, string>>;
   /**
+   * Counts `requests` more units in the caller's plan alone, never refused (what a hand-off
+   * costs by its size); the RateLimit fields after them. Its day and month counters count
+   * them; the rate's bucket does not.
+   */
+  charge(requests: number): Promise<Readonly<Record<string, string>>>;
+  /**
    * Takes the request's units back (nothing of it reached the platform). Once. With
    * `keepToken`, its quota units only: the token it took of a rate stays taken, so that
    * requests refused after their admission are still held to the rate.
@@ -104,7 +110,12 @@ export function policyOf(
 }
 
 /** The admission of a caller no plan holds: nothing taken, no field, nothing to give back. */
-const NOTHING_HELD: Admitted = { admitted: true, headers: {}, giveBack: async () => {} };
+const NOTHING_HELD: Admitted = {
+  admitted: true,
+  headers: {},
+  charge: async () => ({}),
+  giveBack: async () => {},
+};
 
 /** Whether the plans admit the request (module comment). */
 export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Admission> {
@@ -218,6 +229,39 @@ function refusalError(
     : new QuotaExceededError(subject.holder, refusal.limit, seconds, headers);
 }
 
+/** A plan without limits: what a count is judged by (it is never refused). */
+const NO_LIMITS = { rate: undefined, day: {}, month: {} };
+
+/**
+ * Counts `requests` more units on the record the caller's part took from, as a count no limit
+ * refuses (a hand-off's size); the fields after. A store that fails leaves them uncounted
+ * (a warning; the outage is remembered), and the fields as they were.
+ */
+async function charge(
+  gate: UsageGate,
+  parts: readonly Part[],
+  counts: Counts,
+  requests: number,
+  log: Logger,
+  headers: Readonly<Record<string, string>>,
+): Promise<Readonly<Record<string, string>>> {
+  const caller = parts.find((part) => part.subject.holder === 'caller');
+  if (caller?.kind !== 'taken' || requests <= 0) return headers;
+  const key = caller.take.held[0]?.key;
+  if (!key || !gate.asksStore()) return headers;
+  const at = gate.instant();
+  const more = { requests, translate: 0, tts: 0 };
+  try {
+    const taken = await gate.store.take(key, { ...at, counts: more, rules: NO_LIMITS });
+    gate.storeAnswered();
+    if (taken.taken) caller.take.seen.set(key, taken.state);
+  } catch (error) {
+    gate.storeFailed(error, undefined, log);
+    return headers;
+  }
+  return fieldsOf(gate, parts, counts, at);
+}
+
 /** An admitted request: its fields, the account's month share metric, its give-back. */
 function admitted(
   gate: UsageGate,
@@ -233,9 +277,11 @@ function admitted(
     if (used !== undefined) request.metrics?.count(USAGE_METRICS.accountMonthUsed, {}, used);
   }
   let given = parts.length === 0;
+  const headers = fieldsOf(gate, parts, counts, at);
   return {
     admitted: true,
-    headers: fieldsOf(gate, parts, counts, at),
+    headers,
+    charge: (requests) => charge(gate, parts, counts, requests, request.log ?? gate.log, headers),
     giveBack: async (options) => {
       if (given) return;
       given = true;

@@ -149,7 +149,8 @@ class DynamoDbUsageStore implements UsageStore {
     ) {
       return { taken: false, state: last.state, refusal: cached.refusal };
     }
-    const holdMs = (last.holdUntil ?? 0) - demand.nowMs;
+    // A hold is the bucket's: a demand of no rate (a count) is never held off.
+    const holdMs = demand.rules.rate ? (last.holdUntil ?? 0) - demand.nowMs : 0;
     if (holdMs > 0) return { taken: false, state: last.state, refusal: heldOff(holdMs) };
     return undefined;
   }

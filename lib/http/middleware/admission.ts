@@ -23,9 +23,12 @@ import type { UsageGate } from '../../usage/gate.ts';
 import type { Plans } from '../../usage/plan.ts';
 import { ONE_REQUEST, type Units } from '../../usage/units.ts';
 import type { RequestInput } from '../request-state.ts';
+import { handedOffBytes } from '../responses.ts';
 import type { HttpMiddleware } from './middleware.ts';
 
 const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
+/** A handed-off answer costs a unit for each MB it starts, beside the request's own. */
+const MB = 1024 * 1024;
 const noop = () => {};
 
 export function admission(gate: UsageGate, spends: (input: RequestInput) => Units): HttpMiddleware {
@@ -45,6 +48,7 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
         // Its quota units only: the token it took stays, so that a flood of requests refused
         // after admission is still held to the rate.
         state.giveBack = () => gate.keep(admitted.giveBack({ keepToken: true }));
+        state.charge = admitted.charge;
         // The guard answered while the units were being taken (answer-in-time.ts): nothing of
         // the request goes out now, and nobody else is left to give them back.
         if (state.abandoned && !state.sent) await state.giveBack();
@@ -58,6 +62,10 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
     },
     after: async ({ event: state, response }) => {
       if (!state.sent) await state.giveBack?.();
+      const stored = response ? handedOffBytes(response) : undefined;
+      if (stored !== undefined && state.charge) {
+        Object.assign(state.responseHeaders, await state.charge(Math.ceil(stored / MB)));
+      }
       if (response) response.headers = { ...response.headers, ...state.responseHeaders };
     },
     onError: async ({ event: state, error }) => {

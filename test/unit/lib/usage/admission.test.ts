@@ -151,6 +151,28 @@ describe('admit', () => {
     expect((await usageReport(gate, 'a', plans)).caller.day.requests).toBe(1);
   });
 
+  it("charges more units to the caller's plan alone, never refused, and answers the fields after them", async () => {
+    const { store } = spiedStore();
+    const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });
+    const plans = {
+      plan: { rateRps: 10, burst: 10, dayQuotaRequest: 20 },
+      accountPlan: { dayQuotaRequest: 1000 },
+    };
+    const admission = admitted(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST }));
+    // 25 more: past the caller's day quota, counted all the same.
+    const fields = await admission.charge(25);
+    expect(fields.RateLimit).toMatch(
+      /^"caller-rate";r=9;t=\d+, "caller-day";r=0;t=\d+, "account-day"/,
+    );
+    const usage = await usageReport(gate, 'a', plans);
+    expect(usage.caller.day.requests).toBe(26);
+    expect(usage.account?.day.requests).toBe(1);
+    // The bucket is the request's alone: nine more fit now, the day's quota none.
+    expect(refusal(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST })).code).toBe(
+      '400',
+    );
+  });
+
   describe('while the store fails throughout', () => {
     const down = () => spiedStore(() => true).store;
     const gateOver = (policy: 'open' | 'closed') =>

@@ -52,7 +52,8 @@ export function answerHandOff<P>(
           contentType,
           contentDisposition: options.attachment?.(state.input?.path as P, contentType),
           onStored: (stored) => {
-            state.handedOff = { handOffKey: stored.key, handOffBytes: stored.bytes };
+            // What the request stored, on its request line.
+            state.target({ handOffKey: stored.key, handOffBytes: stored.bytes });
             state.metrics.count('HandOffs', {});
             state.metrics.count('HandOffBytes', {}, stored.bytes);
           },

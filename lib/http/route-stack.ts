@@ -111,8 +111,10 @@ export function routeStack<B, Q, P>(
   );
   const bound = async (event: APIGatewayProxyEventV2, context: Context) => {
     const state = new RequestState(event, context, parts.log);
-    // Every answer, the handler's, an error's or the guard's, carries nosniff (responses.ts).
-    return withAnswerHeaders(await answerInTime(handle(state, context), state));
+    // Every answer, the handler's, an error's or the guard's, carries nosniff and the headers
+    // the request carries (its RateLimit fields): here, and nowhere else (responses.ts).
+    const answer = await answerInTime(handle(state, context), state);
+    return withAnswerHeaders(answer, state.carried.headers);
   };
   return Object.assign(bound, { route: route as Route });
 }

@@ -23,9 +23,9 @@ export function answerInTime(
 ): Promise<HttpResponse> {
   const lambda = state.lambda;
   if (typeof lambda.getRemainingTimeInMillis !== 'function') return work;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<HttpResponse>((resolve) => {
-    timer = setTimeout(
+  // One promise and one timer a request: settled by the work, or by the timer first.
+  return new Promise<HttpResponse>((resolve, reject) => {
+    const timer = setTimeout(
       () => {
         const error = new UpstreamTimeoutError();
         // Nothing more of it goes out (what it took of its plans goes back unless a call did).
@@ -38,6 +38,15 @@ export function answerInTime(
       },
       Math.max(lambda.getRemainingTimeInMillis() - GUARD_RESERVE_MS, 0),
     );
+    work.then(
+      (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

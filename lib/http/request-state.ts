@@ -99,16 +99,23 @@ export class RequestState {
   }
 
   /**
-   * The request's call context: its time left, its metrics and its log, for upstream calls, and
-   * the marks of a call going out (request-calls.ts).
+   * The request's call context: its time left, its metrics and its log, for upstream calls, the
+   * marks of a call going out (request-calls.ts), and where a large answer goes (`handOff`).
    */
-  call(): CallContext {
+  call(handOff?: AnswerHandOff): CallContext {
     const lambda = this.lambda;
-    const { beforeSend, onSend } = this.calls;
-    const base = { metrics: this.metrics, log: this.log, beforeSend, onSend };
-    return typeof lambda.getRemainingTimeInMillis === 'function'
-      ? { ...base, remainingMs: () => lambda.getRemainingTimeInMillis() }
-      : base;
+    const calls = this.calls;
+    return {
+      remainingMs:
+        typeof lambda.getRemainingTimeInMillis === 'function'
+          ? () => lambda.getRemainingTimeInMillis()
+          : undefined,
+      metrics: this.metrics,
+      log: this.log,
+      beforeSend: calls.beforeSend,
+      onSend: calls.onSend,
+      handOff,
+    };
   }
 
   /** Adds to the request's targets (what it changed), written on its request line. */
@@ -130,7 +137,7 @@ export class RouteRequest<B, Q, P> {
   /** `handOff`: where its answer goes when too large to return (a route that hands off). */
   constructor(state: RequestState, handOff?: AnswerHandOff) {
     this.#state = state;
-    this.#call = handOff ? { ...state.call(), handOff } : state.call();
+    this.#call = state.call(handOff);
   }
 
   /** The caller's method, upper case. */

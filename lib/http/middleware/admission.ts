@@ -22,6 +22,7 @@
 import { UpstreamUnreachableError } from '../../core/errors.ts';
 import { type Admitted, admit, policyOf } from '../../usage/admission.ts';
 import type { UsageGate } from '../../usage/gate.ts';
+import type { Plans } from '../../usage/plan.ts';
 import { ONE_REQUEST, type Units } from '../../usage/units.ts';
 import type { RequestInput, RequestState } from '../request-state.ts';
 import { handedOffBytes } from '../responses.ts';
@@ -47,36 +48,16 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
   };
 
   return {
-    before: async (request: Kept) => {
+    before: (request: Kept) => {
       const state = request.event;
-      const caller = state.caller;
-      if (!caller?.plans || !state.input) return;
-      const admitting = admit(gate, {
-        callerId: caller.id,
-        plans: caller.plans,
-        units: spends(state.input),
-        metrics: state.metrics,
-        log: state.log,
-      }).then((admitted) => {
-        // Answered by the guard while the units were being taken, or later with no call gone
-        // out: nothing of the request goes out, and nobody else is left to give them back.
-        if (admitted.admitted) state.calls.whenAnsweredUnsent(() => void giveBack(admitted));
-        return admitted;
-      });
-      // The admission itself is kept too: until it ends, the gate cannot know of that give-back.
-      void gate.keep(admitting.then(noop, noop));
-      const admitted = await admitting;
-      if (!admitted.admitted) throw admitted.error;
-      request.internal.admitted = admitted;
-      state.carried.carry(admitted.headers);
+      const plans = state.caller?.plans;
+      // No plan holds the caller: nothing to take, and no promise to wait for.
+      if (!plans || (!plans.plan && !plans.accountPlan) || !state.input) return;
+      return admitOne(request, plans, state.input);
     },
-    after: async (request: Kept) => {
+    after: (request: Kept) => {
       const admitted = request.internal.admitted;
-      if (!admitted) return;
-      const state = request.event;
-      if (!state.calls.sent) await giveBack(admitted);
-      const stored = request.response ? handedOffBytes(request.response) : undefined;
-      if (stored !== undefined) state.carried.carry(await admitted.charge(Math.ceil(stored / MB)));
+      return admitted && settle(request, admitted);
     },
     onError: async (request: Kept) => {
       const admitted = request.internal.admitted;
@@ -87,4 +68,35 @@ export function admission(gate: UsageGate, spends: (input: RequestInput) => Unit
       if (!request.event.calls.sent || unreachable) await giveBack(admitted);
     },
   };
+
+  async function admitOne(request: Kept, plans: Plans, input: RequestInput): Promise<void> {
+    const state = request.event;
+    const caller = state.caller!;
+    const admitting = admit(gate, {
+      callerId: caller.id,
+      plans,
+      units: spends(input),
+      metrics: state.metrics,
+      log: state.log,
+    }).then((admitted) => {
+      // Answered by the guard while the units were being taken, or later with no call gone
+      // out: nothing of the request goes out, and nobody else is left to give them back.
+      if (admitted.admitted) state.calls.whenAnsweredUnsent(() => void giveBack(admitted));
+      return admitted;
+    });
+    // The admission itself is kept too: until it ends, the gate cannot know of that give-back.
+    void gate.keep(admitting.then(noop, noop));
+    const admitted = await admitting;
+    if (!admitted.admitted) throw admitted.error;
+    request.internal.admitted = admitted;
+    state.carried.carry(admitted.headers);
+  }
+
+  /** After its answer: its units back if no call went out; a handed-off answer's cost. */
+  async function settle(request: Kept, admitted: Admitted): Promise<void> {
+    const state = request.event;
+    if (!state.calls.sent) await giveBack(admitted);
+    const stored = request.response ? handedOffBytes(request.response) : 0;
+    if (stored > 0) state.carried.carry(await admitted.charge(Math.ceil(stored / MB)));
+  }
 }

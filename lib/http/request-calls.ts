@@ -7,14 +7,10 @@
 import { UpstreamTimeoutError } from '../core/errors.ts';
 
 export class RequestCalls {
-  #sent = false;
+  /** Whether a call of the request was written on its connection (only `onSend` sets it). */
+  sent = false;
   #answered = false;
   #whenAnsweredUnsent: (() => void) | undefined;
-
-  /** Whether a call of the request was written on its connection. */
-  get sent(): boolean {
-    return this.#sent;
-  }
 
   /** A call is about to start (the call context's `beforeSend`): refused once answered. */
   readonly beforeSend = (): void => {
@@ -23,14 +19,14 @@ export class RequestCalls {
 
   /** A call's request is being written (the call context's `onSend`): refused once answered. */
   readonly onSend = (): void => {
-    if (this.#answered) throw new UpstreamTimeoutError();
-    this.#sent = true;
+    this.beforeSend();
+    this.sent = true;
   };
 
   /** The request was answered before its work ended: no call of it goes out any more. */
   answered(): void {
     this.#answered = true;
-    if (!this.#sent) this.#whenAnsweredUnsent?.();
+    if (!this.sent) this.#whenAnsweredUnsent?.();
   }
 
   /**
@@ -38,7 +34,7 @@ export class RequestCalls {
    * was already (the units its admission took go back: middleware/admission.ts).
    */
   whenAnsweredUnsent(then: () => void): void {
-    if (this.#answered && !this.#sent) then();
+    if (this.#answered && !this.sent) then();
     else this.#whenAnsweredUnsent = then;
   }
 }

@@ -33,15 +33,12 @@ function hasHeader(headers: HttpResponse['headers'], name: string): boolean {
  * put on the answer in one place (withAnswerHeaders).
  */
 export class CarriedHeaders {
-  #headers: Readonly<Record<string, string>> | undefined;
+  /** What the request carries so far; none until a step carries some. */
+  headers: Readonly<Record<string, string>> | undefined;
 
   /** From now on, every answer to the request carries these too (the latest value wins). */
   carry(headers: Readonly<Record<string, string>>): void {
-    this.#headers = this.#headers ? { ...this.#headers, ...headers } : headers;
-  }
-
-  get headers(): Readonly<Record<string, string>> | undefined {
-    return this.#headers;
+    this.headers = { ...this.headers, ...headers };
   }
 }
 
@@ -153,10 +150,9 @@ export function fitsResponse(answer: AnswerHead & { readonly body: Buffer }): bo
 /** The header of a handed-off answer (303) that gives the stored answer's length in bytes. */
 export const ANSWER_LENGTH = 'answer-length';
 
-/** The bytes of the answer a 303 handed off (hand-off.ts); undefined for any other answer. */
-export function handedOffBytes(response: HttpResponse): number | undefined {
-  const length = response.statusCode === 303 ? response.headers?.[ANSWER_LENGTH] : undefined;
-  return length === undefined ? undefined : Number(length);
+/** The bytes of the answer a 303 handed off (hand-off.ts); 0 for any other answer. */
+export function handedOffBytes(response: HttpResponse): number {
+  return response.statusCode === 303 ? Number(response.headers?.[ANSWER_LENGTH]) || 0 : 0;
 }
 
 export function json(statusCode: number, value: unknown): HttpResponse {

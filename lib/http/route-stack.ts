@@ -66,6 +66,11 @@ interface StackParts {
   readonly executionTarget?: HttpMiddleware;
 }
 
+/** A part the route's data asks for and its binding did not give: the function fails at init. */
+function missing(route: Route, what: string): never {
+  throw new Error(`${route.id} needs ${what}`);
+}
+
 export function routeStack<B, Q, P>(
   route: Route<B, Q, P>,
   parts: StackParts,
@@ -79,10 +84,9 @@ export function routeStack<B, Q, P>(
     .use(requestLog(route.id))
     .use(errorEnvelope())
     .use(bodyLimit());
+  // A route that needs a caller never runs without the check.
   if (route.access !== 'public') {
-    // A route that needs a caller never runs without the check.
-    if (!parts.identify) throw new Error(`${route.id} needs a caller check`);
-    stack.use(authenticate(parts.identify, routeKeyOf(route)));
+    stack.use(authenticate(parts.identify ?? missing(route, 'a caller check'), routeKeyOf(route)));
   }
   if (input?.path) stack.use(pathParams(input.path));
   if (typeof route.access === 'object') stack.use(authorize(route.access.scope));
@@ -91,21 +95,17 @@ export function routeStack<B, Q, P>(
     stack.use(bytesBody(input.bytes.contentTypes, input.bytes.required));
   }
   stack.use(validation({ body: input?.body, query: input?.query }));
+  // A route that runs an action or a trigger never runs without its check, before admission.
   if (typeof input?.bytes?.checkedBy === 'object') {
-    // A route that runs an action or a trigger never runs without its check, before admission.
-    if (!parts.executionTarget) throw new Error(`${route.id} needs its target's check`);
-    stack.use(parts.executionTarget);
+    stack.use(parts.executionTarget ?? missing(route, "its target's check"));
   }
+  // A route that reaches the platform never runs without its admission.
   if (typeof route.spends === 'function') {
-    // A route that reaches the platform never runs without its admission.
-    if (!parts.admission || route.access === 'public') {
-      throw new Error(`${route.id} needs its caller's plans`);
-    }
-    stack.use(parts.admission);
+    const admission = route.access === 'public' ? undefined : parts.admission;
+    stack.use(admission ?? missing(route, "its caller's plans"));
   }
   // A route that passes large answers through never runs without its hand-off.
-  if (route.handsOff && !parts.handOff) throw new Error(`${route.id} needs its hand-off`);
-  const handOff = route.handsOff ? parts.handOff : undefined;
+  const handOff = route.handsOff ? (parts.handOff ?? missing(route, 'its hand-off')) : undefined;
   const handle = stack.handler((state) =>
     handler(new RouteRequest<B, Q, P>(state, handOff?.(state, route as Route))),
   );

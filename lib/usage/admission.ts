@@ -100,13 +100,9 @@ export function policyOf(
   request: Pick<AdmitRequest, 'callerId' | 'plans' | 'units'>,
 ): Record<string, string> {
   const subjects = subjectsOf(request.callerId, request.plans);
-  if (subjects.length === 0) return {};
-  const at = gate.instant();
-  const counts = countsOf(request.units);
-  const policy = rateLimitFields(
-    subjects.map((subject) => planView(subject, undefined, counts, at)),
-  )['RateLimit-Policy'];
-  return policy ? { 'RateLimit-Policy': policy } : {};
+  // Parts whose state is not known: their fields are the policies alone.
+  const parts = subjects.map((subject): Part => ({ kind: 'uncounted', subject }));
+  return subjects.length ? fieldsOf(gate, parts, countsOf(request.units), gate.instant()) : {};
 }
 
 /** The admission of a caller no plan holds: nothing taken, no field, nothing to give back. */
@@ -130,8 +126,7 @@ export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Adm
   const at = gate.instant();
   const parts: Part[] = [];
   // Within the while after the store failed, the request is decided from memory at once.
-  let down = !gate.asksStore();
-  if (down) gate.storeLeftAlone(metrics);
+  let down = !gate.asksStore(metrics);
   for (const subject of subjects) {
     const [part, failed] = await takePart(gate, subject, counts, at, request, down);
     // The store failed: it is not asked again for this request.

@@ -146,11 +146,8 @@ export class BulkMeter implements CallMeter {
     const { store, random, outage, policy } = this.#gate;
     const { log, metrics } = this.#options;
     const take = { store, random, log, at, most, exact: false, subject, perUnit: ONE };
-    if (!this.#down && !this.#gate.asksStore()) {
-      // Within the while after the store failed: the rest of the walk leaves it alone.
-      this.#down = true;
-      this.#gate.storeLeftAlone(metrics);
-    }
+    // Within the while after the store failed, the rest of the walk leaves it alone.
+    this.#down ||= !this.#gate.asksStore(metrics);
     if (!this.#down) {
       try {
         const taken = await takeFromSubject(take);

@@ -88,7 +88,7 @@ class DynamoDbUsageStore implements UsageStore {
   readonly #sightings = new Sightings();
   /** The first write of a key this container has not seen, while it runs. */
   readonly #learning = new Map<string, Promise<unknown>>();
-  /** Of each item written now: the writes in flight, and those waiting their turn. */
+  /** Of each item this container writes: the writes in flight, and those waiting their turn. */
   readonly #turns = new Map<string, { running: number; readonly waiting: (() => void)[] }>();
 
   constructor(options: DynamoDbUsageStoreOptions) {
@@ -200,11 +200,8 @@ class DynamoDbUsageStore implements UsageStore {
 
   /** One write of the item, in its turn: at most WRITES_IN_FLIGHT at once. */
   async #inTurn<T>(key: string, write: () => Promise<T>): Promise<T> {
-    let turn = this.#turns.get(key);
-    if (!turn) {
-      turn = { running: 0, waiting: [] };
-      this.#turns.set(key, turn);
-    }
+    const turn = this.#turns.get(key) ?? { running: 0, waiting: [] };
+    this.#turns.set(key, turn);
     // A write that waits is handed the turn of one that ends.
     if (turn.running < WRITES_IN_FLIGHT) turn.running++;
     else await new Promise<void>((resolve) => turn.waiting.push(resolve));
@@ -213,7 +210,7 @@ class DynamoDbUsageStore implements UsageStore {
     } finally {
       const next = turn.waiting.shift();
       if (next) next();
-      else if (--turn.running === 0) this.#turns.delete(key);
+      else turn.running--;
     }
   }
 }

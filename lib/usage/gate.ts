@@ -99,14 +99,20 @@ export class UsageGate {
 
   /**
    * Whether to ask the store now: yes while it answers; no for OUTAGE_WHILE_MS after it failed
-   * (the request is decided from memory: `storeLeftAlone`); then yes for one request at a
-   * time, until one gets an answer.
+   * (the request is decided from memory, and counted in the metric); then yes for one request
+   * at a time, until one gets an answer.
    */
-  asksStore(): boolean {
+  asksStore(metrics?: MetricRecorder): boolean {
     if (this.#outageUntil === 0) return true;
-    if (this.#asking || this.now() < this.#outageUntil) return false;
+    if (this.#asking || this.now() < this.#outageUntil) return this.#decidedAlone(metrics);
     this.#asking = true;
     return true;
+  }
+
+  /** A request decided without the store: the metric (its policy decides). */
+  #decidedAlone(metrics: MetricRecorder | undefined): false {
+    metrics?.count(USAGE_METRICS.storeFailures, { Policy: this.policy });
+    return false;
   }
 
   /** The store answered: the outage, if any, is over. */
@@ -122,17 +128,12 @@ export class UsageGate {
   storeFailed(error: unknown, metrics?: MetricRecorder, log?: Logger): void {
     this.#outageUntil = this.now() + OUTAGE_WHILE_MS;
     this.#asking = false;
+    this.#decidedAlone(metrics);
     const policy = this.policy;
-    this.storeLeftAlone(metrics);
-    (log ?? this.log).warn(
-      `usage store failed: rates held from memory, quotas ${policy}, for ${OUTAGE_WHILE_MS / 1000} s`,
-      { ...describeError(error), policy },
-    );
-  }
-
-  /** A request decided without the store (it failed, or is left alone): the metric. */
-  storeLeftAlone(metrics?: MetricRecorder): void {
-    metrics?.count(USAGE_METRICS.storeFailures, { Policy: this.policy });
+    (log ?? this.log).warn(`usage store failed: rates held from memory, quotas ${policy}`, {
+      ...describeError(error),
+      policy,
+    });
   }
 
   /**

@@ -1,8 +1,7 @@
 /**
  * One long-running request of a caller at a time (`cancel-reserved`): a lease in the usage
  * table until its end, or until released. A second request while the lease runs gets
- * ThrottleLimitedError (429 / `410`), with no call to the table when the container knows the
- * lease is held. While the table fails, the lease is held in the
+ * ThrottleLimitedError (429 / `410`), with no call to the table when this container holds it. While the table fails, the lease is held in the
  * container's memory, under either policy (an outage lifts no limit but what memory cannot
  * hold). Apart from the usage store and the gate, so that only the function that holds leases
  * carries it, and only its role may delete from the table (sls/resolvers/iam.cjs).
@@ -81,53 +80,40 @@ export type AcquireLease = (
   options?: LeaseOptions,
 ) => Promise<() => Promise<void>>;
 
-/** How long a lease another container holds, seen refused, is believed without a call. */
-const SEEN_HELD_MS = 1000;
-
-/** A lease this container knows is held: its own (`token`), or another's it was refused. */
-interface KnownLease {
-  readonly token?: string;
-  readonly untilMs: number;
-  /** Until when it is believed without asking the store. */
-  readonly believedUntil: number;
-}
-
 /**
- * Leases in `store`, held in memory while it fails. A lease the container knows is held (its
- * own until released, another's for a second after a refusal) refuses a second request with
- * no call to the store, so that a flood of them costs the table nothing.
+ * Leases in `store`, held in memory while it fails. A lease this container holds refuses a
+ * second request of its caller with no call to the store, until it is released: a flood of
+ * them costs the table nothing.
  */
 export function leasesIn(store: LeaseStore, gate: UsageGate): AcquireLease {
   const memory = memoryLeaseStore();
-  const known = new Map<string, KnownLease>();
+  /** The leases this container holds, by key: its token, and until when. */
+  const own = new Map<string, { readonly token: string; readonly untilMs: number }>();
   return async (callerId, ttlMs, options = {}) => {
     const what = 'cancel-reserved';
     const key = leaseKey(what, callerId);
     const nowMs = gate.now();
-    const seen = known.get(key);
-    if (seen && seen.untilMs > nowMs && seen.believedUntil > nowMs) {
-      throw new ThrottleLimitedError(what, (seen.untilMs - nowMs) / 1000);
-    }
     const token = crypto.randomUUID();
     let held = memory;
-    let until: number | undefined;
-    try {
-      if (gate.asksStore()) {
-        until = await store.acquire(key, token, nowMs + ttlMs, nowMs);
-        gate.storeAnswered();
-        held = store;
-      } else gate.storeLeftAlone(options.metrics);
-    } catch (error) {
-      gate.storeFailed(error, options.metrics, options.log);
+    // Its own lease, still running: refused with no call.
+    let until = own.get(key)?.untilMs;
+    if (until === undefined || until <= nowMs) {
+      until = undefined;
+      try {
+        if (gate.asksStore(options.metrics)) {
+          until = await store.acquire(key, token, nowMs + ttlMs, nowMs);
+          gate.storeAnswered();
+          held = store;
+        }
+      } catch (error) {
+        gate.storeFailed(error, options.metrics, options.log);
+      }
+      if (held === memory) until = await memory.acquire(key, token, nowMs + ttlMs, nowMs);
     }
-    if (held === memory) until = await memory.acquire(key, token, nowMs + ttlMs, nowMs);
-    if (until !== undefined) {
-      known.set(key, { untilMs: until, believedUntil: nowMs + SEEN_HELD_MS });
-      throw new ThrottleLimitedError(what, (until - nowMs) / 1000);
-    }
-    known.set(key, { token, untilMs: nowMs + ttlMs, believedUntil: Number.POSITIVE_INFINITY });
+    if (until !== undefined) throw new ThrottleLimitedError(what, (until - nowMs) / 1000);
+    own.set(key, { token, untilMs: nowMs + ttlMs });
     return () => {
-      if (known.get(key)?.token === token) known.delete(key);
+      if (own.get(key)?.token === token) own.delete(key);
       return held.release(key, token).catch((error: unknown) => {
         // The lease lapses at its end anyway.
         (options.log ?? gate.log).warn('lease not released: store unreachable', {

@@ -9,15 +9,11 @@ import { toServiceError } from '../../core/errors.ts';
 import { logWithMetrics } from '../../core/log.ts';
 import type { HttpMiddleware, HttpMiddyRequest } from './middleware.ts';
 
-/** What the error envelope answered a thrown error with: its code, and why (no value). */
-function failureOf(error: unknown) {
-  const { code, reason } = toServiceError(error);
-  return { errorCode: code, reason };
-}
-
 export function requestLog(functionName: string): HttpMiddleware {
   const done = ({ event: state, response, error }: HttpMiddyRequest) => {
     const status = response?.statusCode;
+    // What the error envelope answered a thrown error with.
+    const failure = error && toServiceError(error);
     const fields = {
       method: state.method,
       route: state.apiGatewayEvent.routeKey,
@@ -25,7 +21,7 @@ export function requestLog(functionName: string): HttpMiddleware {
       durationMs: Math.round(performance.now() - state.startedAt),
       ...state.targetFields(),
       // An error answer says why, on the same line: its code and a reason that holds no value.
-      ...(error && failureOf(error)),
+      ...(failure && { errorCode: failure.code, reason: failure.reason }),
     };
     const metrics = state.metrics.take(functionName);
     if (status !== undefined && status >= 500) {

@@ -99,7 +99,7 @@ describe('leases', () => {
     expect(refused.every((r) => (r.reason as { code?: string }).code === '410')).toBe(true);
   });
 
-  it('refuses with no call to the store a lease the container knows is held: its own, and for a second another it was refused', async () => {
+  it('refuses with no call to the store a lease the container holds itself, until released', async () => {
     clock.now = T0;
     const shared = memoryLeaseStore();
     const calls: string[] = [];
@@ -117,25 +117,14 @@ describe('leases', () => {
     const release = await first('a', 25_000);
     for (let i = 0; i < 3; i++) {
       await expect(first('a', 25_000)).rejects.toMatchObject({ code: '410' });
-      await expect(second('a', 25_000)).rejects.toMatchObject({ code: '410' });
     }
-    // One call to take it, and one for the other container's first refusal.
+    // One call to take it; another container, which does not hold it, asks the store.
+    await expect(second('a', 25_000)).rejects.toMatchObject({ code: '410' });
     expect(calls).toEqual(['acquire', 'acquire']);
     await release();
-    // Its own, released, is asked for again; the other's belief lasts a second.
+    // Released, it is asked for again.
     await (await first('a', 25_000))();
-    await expect(second('a', 25_000)).rejects.toMatchObject({ code: '410' });
-    clock.now = T0 + 1000;
-    await (await second('a', 25_000))();
-    expect(calls).toEqual([
-      'acquire',
-      'acquire',
-      'release',
-      'acquire',
-      'release',
-      'acquire',
-      'release',
-    ]);
+    expect(calls).toEqual(['acquire', 'acquire', 'release', 'acquire', 'release']);
   });
 
   it.each(['open', 'closed'] as const)(

@@ -205,6 +205,21 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     expect(third.filter((w) => w === 300).length).toBeGreaterThanOrEqual(2);
   });
 
+  it("counts what no limit refuses on an item whose bucket a container holds off (a hand-off's size)", async () => {
+    const stores = (await containers(2, 'closed', 1)).map(({ store }) => store);
+    const rules = rulesOf({ rateRps: 10, burst: 1 });
+    const at = { nowMs: T0, windows: windowsOf(T0) };
+    const results = await Promise.all(
+      stores.map((store) => store.take('caller#held', { ...at, counts: ONE, rules })),
+    );
+    const loser = stores[results.findIndex((result) => !result.taken)]!;
+    // The loser holds the bucket off for a while; a count holds to no bucket.
+    const none = { rate: undefined, day: {}, month: {} };
+    const counted = await loser.take('caller#held', { ...at, counts: ONE, rules: none });
+    expect(counted.taken).toBe(true);
+    expect((await loser.read('caller#held'))?.dayCounts.requests).toBe(2);
+  });
+
   it('starts the day afresh once, however many containers open it at once', async () => {
     clock.now = T0;
     const gates = await containers(6);

@@ -10,7 +10,8 @@
  *     (the busiest, the account's shards), the admissions, and the over-admissions (goal 0);
  *     then a flood: one caller held to 100 a second sends 1,000 a second across 8 and 32
  *     containers, each serving one request at a time, with and without the hold after a lost
- *     token;
+ *     token, and a flood of requests each refused after its admission (its units given back,
+ *     its token kept, or given back too as before);
  *  6. a bulk cancel of 600 reserved jobs (3,000 jobs, pages of 100) by a caller held to 50 a
  *     second, through the real handler (route stack, meter, lease) against the emulator, its
  *     DynamoDB calls counted by a proxy in front of dynalite: units taken, store writes, time;
@@ -73,6 +74,12 @@ async function admissionsAt(
     callerOf?: (i: number) => string;
     /** Each worker sends through a container of its own, one request at a time. */
     oneEach?: boolean;
+    /**
+     * Each admitted request is then refused before its call goes out (its call refused, DNS)
+     * and gives its units back: its quota units (`keep`, as now), or its token too (`none`,
+     * as before 2026-11-28).
+     */
+    refusedAfter?: 'keep' | 'none';
   },
 ) {
   const { total, perSecond, inFlight, plansOf, callerOf = (i) => `c${i % 40}` } = options;
@@ -88,7 +95,11 @@ async function admissionsAt(
         plans: plansOf(i),
         units: ONE_REQUEST,
       });
-      if (admission.admitted) admitted += 1;
+      if (!admission.admitted) continue;
+      admitted += 1;
+      if (options.refusedAfter) {
+        await admission.giveBack({ keepToken: options.refusedAfter === 'keep' });
+      }
     }
   };
   await Promise.all(Array.from({ length: inFlight }, (_, w) => worker(w)));
@@ -183,6 +194,31 @@ async function flood(endpoint: string): Promise<void> {
     console.log(
       `  one caller held to 100 a second sent 1,000 a second over ${containers} containers, ` +
         `writes a second on its item: ${cells.join('; ')}`,
+    );
+    // The same flood, each admitted request then refused before its call went out.
+    const refused: string[] = [];
+    for (const token of ['keep', 'none'] as const) {
+      const clock = { now: Date.UTC(2026, 10, 25, 10) };
+      const { gates, writes } = gatesOver(endpoint, await newTable(endpoint), clock, {
+        containers,
+      });
+      const admitted = await admissionsAt(gates, clock, {
+        total: 2000,
+        perSecond: 1000,
+        inFlight: containers,
+        oneEach: true,
+        plansOf: () => plans,
+        callerOf: () => 'flood',
+        refusedAfter: token,
+      });
+      const perSecond = Math.max(...writes.values()) / 2;
+      refused.push(
+        `${token === 'keep' ? 'the token kept' : 'the token given back too'} ${perSecond.toFixed(0)} (${admitted} admitted)`,
+      );
+    }
+    console.log(
+      `  the same, each admitted request refused after admission (units given back): ` +
+        `${refused.join('; ')}`,
     );
   }
 }

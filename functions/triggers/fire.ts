@@ -1,10 +1,5 @@
 /** POST /triggers/{name}: fires a trigger through its execution URL. */
-import { callerRoute } from '../../lib/http/caller-route.ts';
-import { executionHandler } from '../../lib/http/execution-route.ts';
-import { answerHandOff } from '../../lib/http/hand-off.ts';
+import { executionRoute } from '../../lib/http/execution-route.ts';
 import { functionRoutes } from '../../lib/http/routes/functions.ts';
-import { getRuntime } from '../../lib/runtime.ts';
 
-export const handler = callerRoute(functionRoutes.fireTrigger, executionHandler('trigger'), {
-  handOff: answerHandOff(getRuntime()),
-});
+export const handler = executionRoute(functionRoutes.fireTrigger);

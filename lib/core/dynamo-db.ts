@@ -15,6 +15,7 @@ export type Item = Record<string, AttributeValue>;
 /** How long a call may take: each attempt's timeouts, and the attempts in all. */
 export interface DynamoDbBounds {
   readonly connectionTimeoutMs: number;
+  /** An attempt ends after this long with nothing heard on its connection. */
   readonly requestTimeoutMs: number;
   readonly maxAttempts: number;
   /**
@@ -47,7 +48,9 @@ export function lazyDynamoDb(
     client ??= new sdk.DynamoDBClient({
       requestHandler: {
         connectionTimeout: bounds.connectionTimeoutMs,
-        requestTimeout: bounds.requestTimeoutMs,
+        // Silence on the connection ends an attempt. The SDK's own requestTimeout only warns,
+        // and counts the time a busy process takes to start the attempt, which is not the table's.
+        socketTimeout: bounds.requestTimeoutMs,
         ...(agent ? { httpAgent: agent, httpsAgent: agent } : {}),
       },
       maxAttempts: bounds.maxAttempts,

@@ -98,36 +98,31 @@ export class Metrics {
   take(functionName: string): MetricDocument[] {
     const counts = this.#counts;
     if (counts.length === 0) return [];
-    // Runs on every invocation: plain objects and a string key, no JSON to group by.
-    const groups = new Map<string, { dimensions: Dimensions; values: Record<string, number> }>();
+    // Runs on every invocation: a few counts, so plain arrays and loops, no map or key string.
+    const groups: { dimensions: Dimensions; values: Record<string, number> }[] = [];
     for (const count of counts) {
-      const key = dimensionKey(count.dimensions);
-      let group = groups.get(key);
-      if (!group) {
-        group = { dimensions: { Function: functionName, ...count.dimensions }, values: {} };
-        groups.set(key, group);
-      }
-      group.values[count.name] = (group.values[count.name] ?? 0) + count.value;
+      const group = groups.find((each) => sameDimensions(each.dimensions, count.dimensions));
+      if (group) group.values[count.name] = (group.values[count.name] ?? 0) + count.value;
+      else groups.push({ dimensions: count.dimensions, values: { [count.name]: count.value } });
     }
     counts.length = 0;
-    const documents: {
-      members: Record<string, string | number>;
-      directives: MetricDirective[];
-    }[] = [];
-    for (const { dimensions, values } of groups.values()) {
+    const documents: { members: Record<string, unknown>; directives: MetricDirective[] }[] = [];
+    for (const group of groups) {
+      const dimensions = { Function: functionName, ...group.dimensions };
+      const { values } = group;
       let document = documents.find(({ members }) => fits(members, dimensions, values));
       if (!document) {
         document = { members: {}, directives: [] };
         documents.push(document);
       }
       Object.assign(document.members, dimensions, values);
+      const metrics: { Name: string; Unit: MetricUnit }[] = [];
+      for (const name in values)
+        metrics.push({ Name: name, Unit: UNITS[name as MetricName] ?? 'Count' });
       document.directives.push({
         Namespace: METRIC_NAMESPACE,
         Dimensions: [Object.keys(dimensions)],
-        Metrics: Object.keys(values).map((name) => ({
-          Name: name,
-          Unit: UNITS[name as MetricName] ?? 'Count',
-        })),
+        Metrics: metrics,
       });
     }
     const timestamp = Date.now();
@@ -140,7 +135,7 @@ export class Metrics {
 
 /** A group joins a document when its dimensions agree with it and its metrics are new to it. */
 function fits(
-  members: Readonly<Record<string, string | number>>,
+  members: Readonly<Record<string, unknown>>,
   dimensions: Dimensions,
   values: Readonly<Record<string, number>>,
 ): boolean {
@@ -151,10 +146,13 @@ function fits(
   return true;
 }
 
-/** The same dimensions, in any order, give the same key. */
-function dimensionKey(dimensions: Dimensions): string {
-  let key = '';
-  for (const name of Object.keys(dimensions).sort())
-    key += `${name}\u0000${dimensions[name]}\u0001`;
-  return key;
+/** The same dimensions, in any order. */
+function sameDimensions(a: Dimensions, b: Dimensions): boolean {
+  let names = 0;
+  for (const name in a) {
+    if (a[name] !== b[name]) return false;
+    names++;
+  }
+  for (const _ in b) names--;
+  return names === 0;
 }

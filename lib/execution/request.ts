@@ -1,14 +1,13 @@
 /**
  * An execution request: an execution as a caller asks for it over HTTP (the action and trigger
- * routes). The name, method and body are checked before anything is sent, then the action's
- * answer comes back whole.
+ * routes). The name, method and body are checked against the target before anything is taken
+ * of the caller's plans or sent (the stack's execution-target step); then the action's answer
+ * comes back whole.
  */
 
-import type { CallContext } from '../core/call-context.ts';
 import { InputError } from '../core/errors.ts';
 import { mediaType } from '../core/headers.ts';
 import { callerJson, callerJsonObject } from '../core/json.ts';
-import type { UpstreamAnswer } from '../upstream/client.ts';
 import type { ExecutionClient } from './client.ts';
 import type { ExecutionKind, ExecutionTarget } from './targets.ts';
 
@@ -21,8 +20,6 @@ export interface ExecutionRequest {
   readonly name: string;
   /** The caller's method, upper case. */
   readonly method: string;
-  /** `result` of the caller's query. */
-  readonly result: boolean;
   /** The body's bytes (empty when there is none). */
   readonly body: Buffer;
   readonly contentType: string | undefined;
@@ -55,13 +52,21 @@ export function executionBody(
   return raw.toString('utf8');
 }
 
-/** Checks name, method and body (nothing is sent before), then runs the execution. */
-export async function runExecutionRequest(
+/** An execution request checked against its target: what the handler runs. */
+export interface CheckedExecution {
+  readonly target: ExecutionTarget;
+  /** The body as JSON text, or undefined when there is none. */
+  readonly body: string | undefined;
+}
+
+/** Checks name, method and body (404, 405, 400); nothing is sent. */
+export async function checkExecution(
   client: ExecutionClient,
   request: ExecutionRequest,
-  call: CallContext,
-): Promise<UpstreamAnswer> {
+): Promise<CheckedExecution> {
   const target = await client.target(request.kind, request.name, request.method);
-  const body = executionBody(target, request.method, request.body, request.contentType);
-  return client.execute(target, { method: request.method, result: request.result, body }, call);
+  return {
+    target,
+    body: executionBody(target, request.method, request.body, request.contentType),
+  };
 }

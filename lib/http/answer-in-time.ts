@@ -1,7 +1,8 @@
 /**
  * The last-resort guard around the whole stack: whatever hangs (an upstream call, a slow secret
  * fetch in the caller check), the caller gets the 504/`510` envelope before the function's own
- * timeout, never the runtime's timeout error. middy's own early timeout races only the
+ * timeout, never the runtime's timeout error. Its state is its timer, in a closure per request;
+ * when it answers, it tells the request's calls (request-calls.ts), so that none goes out after. middy's own early timeout races only the
  * handler, not the middlewares before it (and, in middy 6, aborts one AbortController shared by
  * every request of the process): it is off.
  */
@@ -22,23 +23,30 @@ export function answerInTime(
 ): Promise<HttpResponse> {
   const lambda = state.lambda;
   if (typeof lambda.getRemainingTimeInMillis !== 'function') return work;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<HttpResponse>((resolve) => {
-    timer = setTimeout(
+  // One promise and one timer a request: settled by the work, or by the timer first.
+  return new Promise<HttpResponse>((resolve, reject) => {
+    const timer = setTimeout(
       () => {
         const error = new UpstreamTimeoutError();
-        // Nothing more of it goes out; what it took of its plans goes back unless a call did.
-        state.abandon();
+        // Nothing more of it goes out (what it took of its plans goes back unless a call did).
+        state.calls.answered();
         state.log.error('no answer before the function timeout', {
           errorCode: error.code,
           reason: error.reason,
         });
-        const encoded = encodeError(error, negotiateErrorFormat(state.headers));
-        // The request's own headers (its RateLimit fields), as every other answer carries them.
-        resolve({ ...encoded, headers: { ...state.responseHeaders, ...encoded.headers } });
+        resolve(encodeError(error, negotiateErrorFormat(state.headers)));
       },
       Math.max(lambda.getRemainingTimeInMillis() - GUARD_RESERVE_MS, 0),
     );
+    work.then(
+      (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

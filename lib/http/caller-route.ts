@@ -12,6 +12,7 @@ import { usageGateOf } from '../usage/setup.ts';
 import { callersOf } from './callers.ts';
 import type { HandOffOf } from './hand-off.ts';
 import { admission } from './middleware/admission.ts';
+import type { HttpMiddleware } from './middleware/middleware.ts';
 import type { RouteRequest } from './request-state.ts';
 import type { HttpResponse } from './responses.ts';
 import { type BoundRoute, routeStack } from './route-stack.ts';
@@ -26,8 +27,11 @@ export type CallerRouteHandler<B, Q, P> = (
 export function callerRoute<B, Q, P>(
   route: Route<B, Q, P>,
   handler: CallerRouteHandler<B, Q, P>,
-  /** A route that hands off its large answers is bound with its hand-off (hand-off.ts). */
-  options: { readonly handOff?: HandOffOf } = {},
+  /**
+   * A route that hands off its large answers is bound with its hand-off (hand-off.ts); one that
+   * runs an action or a trigger with its target's check (execution-route.ts).
+   */
+  options: { readonly handOff?: HandOffOf; readonly executionTarget?: HttpMiddleware } = {},
 ): BoundRoute {
   if (route.access === 'public') throw new Error(`${route.id} needs no caller: use publicRoute`);
   if (route.spends === 'per-call')
@@ -41,6 +45,7 @@ export function callerRoute<B, Q, P>(
       identify: callersOf(runtime),
       admission: spends ? admission(usageGateOf(runtime), spends) : undefined,
       handOff: options.handOff,
+      executionTarget: options.executionTarget,
     },
     (request) => handler(request, runtime),
   );

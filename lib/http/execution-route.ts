@@ -1,36 +1,36 @@
 /**
- * The handler of an execution route (ANY /actions/{name}, POST /triggers/{name}): the caller's
- * request run through the target's execution URL (lib/execution/request.ts checks it first),
- * and the answer passed through with its activation id. The request line names the target.
+ * An execution route (ANY /actions/{name}, POST /triggers/{name}), bound as its function binds
+ * it: the stack checks the target its path names, and the body against it, before admission
+ * (middleware/execution-target.ts); the handler runs the checked execution through the target's
+ * URL, and passes the answer back with its activation id (or hands it off when too large).
  */
 import type { NamePath } from '../core/schemas.ts';
 import { executionClientOf } from '../execution/client.ts';
-import { ACTIVATION_ID_HEADER, runExecutionRequest } from '../execution/request.ts';
-import type { ExecutionKind } from '../execution/targets.ts';
+import { ACTIVATION_ID_HEADER, type CheckedExecution } from '../execution/request.ts';
 import { getRuntime } from '../runtime.ts';
-import type { CallerRouteHandler } from './caller-route.ts';
-import { passThroughOrHandedOff } from './hand-off.ts';
+import { callerRoute } from './caller-route.ts';
+import { answerHandOff, passThroughOrHandedOff } from './hand-off.ts';
+import { executionTarget } from './middleware/execution-target.ts';
+import type { BoundRoute } from './route-stack.ts';
 import type { ExecutionQuery } from './routes/functions.ts';
+import type { Route } from './routes/route.ts';
 
-export function executionHandler(
-  kind: ExecutionKind,
-): CallerRouteHandler<undefined, ExecutionQuery, NamePath> {
+export function executionRoute(
+  route: Route<CheckedExecution, ExecutionQuery, NamePath>,
+): BoundRoute {
+  const checkedBy = route.input?.bytes?.checkedBy;
+  if (typeof checkedBy !== 'object') throw new Error(`${route.id} runs no action or trigger`);
+  const runtime = getRuntime();
   // Built now, at cold start, so that a bad configuration fails the function's init.
-  const client = executionClientOf(getRuntime());
-  return async (request) => {
-    request.target({ [kind]: request.path.name });
-    const answer = await runExecutionRequest(
-      client,
-      {
-        kind,
-        name: request.path.name,
-        method: request.method,
-        result: request.query.result,
-        body: request.bytes,
-        contentType: request.headers['content-type'],
-      },
-      request.call,
-    );
-    return passThroughOrHandedOff(answer, answer.status, [ACTIVATION_ID_HEADER]);
-  };
+  const client = executionClientOf(runtime);
+  return callerRoute(
+    route,
+    async (request) => {
+      const { target, body } = request.body;
+      const execution = { method: request.method, result: request.query.result, body };
+      const answer = await client.execute(target, execution, request.call);
+      return passThroughOrHandedOff(answer, answer.status, [ACTIVATION_ID_HEADER]);
+    },
+    { handOff: answerHandOff(runtime), executionTarget: executionTarget(client, checkedBy.target) },
+  );
 }

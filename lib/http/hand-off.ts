@@ -7,8 +7,8 @@
  *
  *   callerRoute(jobRoutes.getJobReport, handler, { handOff: answerHandOff(getRuntime()) })
  *
- * The request line names the stored object (`handOffKey`, `handOffBytes`); the request counts
- * once in its caller's plans, as any other.
+ * The request line names the stored object (`handOffKey`, `handOffBytes`); its caller's plan
+ * counts the request, and one unit more for each MB started of the stored answer (admission).
  */
 import type { AnswerHandOff, StoredAnswer } from '../core/call-context.ts';
 import { handOffBucketOf } from '../hand-off/bucket.ts';
@@ -16,7 +16,13 @@ import { answerTaker } from '../hand-off/taker.ts';
 import type { Runtime } from '../runtime.ts';
 import type { UpstreamAnswer } from '../upstream/client.ts';
 import type { RequestState } from './request-state.ts';
-import { fitsResponse, type HttpResponse, passThrough, readLimitOf } from './responses.ts';
+import {
+  ANSWER_LENGTH,
+  fitsResponse,
+  type HttpResponse,
+  passThrough,
+  readLimitOf,
+} from './responses.ts';
 import type { Route } from './routes/route.ts';
 
 /** A request's hand-off, when the stage has a bucket for it. */
@@ -46,7 +52,8 @@ export function answerHandOff<P>(
           contentType,
           contentDisposition: options.attachment?.(state.input?.path as P, contentType),
           onStored: (stored) => {
-            state.handedOff = { handOffKey: stored.key, handOffBytes: stored.bytes };
+            // What the request stored, on its request line.
+            state.target({ handOffKey: stored.key, handOffBytes: stored.bytes });
             state.metrics.count('HandOffs', {});
             state.metrics.count('HandOffBytes', {}, stored.bytes);
           },
@@ -66,7 +73,7 @@ export function handedOffResponse(stored: StoredAnswer, status: number): HttpRes
     statusCode: 303,
     headers: {
       location: stored.url,
-      'answer-length': String(stored.bytes),
+      [ANSWER_LENGTH]: String(stored.bytes),
       'answer-digest': `sha-256=:${stored.sha256}:`,
       'cache-control': 'no-store',
       'content-type': 'application/json',

@@ -31,13 +31,10 @@ export function meteredRoute<B, Q, P>(
     // A caller with no plans (a JWT caller): the meter takes nothing.
     const meter = new BulkMeter(gate, caller.id, caller.plans ?? ({} as Plans), request.call);
     try {
-      const response = await handler(request, meter);
-      return { ...response, headers: { ...response.headers, ...meter.fields() } };
-    } catch (error) {
-      // The error's answer carries them too (error-envelope.ts).
-      request.answerHeaders(meter.fields());
-      throw error;
+      return await handler(request, meter);
     } finally {
+      // Its answer carries them, whatever it is (route-stack.ts).
+      request.answerHeaders(meter.fields());
       await meter.finish();
     }
   });

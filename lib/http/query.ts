@@ -12,32 +12,33 @@ const PLAIN_QUERY = /^[\x21-\x24\x26-\x2a\x2c-\x7e]*$/;
 export function queryOf(rawQueryString: string | undefined): QueryValues {
   const raw = rawQueryString ?? '';
   const values: QueryValues = {};
-  const add = (key: string, value: string) => {
-    if (!Object.hasOwn(values, key)) {
-      // Defined, not assigned: `__proto__` is a key like any other.
-      if (key === '__proto__')
-        Object.defineProperty(values, key, {
-          value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else values[key] = value;
-      return;
-    }
-    const existing = values[key]!;
-    values[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
-  };
   if (!PLAIN_QUERY.test(raw)) {
-    for (const [key, value] of new URLSearchParams(raw)) add(key, value);
+    for (const [key, value] of new URLSearchParams(raw)) add(values, key, value);
     return values;
   }
   // Every route's own query (page=1&limit=10), on every request: no decoding to do.
   for (const pair of raw.split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
-    if (equals === -1) add(pair, '');
-    else add(pair.slice(0, equals), pair.slice(equals + 1));
+    if (equals === -1) add(values, pair, '');
+    else add(values, pair.slice(0, equals), pair.slice(equals + 1));
   }
   return values;
+}
+
+function add(values: QueryValues, key: string, value: string): void {
+  if (!Object.hasOwn(values, key)) {
+    // Defined, not assigned: `__proto__` is a key like any other.
+    if (key === '__proto__') {
+      Object.defineProperty(values, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else values[key] = value;
+    return;
+  }
+  const existing = values[key]!;
+  values[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
 }

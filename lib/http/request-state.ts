@@ -5,18 +5,22 @@
  * because one process may serve many requests at once (Lambda Managed Instances).
  *
  * The state holds the request as received (headers lower-cased once, the body in one
- * vocabulary), the request's logger and metrics, what the checks found (the caller, the
- * validated input) and what the handler says it changed (its targets, for the request line).
+ * vocabulary), what the checks found (the caller, the validated input), its logger, metrics
+ * and the targets its request line names, and two things of its answer that more than one step
+ * needs, each kept by a module of its own: its calls to the platform (request-calls.ts) and the
+ * headers every answer to it carries (responses.ts). What one step keeps for itself stays in
+ * that step (middy's `request.internal`, or a closure per request).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { AnswerHandOff, CallContext } from '../core/call-context.ts';
 import { currentTraceId } from '../core/config.ts';
-import { UpstreamTimeoutError } from '../core/errors.ts';
 import type { HeaderMap } from '../core/headers.ts';
 import type { LogFields, Logger } from '../core/log.ts';
 import { Metrics } from '../core/metrics.ts';
 import type { Caller } from './callers.ts';
 import { RequestBody } from './request-body.ts';
+import { RequestCalls } from './request-calls.ts';
+import { CarriedHeaders } from './responses.ts';
 
 /** The validated parts of a request. */
 export interface RequestInput {
@@ -26,10 +30,12 @@ export interface RequestInput {
 }
 
 /**
- * What a request that changes something changed, or meant to, for its request line: the job
- * ids, the action or trigger, the webhook and delivery.
+ * What a request that changes something changed, made, or meant to, for its request line: the
+ * job ids, the action or trigger, the webhook and delivery, the answer it stored.
  */
-export type RequestTargets = Readonly<Record<string, string | readonly string[] | undefined>>;
+export type RequestTargets = Readonly<
+  Record<string, string | number | readonly string[] | undefined>
+>;
 
 let coldStart = true;
 
@@ -70,22 +76,11 @@ export class RequestState {
   path: unknown = {};
   /** The validated input, once the last check has passed. */
   input: RequestInput | undefined;
-  /**
-   * Headers every answer to this request carries, an error's too: the usage plans' RateLimit
-   * fields, once the request is admitted.
-   */
-  readonly responseHeaders: Record<string, string> = {};
-  /** Gives the request's units back to its plans (its call never reached the platform). */
-  giveBack: (() => Promise<void>) | undefined;
-  /** Whether a call of the request was written on its connection (from then on it counts). */
-  sent = false;
-  /** Whether the request was answered before its work ended (the guard's 504): it sends nothing more. */
-  abandoned = false;
-  /** For the request line, when its answer was handed off: the stored object's key and size. */
-  handedOff: { readonly handOffKey: string; readonly handOffBytes: number } | undefined;
-  /** For the request line, when it is answered with an error: its code, and why (no value). */
-  failure: { readonly errorCode: string; readonly reason: string | undefined } | undefined;
-  #targets: Record<string, string | readonly string[] | undefined> | undefined;
+  /** Its calls to the platform: whether one went out; none once it was answered early. */
+  readonly calls = new RequestCalls();
+  /** Headers every answer to it carries beside its own: its plans' RateLimit fields. */
+  readonly carried = new CarriedHeaders();
+  #targets: Record<string, string | number | readonly string[] | undefined> | undefined;
 
   constructor(event: APIGatewayProxyEventV2, lambda: Context, functionLog: Logger) {
     this.apiGatewayEvent = event;
@@ -104,40 +99,23 @@ export class RequestState {
   }
 
   /**
-   * The request's call context: its time left, its metrics and its log, for upstream calls, and
-   * the mark of a call going out (none once the request was answered).
+   * The request's call context: its time left, its metrics and its log, for upstream calls, the
+   * marks of a call going out (request-calls.ts), and where a large answer goes (`handOff`).
    */
-  call(): CallContext {
+  call(handOff?: AnswerHandOff): CallContext {
     const lambda = this.lambda;
-    const base = {
+    const calls = this.calls;
+    return {
+      remainingMs:
+        typeof lambda.getRemainingTimeInMillis === 'function'
+          ? () => lambda.getRemainingTimeInMillis()
+          : undefined,
       metrics: this.metrics,
       log: this.log,
-      beforeSend: () => this.beforeSend(),
-      onSend: () => this.onSend(),
+      beforeSend: calls.beforeSend,
+      onSend: calls.onSend,
+      handOff,
     };
-    return typeof lambda.getRemainingTimeInMillis === 'function'
-      ? { ...base, remainingMs: () => lambda.getRemainingTimeInMillis() }
-      : base;
-  }
-
-  /** A call of the request is about to start; refused once the request was answered. */
-  private beforeSend(): void {
-    if (this.abandoned) throw new UpstreamTimeoutError();
-  }
-
-  /** A call's request is being written: from now on it counts (refused once answered). */
-  private onSend(): void {
-    if (this.abandoned) throw new UpstreamTimeoutError();
-    this.sent = true;
-  }
-
-  /**
-   * The request was answered before its work ended: nothing more goes out, and its units go
-   * back to its plans unless a call went out already.
-   */
-  abandon(): void {
-    this.abandoned = true;
-    if (!this.sent) void this.giveBack?.();
   }
 
   /** Adds to the request's targets (what it changed), written on its request line. */
@@ -159,7 +137,7 @@ export class RouteRequest<B, Q, P> {
   /** `handOff`: where its answer goes when too large to return (a route that hands off). */
   constructor(state: RequestState, handOff?: AnswerHandOff) {
     this.#state = state;
-    this.#call = handOff ? { ...state.call(), handOff } : state.call();
+    this.#call = state.call(handOff);
   }
 
   /** The caller's method, upper case. */
@@ -216,6 +194,6 @@ export class RouteRequest<B, Q, P> {
 
   /** Headers every answer to the request carries, an error's too (its RateLimit fields). */
   answerHeaders(headers: Readonly<Record<string, string>>): void {
-    Object.assign(this.#state.responseHeaders, headers);
+    this.#state.carried.carry(headers);
   }
 }

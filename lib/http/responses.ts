@@ -27,12 +27,34 @@ function hasHeader(headers: HttpResponse['headers'], name: string): boolean {
 }
 
 /**
- * An answer with `X-Content-Type-Options: nosniff` (kept as it is when it has it, in any case).
- * The one place for it: the stack applies it to every answer it gives, a handler's own included.
+ * Headers every answer to one request carries beside its own, whichever step gives it (the
+ * handler, the error envelope, the guard's 504): those the request earned on its way, its
+ * plans' RateLimit fields. Carried by the steps that know them (the admission, a bulk meter),
+ * put on the answer in one place (withAnswerHeaders).
  */
-export function withAnswerHeaders(response: HttpResponse): HttpResponse {
-  if (hasHeader(response.headers, NOSNIFF.name)) return response;
-  return { ...response, headers: { ...response.headers, [NOSNIFF.name]: NOSNIFF.value } };
+export class CarriedHeaders {
+  /** What the request carries so far; none until a step carries some. */
+  headers: Readonly<Record<string, string>> | undefined;
+
+  /** From now on, every answer to the request carries these too (the latest value wins). */
+  carry(headers: Readonly<Record<string, string>>): void {
+    this.headers = { ...this.headers, ...headers };
+  }
+}
+
+/**
+ * An answer with `X-Content-Type-Options: nosniff` (kept as it is when it has it, in any case)
+ * and the headers its request carries, under its own. The one place for both: the stack applies
+ * it to every answer it gives, a handler's own included.
+ */
+export function withAnswerHeaders(
+  response: HttpResponse,
+  carried?: Readonly<Record<string, string>>,
+): HttpResponse {
+  const sniffs = !hasHeader(response.headers, NOSNIFF.name);
+  if (!sniffs && !carried) return response;
+  const nosniff = sniffs ? { [NOSNIFF.name]: NOSNIFF.value } : undefined;
+  return { ...response, headers: { ...carried, ...response.headers, ...nosniff } };
 }
 
 const TEXT_TYPES =
@@ -123,6 +145,14 @@ export function fitsResponse(answer: AnswerHead & { readonly body: Buffer }): bo
   } catch {
     return false;
   }
+}
+
+/** The header of a handed-off answer (303) that gives the stored answer's length in bytes. */
+export const ANSWER_LENGTH = 'answer-length';
+
+/** The bytes of the answer a 303 handed off (hand-off.ts); 0 for any other answer. */
+export function handedOffBytes(response: HttpResponse): number {
+  return response.statusCode === 303 ? Number(response.headers?.[ANSWER_LENGTH]) || 0 : 0;
 }
 
 export function json(statusCode: number, value: unknown): HttpResponse {

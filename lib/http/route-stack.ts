@@ -3,8 +3,10 @@
  * request log, the error envelope (JSON or XML by content negotiation), the body limit, then,
  * for a route that needs a caller, who the caller is, the path parameters and the caller's scope
  * (before anything else is parsed), then the body (JSON, or bytes of the route's media types),
- * the validation of the query and the JSON body, and, for a route that reaches the platform, its
- * admission against the caller's usage plans. One middleware per file, in middleware/.
+ * the validation of the query and the JSON body, for a route that runs an action or a trigger
+ * that target and the body against it, and, for a route that reaches the platform, its
+ * admission against the caller's usage plans: whatever can refuse a request without the
+ * platform comes before it. One middleware per file, in middleware/.
  *
  * The request's state is made once, when the function is invoked, from API Gateway's event, and
  * is the event the middy stack handles: every middleware reads it, and the handler gets it as a
@@ -57,6 +59,16 @@ interface StackParts {
   readonly admission?: HttpMiddleware;
   /** Where its answers too large to return go: required when the route hands off. */
   readonly handOff?: HandOffOf;
+  /**
+   * The check of the action or trigger the route runs (middleware/execution-target.ts):
+   * required when its bytes are checked by a target. The binding builds it, as the admission.
+   */
+  readonly executionTarget?: HttpMiddleware;
+}
+
+/** A part the route's data asks for and its binding did not give: the function fails at init. */
+function missing(route: Route, what: string): never {
+  throw new Error(`${route.id} needs ${what}`);
 }
 
 export function routeStack<B, Q, P>(
@@ -72,10 +84,9 @@ export function routeStack<B, Q, P>(
     .use(requestLog(route.id))
     .use(errorEnvelope())
     .use(bodyLimit());
+  // A route that needs a caller never runs without the check.
   if (route.access !== 'public') {
-    // A route that needs a caller never runs without the check.
-    if (!parts.identify) throw new Error(`${route.id} needs a caller check`);
-    stack.use(authenticate(parts.identify, routeKeyOf(route)));
+    stack.use(authenticate(parts.identify ?? missing(route, 'a caller check'), routeKeyOf(route)));
   }
   if (input?.path) stack.use(pathParams(input.path));
   if (typeof route.access === 'object') stack.use(authorize(route.access.scope));
@@ -84,23 +95,26 @@ export function routeStack<B, Q, P>(
     stack.use(bytesBody(input.bytes.contentTypes, input.bytes.required));
   }
   stack.use(validation({ body: input?.body, query: input?.query }));
+  // A route that runs an action or a trigger never runs without its check, before admission.
+  if (typeof input?.bytes?.checkedBy === 'object') {
+    stack.use(parts.executionTarget ?? missing(route, "its target's check"));
+  }
+  // A route that reaches the platform never runs without its admission.
   if (typeof route.spends === 'function') {
-    // A route that reaches the platform never runs without its admission.
-    if (!parts.admission || route.access === 'public') {
-      throw new Error(`${route.id} needs its caller's plans`);
-    }
-    stack.use(parts.admission);
+    const admission = route.access === 'public' ? undefined : parts.admission;
+    stack.use(admission ?? missing(route, "its caller's plans"));
   }
   // A route that passes large answers through never runs without its hand-off.
-  if (route.handsOff && !parts.handOff) throw new Error(`${route.id} needs its hand-off`);
-  const handOff = route.handsOff ? parts.handOff : undefined;
+  const handOff = route.handsOff ? (parts.handOff ?? missing(route, 'its hand-off')) : undefined;
   const handle = stack.handler((state) =>
     handler(new RouteRequest<B, Q, P>(state, handOff?.(state, route as Route))),
   );
   const bound = async (event: APIGatewayProxyEventV2, context: Context) => {
     const state = new RequestState(event, context, parts.log);
-    // Every answer, the handler's, an error's or the guard's, carries nosniff (responses.ts).
-    return withAnswerHeaders(await answerInTime(handle(state, context), state));
+    // Every answer, the handler's, an error's or the guard's, carries nosniff and the headers
+    // the request carries (its RateLimit fields): here, and nowhere else (responses.ts).
+    const answer = await answerInTime(handle(state, context), state);
+    return withAnswerHeaders(answer, state.carried.headers);
   };
   return Object.assign(bound, { route: route as Route });
 }

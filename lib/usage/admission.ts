@@ -6,7 +6,7 @@
  *   if (!admission.admitted) throw admission.error;           // 429 / 420 or 400; 503 / 500
  *   ...the upstream call; when nothing of the request reached the platform (it was refused or
  *      abandoned before its call went out, or the call could not connect):
- *      await admission.giveBack();
+ *      await admission.giveBack({ keepToken: true });   // its quota units; the token stays taken
  *   ...every answer, success or error, carries admission.headers.
  *
  * - A caller without a plan, while the secret has no accountPlan, costs nothing: no store call,
@@ -55,8 +55,18 @@ export interface Admitted {
   readonly admitted: true;
   /** `RateLimit-Policy` and `RateLimit`, for every answer to this request; none without a plan. */
   readonly headers: Readonly<Record<string, string>>;
-  /** Takes the request's units back (nothing of it reached the platform). Once. */
-  giveBack(): Promise<void>;
+  /**
+   * Counts `requests` more units in the caller's plan alone, never refused (what a hand-off
+   * costs by its size); the RateLimit fields after them. Its day and month counters count
+   * them; the rate's bucket does not.
+   */
+  charge(requests: number): Promise<Readonly<Record<string, string>>>;
+  /**
+   * Takes the request's units back (nothing of it reached the platform). Once. With
+   * `keepToken`, its quota units only: the token it took of a rate stays taken, so that
+   * requests refused after their admission are still held to the rate.
+   */
+  giveBack(options?: { readonly keepToken?: boolean }): Promise<void>;
 }
 
 interface Refused {
@@ -80,6 +90,29 @@ type Part =
   /** The store failed: the rate from memory admits it; its quotas are not counted (open) or refuse it (closed). */
   | { readonly kind: 'uncounted' | 'unavailable'; readonly subject: Subject };
 
+/**
+ * The `RateLimit-Policy` of a request refused before its admission (bad input, its action
+ * unknown): the plans that hold the caller, read from the secret alone, with no call to the
+ * store (the request took nothing, and its state was not read). None without a plan.
+ */
+export function policyOf(
+  gate: UsageGate,
+  request: Pick<AdmitRequest, 'callerId' | 'plans' | 'units'>,
+): Record<string, string> {
+  const subjects = subjectsOf(request.callerId, request.plans);
+  // Parts whose state is not known: their fields are the policies alone.
+  const parts = subjects.map((subject): Part => ({ kind: 'uncounted', subject }));
+  return subjects.length ? fieldsOf(gate, parts, countsOf(request.units), gate.instant()) : {};
+}
+
+/** The admission of a caller no plan holds: nothing taken, no field, nothing to give back. */
+const NOTHING_HELD: Admitted = {
+  admitted: true,
+  headers: {},
+  charge: async () => ({}),
+  giveBack: async () => {},
+};
+
 /** Whether the plans admit the request (module comment). */
 export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Admission> {
   const { callerId, plans, units, metrics } = request;
@@ -88,10 +121,13 @@ export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Adm
     const dimensions = { Caller: callerId, Api: units.characters.api };
     metrics?.count(USAGE_METRICS.callerCharacters, dimensions, units.characters.count);
   }
+  const subjects = subjectsOf(callerId, plans);
+  if (subjects.length === 0) return NOTHING_HELD;
   const at = gate.instant();
   const parts: Part[] = [];
-  let down = false;
-  for (const subject of subjectsOf(callerId, plans)) {
+  // Within the while after the store failed, the request is decided from memory at once.
+  let down = !gate.asksStore(metrics);
+  for (const subject of subjects) {
     const [part, failed] = await takePart(gate, subject, counts, at, request, down);
     // The store failed: it is not asked again for this request.
     down ||= failed;
@@ -128,6 +164,7 @@ async function takePart(
   if (!down) {
     try {
       const taken = await takeFromSubject(take);
+      gate.storeAnswered();
       if (taken.ok) return [{ kind: 'taken', subject, take: taken }, false];
       return [{ kind: 'refused', subject, refusal: taken.refusal, seen: taken.seen }, false];
     } catch (error) {
@@ -143,9 +180,17 @@ async function takePart(
   ];
 }
 
-async function giveBackParts(gate: UsageGate, parts: readonly Part[], log?: Logger) {
+async function giveBackParts(
+  gate: UsageGate,
+  parts: readonly Part[],
+  log?: Logger,
+  keepToken = false,
+) {
   const held = parts.flatMap((part) => (part.kind === 'taken' ? part.take.held : []));
-  await giveBackAll(gate.store, held, log ?? gate.log);
+  const back = keepToken
+    ? held.map(({ key, back }) => ({ key, back: { ...back, intervalUs: 0 } }))
+    : held;
+  await giveBackAll(gate.store, back, log ?? gate.log);
 }
 
 /** The parts' RateLimit fields: whole, or the policies only when a part's state is not known. */
@@ -179,6 +224,39 @@ function refusalError(
     : new QuotaExceededError(subject.holder, refusal.limit, seconds, headers);
 }
 
+/** A plan without limits: what a count is judged by (it is never refused). */
+const NO_LIMITS = { rate: undefined, day: {}, month: {} };
+
+/**
+ * Counts `requests` more units on the record the caller's part took from, as a count no limit
+ * refuses (a hand-off's size); the fields after. A store that fails leaves them uncounted
+ * (a warning; the outage is remembered), and the fields as they were.
+ */
+async function charge(
+  gate: UsageGate,
+  parts: readonly Part[],
+  counts: Counts,
+  requests: number,
+  log: Logger,
+  headers: Readonly<Record<string, string>>,
+): Promise<Readonly<Record<string, string>>> {
+  const caller = parts.find((part) => part.subject.holder === 'caller');
+  if (caller?.kind !== 'taken' || requests <= 0) return headers;
+  const key = caller.take.held[0]?.key;
+  if (!key || !gate.asksStore()) return headers;
+  const at = gate.instant();
+  const more = { requests, translate: 0, tts: 0 };
+  try {
+    const taken = await gate.store.take(key, { ...at, counts: more, rules: NO_LIMITS });
+    gate.storeAnswered();
+    if (taken.taken) caller.take.seen.set(key, taken.state);
+  } catch (error) {
+    gate.storeFailed(error, undefined, log);
+    return headers;
+  }
+  return fieldsOf(gate, parts, counts, at);
+}
+
 /** An admitted request: its fields, the account's month share metric, its give-back. */
 function admitted(
   gate: UsageGate,
@@ -194,13 +272,15 @@ function admitted(
     if (used !== undefined) request.metrics?.count(USAGE_METRICS.accountMonthUsed, {}, used);
   }
   let given = parts.length === 0;
+  const headers = fieldsOf(gate, parts, counts, at);
   return {
     admitted: true,
-    headers: fieldsOf(gate, parts, counts, at),
-    giveBack: async () => {
+    headers,
+    charge: (requests) => charge(gate, parts, counts, requests, request.log ?? gate.log, headers),
+    giveBack: async (options) => {
       if (given) return;
       given = true;
-      await giveBackParts(gate, parts, request.log);
+      await giveBackParts(gate, parts, request.log, options?.keepToken);
     },
   };
 }

@@ -13,7 +13,7 @@
  * cannot cover the wait for the tokens, the meter stops: every later `take` answers the
  * refusal, and the walk answers what it did and what is left (`remaining`).
  *
- * While the store fails, the rate is held from the container's memory (outage.ts) and the
+ * While the store fails, the rate is held from the container's memory (`gate.outage`) and the
  * failure policy decides the quotas, as for a request (admission.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -146,9 +146,13 @@ export class BulkMeter implements CallMeter {
     const { store, random, outage, policy } = this.#gate;
     const { log, metrics } = this.#options;
     const take = { store, random, log, at, most, exact: false, subject, perUnit: ONE };
+    // Within the while after the store failed, the rest of the walk leaves it alone.
+    this.#down ||= !this.#gate.asksStore(metrics);
     if (!this.#down) {
       try {
-        return await takeFromSubject(take);
+        const taken = await takeFromSubject(take);
+        this.#gate.storeAnswered();
+        return taken;
       } catch (error) {
         this.#down = true;
         this.#gate.storeFailed(error, metrics, log);

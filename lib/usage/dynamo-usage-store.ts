@@ -45,19 +45,27 @@ interface DynamoDbUsageStoreOptions {
 }
 
 /**
- * Admission is on every request's path: 1 s to connect, 1 s an attempt, 2 attempts, so that a
- * store that does not answer costs a request a few seconds at most before the failure policy
- * (USAGE_STORE_FAILURE) decides, rather than the function's time. Not shorter: a process serving
- * many requests at once (Lambda Managed Instances) opens many connections together, and a
- * connection that is only slow must not count as a store that failed.
+ * Admission is on every request's path: 1 s to connect, 2 s without an answer, 2 attempts, so
+ * that a table that does not answer costs a request about 4 s (6 at most) before the failure
+ * policy (USAGE_STORE_FAILURE) decides, rather than the function's time; the gate then leaves
+ * it alone for a while (gate.ts). Not shorter: a process serving many requests at once (Lambda
+ * Managed Instances) opens many connections together, and a connection that is only slow must
+ * not count as a store that failed.
  */
 export const ADMISSION_BOUNDS: DynamoDbBounds = {
   connectionTimeoutMs: 1000,
-  requestTimeoutMs: 1000,
+  requestTimeoutMs: 2000,
   maxAttempts: 2,
   // A connection for each request a process serves at once (64 a vCPU on Managed Instances).
   maxSockets: 256,
 };
+
+/**
+ * Writes of one item a container has in flight at once; the others wait their turn here. One
+ * item takes about 1,000 writes a second; more at once only queue at the table, where their
+ * wait would count as the table's silence.
+ */
+const WRITES_IN_FLIGHT = 4;
 
 /** Writes of one take before the store gives up (each one saw the item change). */
 const MAX_WRITES = 8;
@@ -80,6 +88,8 @@ class DynamoDbUsageStore implements UsageStore {
   readonly #sightings = new Sightings();
   /** The first write of a key this container has not seen, while it runs. */
   readonly #learning = new Map<string, Promise<unknown>>();
+  /** Of each item this container writes: the writes in flight, and those waiting their turn. */
+  readonly #turns = new Map<string, { running: number; readonly waiting: (() => void)[] }>();
 
   constructor(options: DynamoDbUsageStoreOptions) {
     this.#table = dynamoDbTable(options.tableName, options.client, ADMISSION_BOUNDS);
@@ -139,7 +149,8 @@ class DynamoDbUsageStore implements UsageStore {
     ) {
       return { taken: false, state: last.state, refusal: cached.refusal };
     }
-    const holdMs = (last.holdUntil ?? 0) - demand.nowMs;
+    // A hold is the bucket's: a demand of no rate (a count) is never held off.
+    const holdMs = demand.rules.rate ? (last.holdUntil ?? 0) - demand.nowMs : 0;
     if (holdMs > 0) return { taken: false, state: last.state, refusal: heldOff(holdMs) };
     return undefined;
   }
@@ -160,7 +171,7 @@ class DynamoDbUsageStore implements UsageStore {
         returns: 'new',
         failedItem: true,
       });
-      const result = await conditionalWrite(this.#table, write);
+      const result = await this.#inTurn(key, () => conditionalWrite(this.#table, write));
       const state = stateOfItem(result.item);
       this.#sightings.remember(key, state, demand.nowMs);
       if (result.applied && state) return { taken: true, state };
@@ -181,6 +192,25 @@ class DynamoDbUsageStore implements UsageStore {
 
   /** A write whose refused condition means only "not this form": whether it was applied. */
   async #tryWrite(key: string, write: UpdateBuilder | undefined): Promise<boolean> {
-    return !write || (await conditionalWrite(this.#table, write.of(key))).applied;
+    return (
+      !write ||
+      (await this.#inTurn(key, () => conditionalWrite(this.#table, write.of(key)))).applied
+    );
+  }
+
+  /** One write of the item, in its turn: at most WRITES_IN_FLIGHT at once. */
+  async #inTurn<T>(key: string, write: () => Promise<T>): Promise<T> {
+    const turn = this.#turns.get(key) ?? { running: 0, waiting: [] };
+    this.#turns.set(key, turn);
+    // A write that waits is handed the turn of one that ends.
+    if (turn.running < WRITES_IN_FLIGHT) turn.running++;
+    else await new Promise<void>((resolve) => turn.waiting.push(resolve));
+    try {
+      return await write();
+    } finally {
+      const next = turn.waiting.shift();
+      if (next) next();
+      else turn.running--;
+    }
   }
 }

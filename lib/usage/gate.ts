@@ -15,6 +15,11 @@
  * a caller to its leases, from memory (`gate.outage`, lease.ts), under either policy; a plan's
  * quotas are then admitted uncounted (USAGE_STORE_FAILURE=open, the default) or refused with
  * 503 / `500` (`closed`). Either way a warning and the metric UsageStoreFailures.
+ *
+ * The container remembers the failure: for OUTAGE_WHILE_MS after it, nothing asks the store
+ * (each request is decided from memory at once, where it would wait about two seconds for a
+ * table that does not answer). Then one request at a time asks it again, and the first answer
+ * ends the outage.
  */
 import { describeError, type Logger } from '../core/log.ts';
 import { memoryUsageStore, type UsageStore } from './store.ts';
@@ -28,7 +33,10 @@ export interface MetricRecorder {
 
 /** The metrics the usage plans write (namespace PlatformGateway; the recorder adds `Function`). */
 export const USAGE_METRICS = {
-  /** The store could not answer; dimension Policy (`open`: admitted, `closed`: refused). */
+  /**
+   * A request decided without the store (it failed, or is left alone after a failure);
+   * dimension Policy (`open`: admitted, `closed`: refused).
+   */
   storeFailures: 'UsageStoreFailures',
   /** A request refused by a plan; dimensions Plan (`caller`, `account`) and Limit. */
   refusals: 'UsageRefusals',
@@ -42,6 +50,9 @@ export const USAGE_METRICS = {
 } as const;
 
 export type UsageStoreFailurePolicy = 'open' | 'closed';
+
+/** How long, after the store failed, nothing asks it: requests are decided from memory. */
+export const OUTAGE_WHILE_MS = 5000;
 
 export interface UsageGateOptions {
   readonly store: UsageStore;
@@ -67,6 +78,10 @@ export class UsageGate {
   readonly outage = memoryUsageStore();
   /** Give-backs no answer waits for (the guard's), and admissions under way, until they end. */
   readonly #pending = new Set<Promise<void>>();
+  /** Until when the store is left alone after it failed; 0 while it answers. */
+  #outageUntil = 0;
+  /** A request is asking the store whether the outage is over. */
+  #asking = false;
 
   constructor(options: UsageGateOptions) {
     this.store = options.store;
@@ -82,10 +97,39 @@ export class UsageGate {
     return { nowMs, windows: windowsOf(nowMs) };
   }
 
-  /** Says that the store failed: a warning, and the metric. */
+  /**
+   * Whether to ask the store now: yes while it answers; no for OUTAGE_WHILE_MS after it failed
+   * (the request is decided from memory, and counted in the metric); then yes for one request
+   * at a time, until one gets an answer.
+   */
+  asksStore(metrics?: MetricRecorder): boolean {
+    if (this.#outageUntil === 0) return true;
+    if (this.#asking || this.now() < this.#outageUntil) return this.#decidedAlone(metrics);
+    this.#asking = true;
+    return true;
+  }
+
+  /** A request decided without the store: the metric (its policy decides). */
+  #decidedAlone(metrics: MetricRecorder | undefined): false {
+    metrics?.count(USAGE_METRICS.storeFailures, { Policy: this.policy });
+    return false;
+  }
+
+  /** The store answered: the outage, if any, is over. */
+  storeAnswered(): void {
+    this.#outageUntil = 0;
+    this.#asking = false;
+  }
+
+  /**
+   * Says that the store failed, and leaves it alone for OUTAGE_WHILE_MS: a warning, and the
+   * metric.
+   */
   storeFailed(error: unknown, metrics?: MetricRecorder, log?: Logger): void {
+    this.#outageUntil = this.now() + OUTAGE_WHILE_MS;
+    this.#asking = false;
+    this.#decidedAlone(metrics);
     const policy = this.policy;
-    metrics?.count(USAGE_METRICS.storeFailures, { Policy: policy });
     (log ?? this.log).warn(`usage store failed: rates held from memory, quotas ${policy}`, {
       ...describeError(error),
       policy,

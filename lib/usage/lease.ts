@@ -1,7 +1,7 @@
 /**
  * One long-running request of a caller at a time (`cancel-reserved`): a lease in the usage
  * table until its end, or until released. A second request while the lease runs gets
- * ThrottleLimitedError (429 / `410`). While the table fails, the lease is held in the
+ * ThrottleLimitedError (429 / `410`), with no call to the table when this container holds it. While the table fails, the lease is held in the
  * container's memory, under either policy (an outage lifts no limit but what memory cannot
  * hold). Apart from the usage store and the gate, so that only the function that holds leases
  * carries it, and only its role may delete from the table (sls/resolvers/iam.cjs).
@@ -80,31 +80,47 @@ export type AcquireLease = (
   options?: LeaseOptions,
 ) => Promise<() => Promise<void>>;
 
-/** Leases in `store`, held in memory while it fails. */
+/**
+ * Leases in `store`, held in memory while it fails. A lease this container holds refuses a
+ * second request of its caller with no call to the store, until it is released: a flood of
+ * them costs the table nothing.
+ */
 export function leasesIn(store: LeaseStore, gate: UsageGate): AcquireLease {
   const memory = memoryLeaseStore();
+  /** The leases this container holds, by key: its token, and until when. */
+  const own = new Map<string, { readonly token: string; readonly untilMs: number }>();
   return async (callerId, ttlMs, options = {}) => {
     const what = 'cancel-reserved';
     const key = leaseKey(what, callerId);
-    const token = crypto.randomUUID();
     const nowMs = gate.now();
-    let held = store;
-    let until: number | undefined;
-    try {
-      until = await held.acquire(key, token, nowMs + ttlMs, nowMs);
-    } catch (error) {
-      gate.storeFailed(error, options.metrics, options.log);
-      held = memory;
-      until = await held.acquire(key, token, nowMs + ttlMs, nowMs);
+    const token = crypto.randomUUID();
+    let held = memory;
+    // Its own lease, still running: refused with no call.
+    let until = own.get(key)?.untilMs;
+    if (until === undefined || until <= nowMs) {
+      until = undefined;
+      try {
+        if (gate.asksStore(options.metrics)) {
+          until = await store.acquire(key, token, nowMs + ttlMs, nowMs);
+          gate.storeAnswered();
+          held = store;
+        }
+      } catch (error) {
+        gate.storeFailed(error, options.metrics, options.log);
+      }
+      if (held === memory) until = await memory.acquire(key, token, nowMs + ttlMs, nowMs);
     }
     if (until !== undefined) throw new ThrottleLimitedError(what, (until - nowMs) / 1000);
-    return () =>
-      held.release(key, token).catch((error: unknown) => {
+    own.set(key, { token, untilMs: nowMs + ttlMs });
+    return () => {
+      if (own.get(key)?.token === token) own.delete(key);
+      return held.release(key, token).catch((error: unknown) => {
         // The lease lapses at its end anyway.
         (options.log ?? gate.log).warn('lease not released: store unreachable', {
           ...describeError(error),
         });
       });
+    };
   };
 }
 

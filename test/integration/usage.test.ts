@@ -6,12 +6,13 @@
  * counts what reached the platform, on a busy machine too), GET /usage, cancel-reserved's
  * lease and its unit for every call it sends, and the store down under either policy.
  */
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoSecretFor, syntheticScanJobs } from '../../emulator/index.ts';
+import { ADMISSION_BOUNDS } from '../../lib/usage/dynamo-usage-store.ts';
 import { createActiveTable, startDynalite } from '../../scripts/local-ledger.ts';
 import * as tables from '../../sls/resolvers/tables.ts';
 import { pointAwsSdkAt } from '../helpers/aws.ts';
@@ -50,6 +51,16 @@ async function newUsageTable(): Promise<string> {
   await createActiveTable(client, tables.createTableInput(tables.usage, name));
   client.destroy();
   return name;
+}
+
+/** Counts the UpdateItem calls dynalite receives from now on, from every container. */
+function countWrites() {
+  let count = 0;
+  const listener = (request: IncomingMessage) => {
+    if (String(request.headers['x-amz-target']).endsWith('.UpdateItem')) count++;
+  };
+  dynalite.on('request', listener);
+  return { count: () => count, stop: () => dynalite.off('request', listener) };
 }
 
 beforeAll(async () => {
@@ -362,6 +373,52 @@ describe('usage plans when the usage table cannot answer', () => {
   );
 });
 
+describe('usage plans while the usage table does not answer', () => {
+  const emulator = emulatorForSuite();
+
+  it('makes the first planned request wait on the table for its attempts, and the next ones within the while not at all', async () => {
+    // A table that takes every request and never answers.
+    let received = 0;
+    const silent = createServer(() => {
+      received++;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const restore = pointAwsSdkAt(
+      'AWS_ENDPOINT_URL_DYNAMODB',
+      `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+    );
+    try {
+      captureLogLines();
+      const secret = {
+        ...demoSecretFor(emulator.url),
+        callers: [caller('metered', ['jobs:read'], { rateRps: 10, dayQuotaRequest: 100 })],
+      };
+      const { list } = await loadHandlers(
+        emulatorEnv(emulator, {
+          SECRETS_FILE: await secretFile(secret),
+          USAGE_TABLE: 'silent',
+          USAGE_STORE_FAILURE: 'open',
+        }),
+        { list: 'functions/jobs/list.ts' },
+      );
+      const listing = () =>
+        list(httpEvent('jobs-list.json', { query: 'page=1', headers: as('metered') }), {
+          ...lambdaContext(),
+        });
+      // Open: admitted once the table has had its attempts (each ended by 2 s of silence).
+      expect((await listing()).statusCode).toBe(200);
+      expect(received).toBe(ADMISSION_BOUNDS.maxAttempts);
+      // Within the while, each is decided from memory at once: the table hears nothing.
+      for (let i = 0; i < 5; i++) expect((await listing()).statusCode).toBe(200);
+      expect(received).toBe(ADMISSION_BOUNDS.maxAttempts);
+    } finally {
+      restore();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
+
 describe('the plan counts what reached the platform', () => {
   const emulator = emulatorForSuite();
 
@@ -420,6 +477,55 @@ describe('the plan counts what reached the platform', () => {
       expect((await invoke(action('hello'), lambdaContext())).statusCode).toBe(200);
     expect((await invoke(action('hello'), lambdaContext())).statusCode).toBe(429);
     expect(await spentToday('runner')).toBe(3);
+  });
+
+  it('costs nothing of the usage table for a request refused before it is admitted: 60 refused action requests write nothing', async () => {
+    emulator.requests.length = 0;
+    // Held to 1 a second (a burst of 1) and 5 a day, and under an account plan (8 shards).
+    const runner = caller('runner', ['actions:*'], { rateRps: 1, burst: 1, dayQuotaRequest: 5 });
+    const { invoke, spentToday } = await load([runner], {
+      accountPlan: { dayQuotaRequest: 1000 },
+    });
+    const writes = countWrites();
+    const refused: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      // A method the non-web action does not take, an unknown action, a body it cannot take.
+      refused.push((await invoke(action('hello', 'GET'), lambdaContext())).statusCode ?? 0);
+      refused.push((await invoke(action('nope'), lambdaContext())).statusCode ?? 0);
+      const array = { ...action('hello'), body: '[1]' };
+      refused.push((await invoke(array, lambdaContext())).statusCode ?? 0);
+    }
+    expect(refused.filter((status) => status === 405)).toHaveLength(20);
+    expect(refused.filter((status) => status === 404)).toHaveLength(20);
+    expect(refused.filter((status) => status === 400)).toHaveLength(20);
+    expect(writes.count()).toBe(0);
+    expect(emulator.requests).toEqual([]);
+    // Nothing was taken: the day quota is whole, and the token is there.
+    expect((await invoke(action('hello'), lambdaContext())).statusCode).toBe(200);
+    expect(await spentToday('runner')).toBe(1);
+    writes.stop();
+  });
+
+  it('holds a flood of requests refused after admission to the rate: each gives its units back and keeps its token', async () => {
+    captureLogLines();
+    const runner = caller('runner', ['actions:*'], { rateRps: 1, burst: 1, dayQuotaRequest: 100 });
+    const { invoke, spentToday } = await load([runner], {
+      // An action nothing listens for: its connection is refused, so its call never went out.
+      actions: { down: { url: 'http://127.0.0.1:1/fx/down' } },
+    });
+    const started = performance.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      statuses.push((await invoke(action('down'), lambdaContext())).statusCode ?? 0);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const admitted = statuses.filter((status) => status === 503).length;
+    expect(admitted + statuses.filter((status) => status === 429).length).toBe(20);
+    // A burst of 1, then one a second, however long the flood took.
+    expect(admitted).toBeGreaterThanOrEqual(1);
+    expect(admitted).toBeLessThanOrEqual(1 + Math.ceil(seconds));
+    // None reached the platform: none counts in the day quota.
+    expect(await spentToday('runner')).toBe(0);
   });
 
   it('gives back what a request took whose secret could not be read, and one whose deadline came before the send', async () => {

@@ -673,12 +673,13 @@ describe('"The stack, in order" of docs/architecture.md', () => {
   /** The middlewares route-stack.ts uses, in its order, by their files. */
   const built = () => {
     const source = read('lib/http/route-stack.ts');
-    const binder = read('lib/http/caller-route.ts');
+    // The bindings that build the steps they hand the stack.
+    const binders = ['caller-route', 'execution-route'].map((file) => read(`lib/http/${file}.ts`));
     const files = new Map(
       [
-        ...`${source}\n${binder}`.matchAll(
-          /import \{ (\w+) \} from '\.\/middleware\/([\w-]+)\.ts'/g,
-        ),
+        ...[source, ...binders]
+          .join('\n')
+          .matchAll(/import \{ (\w+) \} from '\.\/middleware\/([\w-]+)\.ts'/g),
       ].map((m) => [m[1]!, m[2]!]),
     );
     const used = [...source.matchAll(/\.use\((?:parts\.)?(\w+)/g)].map((m) => m[1]!);

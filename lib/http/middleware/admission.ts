@@ -3,62 +3,100 @@
  * authorized and the input validated, before anything goes upstream, the caller's plan and the
  * account's must admit what the request spends (one request; the characters of `text` for the
  * APIs billed by them). Over a rate: 429/`420`; over a quota: 429/`400`; both with Retry-After.
- * A request refused before this counts nothing.
  *
- * Every answer to a caller under a plan carries the RateLimit fields: the handler's, and the
- * error envelope's (error-envelope.ts merges the request's response headers).
+ * Whatever can refuse a request without the platform is checked before (its input, its action
+ * or trigger): such a refusal counts nothing, costs no call to the store, and carries its
+ * plans' `RateLimit-Policy`. Every answer to an admitted request carries its RateLimit fields
+ * (the request carries them, and the stack puts them on its answer: route-stack.ts).
  *
- * The plan counts what reached the platform: a request whose call never went out (the handler
- * refused it first: an unknown action, a method the target does not take, a secret it could
- * not read; its deadline came first; the guard answered 504 first, answer-in-time.ts) gives its
- * units back, as does one whose call could not have reached the platform (refused, DNS). The
- * call context marks a call going out (`RequestState.call`, as its request is written).
+ * The plan counts what reached the platform: an admitted request whose call never went out (a
+ * secret its handler could not read; its deadline came first; the guard answered 504 first)
+ * gives its quota units back, as does one whose call could not have reached the platform
+ * (refused, DNS); the token it took of a rate stays taken, so that such requests are still
+ * held to the rate. Its calls tell whether one went out (request-calls.ts). An answer handed
+ * off costs a unit more for each MB of it started.
+ *
+ * This module is the one place of the give-back. What it keeps of a request, its admission,
+ * is in middy's `request.internal`.
  */
 import { UpstreamUnreachableError } from '../../core/errors.ts';
-import { admit } from '../../usage/admission.ts';
+import { type Admitted, admit, policyOf } from '../../usage/admission.ts';
 import type { UsageGate } from '../../usage/gate.ts';
 import type { Plans } from '../../usage/plan.ts';
-import type { Units } from '../../usage/units.ts';
-import type { RequestInput } from '../request-state.ts';
-import type { HttpMiddleware } from './middleware.ts';
+import { ONE_REQUEST, type Units } from '../../usage/units.ts';
+import type { RequestInput, RequestState } from '../request-state.ts';
+import { handedOffBytes } from '../responses.ts';
+import type { HttpMiddleware, HttpMiddyRequest } from './middleware.ts';
 
-const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
+/** A handed-off answer costs a unit for each MB it starts, beside the request's own. */
+const MB = 1024 * 1024;
 const noop = () => {};
 
+/** The request's admission, once admitted: kept in middy's `request.internal`. */
+type Kept = HttpMiddyRequest<{ admitted?: Admitted }>;
+
 export function admission(gate: UsageGate, spends: (input: RequestInput) => Units): HttpMiddleware {
+  /** Its quota units go back; the token it took of a rate stays. Kept by the gate until done. */
+  const giveBack = (admitted: Admitted) => gate.keep(admitted.giveBack({ keepToken: true }));
+
+  /** The RateLimit-Policy of a request refused before it was admitted: no call. */
+  const policyFor = (state: RequestState) => {
+    const caller = state.caller;
+    if (!caller?.plans) return;
+    const units = state.input ? spends(state.input) : ONE_REQUEST;
+    state.carried.carry(policyOf(gate, { callerId: caller.id, plans: caller.plans, units }));
+  };
+
   return {
-    before: async ({ event: state }) => {
-      const caller = state.caller;
-      if (!caller || !state.input) return;
-      const admitting = admit(gate, {
-        callerId: caller.id,
-        plans: caller.plans ?? NO_PLANS,
-        units: spends(state.input),
-        metrics: state.metrics,
-        log: state.log,
-      }).then(async (admitted) => {
-        if (!admitted.admitted) return admitted;
-        // Kept by the gate, so that a give-back no answer waits for (the guard's) is not lost.
-        state.giveBack = () => gate.keep(admitted.giveBack());
-        // The guard answered while the units were being taken (answer-in-time.ts): nothing of
-        // the request goes out now, and nobody else is left to give them back.
-        if (state.abandoned && !state.sent) await state.giveBack();
-        return admitted;
-      });
-      // The admission itself is kept too: until it ends, the gate cannot know of that give-back.
-      void gate.keep(admitting.then(noop, noop));
-      const admitted = await admitting;
-      if (!admitted.admitted) throw admitted.error;
-      Object.assign(state.responseHeaders, admitted.headers);
+    before: (request: Kept) => {
+      const state = request.event;
+      const plans = state.caller?.plans;
+      // No plan holds the caller: nothing to take, and no promise to wait for.
+      if (!plans || (!plans.plan && !plans.accountPlan) || !state.input) return;
+      return admitOne(request, plans, state.input);
     },
-    after: async ({ event: state, response }) => {
-      if (!state.sent) await state.giveBack?.();
-      if (response) response.headers = { ...response.headers, ...state.responseHeaders };
+    after: (request: Kept) => {
+      const admitted = request.internal.admitted;
+      return admitted && settle(request, admitted);
     },
-    onError: async ({ event: state, error }) => {
+    onError: async (request: Kept) => {
+      const admitted = request.internal.admitted;
+      if (!admitted) return policyFor(request.event);
       // Nothing of it reached the platform: its units were not spent.
+      const error = request.error;
       const unreachable = error instanceof UpstreamUnreachableError && !error.maybeSent;
-      if (!state.sent || unreachable) await state.giveBack?.();
+      if (!request.event.calls.sent || unreachable) await giveBack(admitted);
     },
   };
+
+  async function admitOne(request: Kept, plans: Plans, input: RequestInput): Promise<void> {
+    const state = request.event;
+    const caller = state.caller!;
+    const admitting = admit(gate, {
+      callerId: caller.id,
+      plans,
+      units: spends(input),
+      metrics: state.metrics,
+      log: state.log,
+    }).then((admitted) => {
+      // Answered by the guard while the units were being taken, or later with no call gone
+      // out: nothing of the request goes out, and nobody else is left to give them back.
+      if (admitted.admitted) state.calls.whenAnsweredUnsent(() => void giveBack(admitted));
+      return admitted;
+    });
+    // The admission itself is kept too: until it ends, the gate cannot know of that give-back.
+    void gate.keep(admitting.then(noop, noop));
+    const admitted = await admitting;
+    if (!admitted.admitted) throw admitted.error;
+    request.internal.admitted = admitted;
+    state.carried.carry(admitted.headers);
+  }
+
+  /** After its answer: its units back if no call went out; a handed-off answer's cost. */
+  async function settle(request: Kept, admitted: Admitted): Promise<void> {
+    const state = request.event;
+    if (!state.calls.sent) await giveBack(admitted);
+    const stored = request.response ? handedOffBytes(request.response) : 0;
+    if (stored > 0) state.carried.carry(await admitted.charge(Math.ceil(stored / MB)));
+  }
 }

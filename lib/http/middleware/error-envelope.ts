@@ -1,7 +1,7 @@
 /**
  * Whatever was thrown becomes the uniform error envelope (JSON or XML, by content negotiation);
- * a 5xx is logged with its cause (name, code and message, never a stack). The answer carries the
- * request's own response headers too (its usage plans' RateLimit fields).
+ * a 5xx is logged with its cause (name, code and message, never a stack). The stack puts the
+ * request's carried headers on it, as on every answer (route-stack.ts).
  */
 import { toServiceError } from '../../core/errors.ts';
 import { describeError } from '../../core/log.ts';
@@ -14,10 +14,7 @@ export function errorEnvelope(): HttpMiddleware {
       const state = request.event;
       const error = toServiceError(request.error);
       if (error.status >= 500) state.log.error('error', describeError(request.error));
-      state.failure = { errorCode: error.code, reason: error.reason };
-      const encoded = encodeError(error, negotiateErrorFormat(state.headers));
-      // The request's own headers (its RateLimit fields), under the error's own.
-      request.response = { ...encoded, headers: { ...state.responseHeaders, ...encoded.headers } };
+      request.response = encodeError(error, negotiateErrorFormat(state.headers));
     },
   };
 }

@@ -1,6 +1,7 @@
 /** Function execution: actions and triggers through their gateway URLs, and webhooks. */
 import * as z from 'zod/mini';
 import { type NamePath, namePathSchema } from '../../core/schemas.ts';
+import type { CheckedExecution } from '../../execution/request.ts';
 import { ONE_REQUEST } from '../../usage/units.ts';
 import { defineRoute, document, type RouteResponse, routesOf } from './route.ts';
 
@@ -23,7 +24,7 @@ const endpointResponse = (what: string): RouteResponse => ({
 });
 
 export const functionRoutes = routesOf({
-  invokeAction: defineRoute<undefined, ExecutionQuery, NamePath>({
+  invokeAction: defineRoute<CheckedExecution, ExecutionQuery, NamePath>({
     // An action's answer is whatever it returns, of any size.
     handsOff: true,
     method: 'ANY',
@@ -35,18 +36,19 @@ export const functionRoutes = routesOf({
     input: {
       path: namePathSchema,
       query: executionQuerySchema,
-      // Checked against the action: a web action takes any JSON, or none; others an object.
+      // Checked against the action before admission: a web action takes any JSON, or none;
+      // others an object.
       bytes: {
         contentTypes: ['application/json'],
         required: false,
-        checkedBy: 'handler',
+        checkedBy: { target: 'action' },
         schema: {},
         description:
           'The parameters: a JSON object, required unless the action is a web action (any JSON, or none)',
       },
     },
   }),
-  fireTrigger: defineRoute<undefined, ExecutionQuery, NamePath>({
+  fireTrigger: defineRoute<CheckedExecution, ExecutionQuery, NamePath>({
     handsOff: true,
     method: 'POST',
     path: '/triggers/{name}',
@@ -60,7 +62,7 @@ export const functionRoutes = routesOf({
       bytes: {
         contentTypes: ['application/json'],
         required: true,
-        checkedBy: 'handler',
+        checkedBy: { target: 'trigger' },
         schema: { type: 'object' },
         description: 'The parameters: a JSON object (an array or a bare value is a 400)',
       },

@@ -6,7 +6,7 @@
  */
 import type * as z from 'zod/mini';
 import type { ScopeTemplate } from '../../core/scopes.ts';
-import { WEB_ACTION_METHODS } from '../../execution/targets.ts';
+import { type ExecutionKind, WEB_ACTION_METHODS } from '../../execution/targets.ts';
 import type { Units } from '../../usage/units.ts';
 
 export type Schema<T> = z.ZodMiniType<T>;
@@ -30,15 +30,17 @@ export interface RouteResponse {
 /**
  * A body taken as bytes: the handler reads them as received (`request.bytes`). Who checks them:
  * the stack (`stack`: one of the media types, and not empty when required; a 400 before the
- * handler runs), or the handler itself (`handler`: a webhook verifies its signature over them
- * first, an execution checks them against its target).
+ * handler runs), the handler itself (`handler`: a webhook verifies its signature over them
+ * first), or the action or trigger the path names (`{ target }`: the stack finds it, then
+ * checks the method and the body against it, before admission; the handler gets the checked
+ * execution as `request.body`).
  */
 interface BytesInput {
   /** The media types the body may have. */
   readonly contentTypes: readonly string[];
   /** Whether a body must be sent. */
   readonly required: boolean;
-  readonly checkedBy: 'stack' | 'handler';
+  readonly checkedBy: 'stack' | 'handler' | { readonly target: ExecutionKind };
   /** What the bytes are, for the document; absent, bytes (`format: binary`). */
   readonly schema?: JsonSchema;
   readonly description?: string;

@@ -186,7 +186,7 @@ describe('answers of any size, handed off past what a Lambda function returns', 
     expect(headers['x-amz-meta-content-type']).toBe('text/html');
   });
 
-  it("counts a request handed off once in its caller's plan", async () => {
+  it("counts a request handed off in its caller's plan by its size: the request, and a unit for each MB started", async () => {
     const metered = { authorization: 'Bearer demo-metered-token-reads-jobs-under-a-plan' };
     await fetch(`${emulator.url}/__emulator/answer-sizes`, {
       method: 'PUT',
@@ -204,9 +204,9 @@ describe('answers of any size, handed off past what a Lambda function returns', 
     );
 
     expect([first.statusCode, second.statusCode]).toEqual([303, 303]);
-    // A day's quota of 1000: one request spent, then two.
-    expect(String(first.headers?.RateLimit)).toContain('"caller-day";r=999;');
-    expect(String(second.headers?.RateLimit)).toContain('"caller-day";r=998;');
+    // A day's quota of 1000: the request and 20 MB spent, then twice that.
+    expect(String(first.headers?.RateLimit)).toContain('"caller-day";r=979;');
+    expect(String(second.headers?.RateLimit)).toContain('"caller-day";r=958;');
   });
 
   it('refuses an answer over the ceiling, 502/900 with its size, and stores nothing', async () => {

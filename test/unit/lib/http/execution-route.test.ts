@@ -4,12 +4,9 @@
  * action's answer comes back whole, with its activation id.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as CallerRouteModule from '../../../../lib/http/caller-route.ts';
 import type * as ExecutionRouteModule from '../../../../lib/http/execution-route.ts';
-import type * as HandOffModule from '../../../../lib/http/hand-off.ts';
 import type { BoundRoute } from '../../../../lib/http/route-stack.ts';
 import { functionRoutes } from '../../../../lib/http/routes/functions.ts';
-import type * as RuntimeModule from '../../../../lib/runtime.ts';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
 import { captureLogLines } from '../../../helpers/logs.ts';
 import { secretFile } from '../../../helpers/platform.ts';
@@ -18,7 +15,7 @@ import { coldStartWith } from './fresh-runtime.ts';
 
 const TOKEN = 'execution-route-test-token-000000000000';
 
-describe('executionHandler', () => {
+describe('executionRoute', () => {
   let action: ScriptedServer;
   let secretPath: string;
   let invoke: BoundRoute;
@@ -39,20 +36,12 @@ describe('executionHandler', () => {
   afterAll(() => action.close());
   beforeEach(async () => {
     coldStartWith({ SECRETS_FILE: secretPath });
-    const { callerRoute } = (await import(
-      '../../../../lib/http/caller-route.ts'
-    )) as typeof CallerRouteModule;
-    const { executionHandler } = (await import(
+    const { executionRoute } = (await import(
       '../../../../lib/http/execution-route.ts'
     )) as typeof ExecutionRouteModule;
-    const { answerHandOff } = (await import(
-      '../../../../lib/http/hand-off.ts'
-    )) as typeof HandOffModule;
-    const { getRuntime } = (await import('../../../../lib/runtime.ts')) as typeof RuntimeModule;
-    // As the functions bind them: an answer too large to return would be handed off.
-    const handOff = answerHandOff(getRuntime());
-    invoke = callerRoute(functionRoutes.invokeAction, executionHandler('action'), { handOff });
-    fire = callerRoute(functionRoutes.fireTrigger, executionHandler('trigger'), { handOff });
+    // As the functions bind them (an answer too large to return would be handed off).
+    invoke = executionRoute(functionRoutes.invokeAction);
+    fire = executionRoute(functionRoutes.fireTrigger);
     action.received.length = 0;
     action.script = (_req, res) =>
       res

@@ -10,13 +10,10 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as CallerRouteModule from '../../../../lib/http/caller-route.ts';
 import type * as ExecutionRouteModule from '../../../../lib/http/execution-route.ts';
-import type * as HandOffModule from '../../../../lib/http/hand-off.ts';
 import { handedOffResponse, passThroughOrHandedOff } from '../../../../lib/http/hand-off.ts';
 import type { BoundRoute } from '../../../../lib/http/route-stack.ts';
 import { functionRoutes } from '../../../../lib/http/routes/functions.ts';
-import type * as RuntimeModule from '../../../../lib/runtime.ts';
 import { type S3StandIn, startS3StandIn } from '../../../../scripts/local/s3-stand-in.ts';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
 import { captureLogLines } from '../../../helpers/logs.ts';
@@ -62,19 +59,10 @@ describe('answerHandOff on the action route', () => {
   /** The action route, bound as functions/actions/invoke.ts binds it, on a cold start. */
   async function invokeWith(env: Record<string, string>): Promise<BoundRoute> {
     coldStartWith({ SECRETS_FILE: secretPath, AWS_REGION: 'eu-west-1', ...env });
-    const { callerRoute } = (await import(
-      '../../../../lib/http/caller-route.ts'
-    )) as typeof CallerRouteModule;
-    const { executionHandler } = (await import(
+    const { executionRoute } = (await import(
       '../../../../lib/http/execution-route.ts'
     )) as typeof ExecutionRouteModule;
-    const { answerHandOff } = (await import(
-      '../../../../lib/http/hand-off.ts'
-    )) as typeof HandOffModule;
-    const { getRuntime } = (await import('../../../../lib/runtime.ts')) as typeof RuntimeModule;
-    return callerRoute(functionRoutes.invokeAction, executionHandler('action'), {
-      handOff: answerHandOff(getRuntime()),
-    });
+    return executionRoute(functionRoutes.invokeAction);
   }
 
   const withBucket = { ...AWS, HAND_OFF_BUCKET: BUCKET, AWS_ENDPOINT_URL_S3: '' };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.ts';
 import { admit } from '../../../../lib/usage/admission.ts';
-import { UsageGate } from '../../../../lib/usage/gate.ts';
+import { OUTAGE_WHILE_MS, UsageGate } from '../../../../lib/usage/gate.ts';
 import { usageReport } from '../../../../lib/usage/report.ts';
 import { memoryUsageStore } from '../../../../lib/usage/store.ts';
 import { ONE_REQUEST } from '../../../../lib/usage/units.ts';
@@ -151,6 +151,28 @@ describe('admit', () => {
     expect((await usageReport(gate, 'a', plans)).caller.day.requests).toBe(1);
   });
 
+  it("charges more units to the caller's plan alone, never refused, and answers the fields after them", async () => {
+    const { store } = spiedStore();
+    const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });
+    const plans = {
+      plan: { rateRps: 10, burst: 10, dayQuotaRequest: 20 },
+      accountPlan: { dayQuotaRequest: 1000 },
+    };
+    const admission = admitted(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST }));
+    // 25 more: past the caller's day quota, counted all the same.
+    const fields = await admission.charge(25);
+    expect(fields.RateLimit).toMatch(
+      /^"caller-rate";r=9;t=\d+, "caller-day";r=0;t=\d+, "account-day"/,
+    );
+    const usage = await usageReport(gate, 'a', plans);
+    expect(usage.caller.day.requests).toBe(26);
+    expect(usage.account?.day.requests).toBe(1);
+    // The bucket is the request's alone: nine more fit now, the day's quota none.
+    expect(refusal(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST })).code).toBe(
+      '400',
+    );
+  });
+
   describe('while the store fails throughout', () => {
     const down = () => spiedStore(() => true).store;
     const gateOver = (policy: 'open' | 'closed') =>
@@ -192,14 +214,51 @@ describe('admit', () => {
       expect(lines.join('\n')).toContain('rates held from memory, quotas closed');
     });
 
-    it('holds the account to its rate from memory too, and asks the failing store once a request', async () => {
+    it('holds the account to its rate from memory too, and asks the failing store once, then leaves it alone for the while', async () => {
       const { store, calls } = spiedStore(() => true);
       const gate = new UsageGate({ store, onStoreFailure: 'open', log, now: () => T0, random });
       const plans = { plan: { rateRps: 50 }, accountPlan: { rateRps: 2, burst: 2 } };
       admitted(await ask(gate, plans, 'a'));
       admitted(await ask(gate, plans, 'b'));
       expect(refusal(await ask(gate, plans, 'c'))).toMatchObject({ code: '420' });
-      expect(calls).toEqual(['take caller#a', 'take caller#b', 'take caller#c']);
+      expect(calls).toEqual(['take caller#a']);
+    });
+  });
+
+  describe('after the store failed', () => {
+    it(`leaves it alone for ${OUTAGE_WHILE_MS / 1000} s, then asks it with one request at a time until it answers`, async () => {
+      let failing = true;
+      const { store, calls } = spiedStore(() => failing);
+      const clock = { now: T0 };
+      const gate = new UsageGate({ store, onStoreFailure: 'open', log, now: () => clock.now });
+      // A rate of 100 a second keeps the caller on one item.
+      const plans = { plan: { rateRps: 100, dayQuotaRequest: 100 }, accountPlan: undefined };
+      const { metrics, counted } = recorder();
+      const ask = () => admit(gate, { callerId: 'a', plans, units: ONE_REQUEST, metrics });
+      admitted(await ask());
+      expect(calls).toEqual(['take caller#a']);
+      // Within the while: decided from memory at once, the metric counted for each.
+      clock.now = T0 + OUTAGE_WHILE_MS - 1;
+      for (let i = 0; i < 5; i++) admitted(await ask());
+      expect(calls).toHaveLength(1);
+      expect(counted).toHaveLength(6);
+      // The while is over, the store still fails: one request asks it, and the while starts again.
+      clock.now = T0 + OUTAGE_WHILE_MS;
+      await Promise.all([ask(), ask(), ask()]);
+      expect(calls).toHaveLength(2);
+      clock.now += OUTAGE_WHILE_MS - 1;
+      admitted(await ask());
+      expect(calls).toHaveLength(2);
+      // It answers again: the request asking it is counted (the other, meanwhile, is decided
+      // from memory), and the answer ends the outage: every request after asks it.
+      failing = false;
+      clock.now += 1;
+      await Promise.all([ask(), ask()]);
+      expect(calls).toHaveLength(3);
+      admitted(await ask());
+      admitted(await ask());
+      expect(calls).toHaveLength(5);
+      expect((await usageReport(gate, 'a', plans)).caller.day.requests).toBe(3);
     });
   });
 });

@@ -205,6 +205,21 @@ describe('the DynamoDB usage store under concurrency', { timeout: 120_000 }, () 
     expect(third.filter((w) => w === 300).length).toBeGreaterThanOrEqual(2);
   });
 
+  it("counts what no limit refuses on an item whose bucket a container holds off (a hand-off's size)", async () => {
+    const stores = (await containers(2, 'closed', 1)).map(({ store }) => store);
+    const rules = rulesOf({ rateRps: 10, burst: 1 });
+    const at = { nowMs: T0, windows: windowsOf(T0) };
+    const results = await Promise.all(
+      stores.map((store) => store.take('caller#held', { ...at, counts: ONE, rules })),
+    );
+    const loser = stores[results.findIndex((result) => !result.taken)]!;
+    // The loser holds the bucket off for a while; a count holds to no bucket.
+    const none = { rate: undefined, day: {}, month: {} };
+    const counted = await loser.take('caller#held', { ...at, counts: ONE, rules: none });
+    expect(counted.taken).toBe(true);
+    expect((await loser.read('caller#held'))?.dayCounts.requests).toBe(2);
+  });
+
   it('starts the day afresh once, however many containers open it at once', async () => {
     clock.now = T0;
     const gates = await containers(6);
@@ -281,6 +296,31 @@ describe('what an admission costs the store', () => {
       admitted(await admit(gate, { callerId: 'steady', plans, units: ONE_REQUEST }));
     }
     expect(client.calls).toEqual(Array(50).fill('UpdateItemCommand'));
+  });
+
+  it('sends at most 4 writes of one item at once from a container: the others wait their turn', async () => {
+    clock.now = T0;
+    const { client, gate } = (await containers(1))[0]!;
+    let inFlight = 0;
+    let most = 0;
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await next(args);
+        } finally {
+          inFlight--;
+        }
+      },
+      { step: 'initialize', name: 'countInFlight' },
+    );
+    // A rate of 100 a second keeps the caller on one item.
+    const plans = { plan: { rateRps: 100, dayQuotaRequest: 30 }, accountPlan: undefined };
+    const ask = () => admit(gate, { callerId: 'reporting', plans, units: ONE_REQUEST });
+    await ask();
+    const results = await Promise.all(Array.from({ length: 20 }, ask));
+    expect(results.filter((r) => r.admitted)).toHaveLength(20);
+    expect(most).toBe(4);
   });
 
   it('costs no call for a caller without a plan while there is no account plan', async () => {

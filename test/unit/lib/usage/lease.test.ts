@@ -99,6 +99,34 @@ describe('leases', () => {
     expect(refused.every((r) => (r.reason as { code?: string }).code === '410')).toBe(true);
   });
 
+  it('refuses with no call to the store a lease the container holds itself, until released', async () => {
+    clock.now = T0;
+    const shared = memoryLeaseStore();
+    const calls: string[] = [];
+    const counted: LeaseStore = {
+      acquire: (...args) => {
+        calls.push('acquire');
+        return shared.acquire(...args);
+      },
+      release: (...args) => {
+        calls.push('release');
+        return shared.release(...args);
+      },
+    };
+    const [first, second] = [leasesIn(counted, gate()), leasesIn(counted, gate())];
+    const release = await first('a', 25_000);
+    for (let i = 0; i < 3; i++) {
+      await expect(first('a', 25_000)).rejects.toMatchObject({ code: '410' });
+    }
+    // One call to take it; another container, which does not hold it, asks the store.
+    await expect(second('a', 25_000)).rejects.toMatchObject({ code: '410' });
+    expect(calls).toEqual(['acquire', 'acquire']);
+    await release();
+    // Released, it is asked for again.
+    await (await first('a', 25_000))();
+    expect(calls).toEqual(['acquire', 'acquire', 'release', 'acquire', 'release']);
+  });
+
   it.each(['open', 'closed'] as const)(
     "holds a lease in the container's memory while the store fails, %s",
     async (policy) => {

@@ -18,6 +18,7 @@ import { createLogger } from '../../../../../lib/core/log.ts';
 import { admission } from '../../../../../lib/http/middleware/admission.ts';
 import { errorEnvelope } from '../../../../../lib/http/middleware/error-envelope.ts';
 import { jsonBody } from '../../../../../lib/http/middleware/json-body.ts';
+import { requestLog } from '../../../../../lib/http/middleware/request-log.ts';
 import { validation } from '../../../../../lib/http/middleware/validation.ts';
 import type { RequestInput, RequestState } from '../../../../../lib/http/request-state.ts';
 import { json } from '../../../../../lib/http/responses.ts';
@@ -72,18 +73,26 @@ function setup() {
       return json(200, { translated: true });
     },
     body = '{"text":"hello"}',
+    /** With the request log first, as in every stack: its lines in `logged`. */
+    withLog = false,
   ) => {
-    const { state } = stateOf({ body, headers: { 'content-type': 'application/json' } });
+    const { state, logged } = stateOf({ body, headers: { 'content-type': 'application/json' } });
     state.caller = { id: 'translator', scopes: ['catalogue:translate'], plans };
     const stack = ownStack(
-      [errorEnvelope(), jsonBody(), validation({ body: translateBody }), admission(gate, spends)],
+      [
+        ...(withLog ? [requestLog('translate')] : []),
+        errorEnvelope(),
+        jsonBody(),
+        validation({ body: translateBody }),
+        admission(gate, spends),
+      ],
       async (given: RequestState) => {
         handled++;
         return outcome(given);
       },
     );
     const response = await stack(state);
-    return { response, state };
+    return { response, state, logged };
   };
   /** What the caller's plan has counted today. */
   const today = async (plans: Plans) => (await usageReport(gate, 'translator', plans)).caller.day;
@@ -133,7 +142,7 @@ describe('admission', () => {
     const { send, today, handled } = setup();
     const plans = plan({ dayQuotaRequest: 1 });
     await send(plans);
-    const { response, state } = await send(plans);
+    const { response, logged } = await send(plans, undefined, undefined, true);
     expect(handled()).toBe(1);
     expect(response.statusCode).toBe(429);
     expect(JSON.parse(response.body ?? '')).toMatchObject({
@@ -145,7 +154,7 @@ describe('admission', () => {
       'RateLimit-Policy': '"caller-day";q=1;w=86400',
       RateLimit: `"caller-day";r=0;t=${14 * 3600}`,
     });
-    expect(state.failure).toEqual({
+    expect(logged().find((line) => line.message === 'request')).toMatchObject({
       errorCode: '400',
       reason: 'quota-exceeded caller dayQuotaRequest',
     });
@@ -233,7 +242,7 @@ describe('admission', () => {
     let late: unknown;
     const { response } = await send(plans, async (state) => {
       // The guard answered (answer-in-time.ts); the work goes on, and would send now.
-      state.abandon();
+      state.calls.answered();
       try {
         sendsUpstream(state);
       } catch (error) {
@@ -287,7 +296,7 @@ describe('admission', () => {
     const answered = stack(state);
     // The units are being taken (the store is slow) when the guard answers (answer-in-time.ts).
     await new Promise((resolve) => setImmediate(resolve));
-    state.abandon();
+    state.calls.answered();
     const settled = gate.settled();
     release();
     await settled;

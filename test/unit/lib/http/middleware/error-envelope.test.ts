@@ -46,7 +46,7 @@ describe('errorEnvelope', () => {
 
   it("carries the request's own answer headers (its RateLimit fields), under the error's own", async () => {
     const { state } = stateOf();
-    Object.assign(state.responseHeaders, {
+    state.carried.carry({
       RateLimit: '"caller-rate";r=0;t=1',
       'Retry-After': '9',
     });

@@ -58,7 +58,7 @@ export type MessageResult =
   | { readonly settled: 'later'; readonly afterSeconds: number; readonly detail: string };
 
 /** Before a claimed message's run: run it, or take its outcome as known without running. */
-type Gate = { readonly run: true } | { readonly run: false; readonly outcome: RunOutcome };
+type RunOrSkip = { readonly run: true } | { readonly run: false; readonly outcome: RunOutcome };
 
 /**
  * How a message ends, and what its ledger record becomes first: `done` (complete), `pending`
@@ -70,7 +70,7 @@ export interface Settling {
   readonly becomes?: 'done' | 'pending' | 'parked';
 }
 
-export type Verdict = Gate | Settling;
+export type Verdict = RunOrSkip | Settling;
 
 /** The settings and the action's own say that a verdict depends on. */
 export interface Rules {
@@ -109,7 +109,7 @@ export function decide(
   outcome: undefined,
   rules: Rules,
 ): Settling;
-export function decide(record: Claimed, outcome: undefined, rules: Rules): Gate;
+export function decide(record: Claimed, outcome: undefined, rules: Rules): RunOrSkip;
 export function decide(record: Claimed, outcome: RunOutcome, rules: Rules): Settling;
 export function decide(
   record: RecordStatus,

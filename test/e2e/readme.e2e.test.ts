@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileCache } from '../helpers/compile-cache.ts';
 import { emulatorForSuite } from '../helpers/emulator.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -47,6 +48,7 @@ describe('the README', async () => {
           env: {
             PATH: process.env.PATH,
             HOME: process.env.HOME,
+            ...compileCache(),
             EMULATOR_PORT: String(emulator.port),
             WATCHER_STATE_FILE: relativeState,
           },

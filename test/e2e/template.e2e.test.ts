@@ -20,6 +20,7 @@ import { scopesGranting } from '../../lib/core/scopes.ts';
 import { routes } from '../../lib/http/routes/index.ts';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.ts';
 import { findFreePort } from '../../scripts/local/ports.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.ts';
 import {
   capitalized,
@@ -86,6 +87,7 @@ async function packageStage(
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    ...compileCache(),
     SLS_ESBUILD_WORK_FOLDER: path.join('.esbuild', path.basename(dir)),
     ...settings,
   };
@@ -135,6 +137,7 @@ function startedOnce(): Promise<NpmStart> {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        ...compileCache(),
         PORT: String(port),
         EMULATOR_PORT: String(await findFreePort()),
       },
@@ -178,7 +181,7 @@ function readmePackage(): Promise<Packaged & { readonly said: string }> {
     await started.waitFor('Functions ready at');
     const { stdout, stderr } = await run('npx', ['serverless', 'package'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...compileCache() },
     });
     // A copy: the next package, whatever its --package, empties .serverless/ when it starts.
     const dir = await mkdtemp(path.join(tmpdir(), 'sls-package-readme-'));

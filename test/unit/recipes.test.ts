@@ -27,6 +27,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -460,6 +461,7 @@ async function runIn(dir: string, command: string, args: string[]): Promise<Outc
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    ...compileCache(),
     TMPDIR: tmpdir(),
     NO_COLOR: '1',
     // What the project's global setup (test/helpers/global-setup.ts) sets: the AWS SDK's Node

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretFor } from '../../../emulator/index.ts';
+import { compileCache } from '../../helpers/compile-cache.ts';
 import { secretFile } from '../../helpers/platform.ts';
 import { sharedStackForSuite } from '../offline.ts';
 
@@ -76,6 +77,7 @@ describe('the shell lines of the docs', async () => {
         env: {
           PATH: `${path.join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
           HOME: process.env.HOME,
+          ...compileCache(),
           PORT: port,
           EMULATOR_PORT: String(emulator.port),
           SECRETS_FILE: secret,

@@ -27,7 +27,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileCache } from '../helpers/compile-cache.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -461,7 +460,8 @@ async function runIn(dir: string, command: string, args: string[]): Promise<Outc
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    ...compileCache(),
+    // The run's compile cache (vitest.config.ts): a faster start, the same command.
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
     TMPDIR: tmpdir(),
     NO_COLOR: '1',
     // What the project's global setup (test/helpers/global-setup.ts) sets: the AWS SDK's Node

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { findFreePort } from '../../../scripts/local/ports.ts';
-import { compileCache } from '../../helpers/compile-cache.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
@@ -14,7 +13,7 @@ const run = promisify(execFile);
 function sendWebhook(port: number) {
   return run(process.execPath, ['scripts/send-webhook.ts', 'demo', '{"name":"Ada"}'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...compileCache(), PORT: String(port) },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) },
   });
 }
 

@@ -49,7 +49,7 @@ const INT_TEXT = /^-?(0|[1-9][0-9]{0,9})$/;
  *
  * One pipe (the text, then its number with the range checked), and the metadata registered
  * rather than attached as a check: it is parsed on every request of the routes that take it,
- * and each layer of zod costs there (about half the parse, docs/benchmarks.md). Every issue
+ * and each layer of zod costs there (about half the parse, docs/benchmark-method.md). Every issue
  * carries `message`, as before.
  */
 export function intText(

@@ -166,6 +166,17 @@ export async function conditionalWrite(
   }
 }
 
+/**
+ * DynamoDB's answers to a hot item: its partition takes about 1,000 writes a second. The table
+ * still answers for every other item.
+ */
+const THROTTLES = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException']);
+
+/** Whether DynamoDB refused a call because its item was too busy (not because it is down). */
+export function isThrottle(error: unknown): boolean {
+  return error instanceof Error && THROTTLES.has(error.name);
+}
+
 /** The item as it is now (one consistent read); undefined when there is none. */
 export async function readItem(table: DynamoDbTable, key: Item): Promise<Item | undefined> {
   const { sdk, client } = await table.connect();

@@ -16,6 +16,8 @@
  *   the caller's plan took, the caller's units are given back. Refused requests count nothing.
  * - While the store fails: each subject's rate from memory; its quotas by the policy (gate.ts).
  */
+
+import { isThrottle } from '../core/dynamo-db.ts';
 import {
   QuotaExceededError,
   RateLimitedError,
@@ -137,7 +139,9 @@ export async function admit(gate: UsageGate, request: AdmitRequest): Promise<Adm
       return { admitted: false, error: new UsageStoreUnavailableError() };
     }
     if (part.kind === 'refused') {
-      await giveBackParts(gate, parts, request.log);
+      // The caller's rate token stays taken when the account refuses: else a caller would
+      // escape its own rate while the account is spent, a write on its item each time.
+      await giveBackParts(gate, parts, request.log, true);
       const dimensions = { Plan: part.subject.holder, Limit: part.refusal.limit };
       metrics?.count(USAGE_METRICS.refusals, dimensions);
       return { admitted: false, error: refusalError(gate, part, parts, counts, at) };
@@ -168,16 +172,32 @@ async function takePart(
       if (taken.ok) return [{ kind: 'taken', subject, take: taken }, false];
       return [{ kind: 'refused', subject, refusal: taken.refusal, seen: taken.seen }, false];
     } catch (error) {
+      // A throttled item is its subject's alone: the other subjects, and the next request,
+      // still ask the store. Anything else leaves the store alone for a while.
+      if (isThrottle(error)) {
+        gate.itemThrottled(error, request.metrics, request.log);
+        return [await decidedAlone(gate, subject, take), false];
+      }
       gate.storeFailed(error, request.metrics, request.log);
     }
   }
-  if (gate.policy === 'closed' && hasQuota(subject))
-    return [{ kind: 'unavailable', subject }, true];
+  return [await decidedAlone(gate, subject, take), true];
+}
+
+/**
+ * A subject's part decided without the store: refused by the closed policy when the plan has
+ * quotas, else held to its rate from memory.
+ */
+async function decidedAlone(
+  gate: UsageGate,
+  subject: Subject,
+  take: Parameters<typeof takeFromSubject>[0],
+): Promise<Part> {
+  if (gate.policy === 'closed' && hasQuota(subject)) return { kind: 'unavailable', subject };
   const held = await takeFromSubject({ ...take, down: gate.outage });
-  return [
-    held.ok ? { kind: 'uncounted', subject } : { kind: 'refused', subject, refusal: held.refusal },
-    true,
-  ];
+  return held.ok
+    ? { kind: 'uncounted', subject }
+    : { kind: 'refused', subject, refusal: held.refusal };
 }
 
 async function giveBackParts(

@@ -122,6 +122,20 @@ export class UsageGate {
   }
 
   /**
+   * Says that the store refused a call because one item was too busy. The store answers, so no
+   * outage starts: only this request's part is decided without it. A warning, and the metric.
+   */
+  itemThrottled(error: unknown, metrics?: MetricRecorder, log?: Logger): void {
+    this.storeAnswered();
+    this.#decidedAlone(metrics);
+    const policy = this.policy;
+    (log ?? this.log).warn(`usage item throttled: held from memory, quotas ${policy}`, {
+      ...describeError(error),
+      policy,
+    });
+  }
+
+  /**
    * Says that the store failed, and leaves it alone for OUTAGE_WHILE_MS: a warning, and the
    * metric.
    */

@@ -5,8 +5,11 @@
 import type { MetricRecorder } from '../../lib/usage/gate.ts';
 import { memoryUsageStore, type UsageStore } from '../../lib/usage/store.ts';
 
-/** A memory store that records its calls (`take caller#a`), and fails those `fails` names. */
-export function spiedStore(fails: (method: string, key: string) => boolean = () => false) {
+/**
+ * A memory store that records its calls (`take caller#a`), and fails those `fails` names: with
+ * the error it returns, or a refused connection.
+ */
+export function spiedStore(fails: (method: string, key: string) => boolean | Error = () => false) {
   const inner = memoryUsageStore();
   const calls: string[] = [];
   const store = Object.fromEntries(
@@ -16,7 +19,9 @@ export function spiedStore(fails: (method: string, key: string) => boolean = () 
       typeof member === 'function' && name !== 'peek'
         ? async (key: string, ...rest: unknown[]) => {
             calls.push(`${name} ${key}`);
-            if (fails(name, key)) throw new Error('connect ECONNREFUSED 127.0.0.1:8000');
+            const failure = fails(name, key);
+            if (failure instanceof Error) throw failure;
+            if (failure) throw new Error('connect ECONNREFUSED 127.0.0.1:8000');
             return (member as (...args: unknown[]) => unknown).call(inner, key, ...rest);
           }
         : member,

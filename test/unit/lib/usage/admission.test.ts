@@ -113,6 +113,56 @@ describe('admit', () => {
     ]);
   });
 
+  it("holds a caller to its own rate while the account's plan refuses: its quota back, its token kept", async () => {
+    const { store, calls } = spiedStore();
+    const gate = new UsageGate({ store, onStoreFailure: 'open', log, now: () => T0 });
+    const plans = {
+      plan: { rateRps: 1, burst: 1, dayQuotaRequest: 5 },
+      accountPlan: { dayQuotaRequest: 1 },
+    };
+    // Another caller spends the account's day.
+    admitted(
+      await admit(gate, {
+        callerId: 'b',
+        plans: { ...plans, plan: undefined },
+        units: ONE_REQUEST,
+      }),
+    );
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      codes.push(refusal(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST })).code);
+    }
+    // The first is the account's refusal; the caller's own rate refuses the rest.
+    expect(codes).toEqual(['400', '420', '420', '420', '420']);
+    // Its quota units went back: the day counts none of the refused requests.
+    const usage = await usageReport(gate, 'a', plans);
+    expect(usage.caller.day.requests).toBe(0);
+    expect(calls.filter((call) => call === 'take caller#a').length).toBeLessThanOrEqual(5);
+  });
+
+  it("fails a throttled item's subject alone: no outage, the other callers still counted", async () => {
+    const hot = Object.assign(new Error('Throughput exceeds the current capacity'), {
+      name: 'ProvisionedThroughputExceededException',
+    });
+    const { store, calls } = spiedStore(
+      (method, key) => method === 'take' && key === 'caller#a' && hot,
+    );
+    const gate = new UsageGate({ store, onStoreFailure: 'open', log, now: () => T0 });
+    const { metrics, counted } = recorder();
+    const plans = { plan: { rateRps: 1, burst: 1, dayQuotaRequest: 5 }, accountPlan: undefined };
+    // The hot caller: held to its rate from memory, by the open policy.
+    admitted(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST, metrics }));
+    expect(refusal(await admit(gate, { callerId: 'a', plans, units: ONE_REQUEST })).code).toBe(
+      '420',
+    );
+    expect(counted).toEqual([['UsageStoreFailures', { Policy: 'open' }, undefined]]);
+    // Another caller's next request still asks the store, and is counted.
+    calls.length = 0;
+    admitted(await admit(gate, { callerId: 'c', plans, units: ONE_REQUEST }));
+    expect(calls).toEqual(['take caller#c']);
+    expect((await usageReport(gate, 'c', plans)).caller.day.requests).toBe(1);
+  });
+
   it('gives the caller back what it took when the store fails at the account, closed', async () => {
     const { store } = spiedStore((method, key) => method === 'take' && key.startsWith('account'));
     const gate = new UsageGate({ store, onStoreFailure: 'closed', log, now: () => T0 });

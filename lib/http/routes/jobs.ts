@@ -10,7 +10,7 @@ import {
   searchBodySchema,
 } from '../../scan-jobs/schemas.ts';
 import { ONE_REQUEST } from '../../usage/units.ts';
-import { defineRoute, document, PLATFORM_JSON, routesOf } from './route.ts';
+import { defineRoute, routesOf } from './route.ts';
 
 /** A job route calls the platform once a request, as the usage plans count it. */
 const jobRoute = {
@@ -74,80 +74,3 @@ export const jobRoutes = routesOf({
     input: { path: instancePathSchema },
   }),
 });
-
-/** The jobs cancel-reserved could not cancel, each with the reason. */
-const FAILED_JOBS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['instanceNo', 'error'],
-    properties: {
-      instanceNo: { type: 'string' },
-      error: {
-        type: 'object',
-        required: ['errorCode', 'message'],
-        properties: {
-          errorCode: { type: 'string' },
-          message: { type: 'string' },
-          details: { type: 'string' },
-        },
-      },
-    },
-  },
-};
-
-ROUTE_DOCS: {
-  for (const route of Object.values(jobRoutes)) document(route, { responses: [PLATFORM_JSON] });
-  document(jobRoutes.cancelReservedJobs, {
-    description:
-      '`dryRun: true` answers the reserved jobs it would cancel and cancels nothing. With ' +
-      '`expectAtMost: N`, when the search finds more than N reserved jobs nothing is cancelled ' +
-      'and the answer is 409/`100`, with the count found in `details`.',
-    responses: [
-      {
-        status: 200,
-        description:
-          "The jobs cancelled, those that could not be (with the reason), and the reserved jobs found but not attempted when the time ran out or the caller's usage plans were spent (each page read and each cancel takes a unit); call again to go on. A dry run: the reserved jobs it would cancel",
-        contentTypes: ['application/json'],
-        schema: {
-          oneOf: [
-            {
-              type: 'object',
-              required: ['cancelled', 'failed', 'remaining', 'complete'],
-              additionalProperties: false,
-              properties: {
-                cancelled: { type: 'array', items: { type: 'string' } },
-                failed: FAILED_JOBS,
-                remaining: {
-                  type: 'array',
-                  items: { type: 'string' },
-                  description:
-                    "Reserved jobs found but not attempted: the time left, or the caller's usage plans, could not cover them",
-                },
-                complete: {
-                  type: 'boolean',
-                  description: 'Every page was read and every reserved job found was attempted',
-                },
-              },
-            },
-            {
-              type: 'object',
-              required: ['dryRun', 'reserved', 'failed', 'complete'],
-              additionalProperties: false,
-              properties: {
-                dryRun: { const: true },
-                reserved: {
-                  type: 'array',
-                  items: { type: 'string' },
-                  description: 'The reserved jobs found, which a call would cancel',
-                },
-                failed: FAILED_JOBS,
-                complete: { type: 'boolean', description: 'Every page was read' },
-              },
-            },
-          ],
-        },
-      },
-    ],
-  });
-}

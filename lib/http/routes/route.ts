@@ -6,26 +6,13 @@
  */
 import type * as z from 'zod/mini';
 import type { ScopeTemplate } from '../../core/scopes.ts';
-import { type ExecutionKind, WEB_ACTION_METHODS } from '../../execution/targets.ts';
+import type { ExecutionKind } from '../../execution/targets.ts';
 import type { Units } from '../../usage/units.ts';
 
 export type Schema<T> = z.ZodMiniType<T>;
 export type JsonSchema = Record<string, unknown>;
 
 type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
-
-/** One success response of a route, as the document describes it. */
-export interface RouteResponse {
-  /** `default`: any other status (an endpoint's own answer, passed through). */
-  readonly status: number | 'default';
-  readonly description: string;
-  /** Media types of its body; none for an answer whose type is the endpoint's own. */
-  readonly contentTypes?: readonly string[];
-  /** The body is bytes (images, audio). */
-  readonly binary?: boolean;
-  /** The JSON Schema of a JSON body, where the service knows it. */
-  readonly schema?: JsonSchema;
-}
 
 /**
  * A body taken as bytes: the handler reads them as received (`request.bytes`). Who checks them:
@@ -131,36 +118,8 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   readonly handsOff?: true;
 }
 
-/**
- * What a route documents beyond its summary: read by the OpenAPI document alone
- * (lib/http/openapi.ts), never while a request is served.
- */
-export interface RouteDocs {
-  readonly description?: string;
-  readonly responses: readonly RouteResponse[];
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: a route of any input types
 type AnyRoute = Route<any, any, any>;
-
-/** Each route's documentation, attached once when its module loads. */
-const docs = new WeakMap<AnyRoute, RouteDocs>();
-
-/**
- * Attaches a route's documentation. Route modules call it in a statement labelled ROUTE_DOCS,
- * which the functions' bundles leave out (esbuild's dropLabels, serverless.yml): the document is
- * built when the package is (sls/plugins/esbuild-plugins.cjs), and no function carries its text.
- */
-export function document(route: AnyRoute, routeDocs: RouteDocs): void {
-  docs.set(route, routeDocs);
-}
-
-/** A route's documentation; throws for a route that has none (or in a function's bundle). */
-export function docsOf(route: AnyRoute): RouteDocs {
-  const found = docs.get(route);
-  if (!found) throw new Error(`Route ${route.id} has no documentation (ROUTE_DOCS)`);
-  return found;
-}
 
 /** API Gateway's route key of a route: `GET /jobs`, `ANY /actions/{name}`. */
 export function routeKeyOf(route: Pick<Route, 'method' | 'path'>): string {
@@ -193,14 +152,3 @@ export function routesOf<T extends Record<string, AnyRoute>>(routes: T): T {
   }
   return named as T;
 }
-
-/** The methods an `ANY` route accepts (a web action's methods). */
-export const ANY_METHODS = WEB_ACTION_METHODS;
-
-/** A JSON answer whose body is the platform's, unchanged. */
-export const PLATFORM_JSON: RouteResponse = {
-  status: 200,
-  description: "The platform's answer, unchanged",
-  contentTypes: ['application/json'],
-  schema: { type: 'object' },
-};

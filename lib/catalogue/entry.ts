@@ -3,8 +3,8 @@
  * as data. The functions, the routes, the OpenAPI document and the tests all read entries of
  * this shape (lib/catalogue/table.ts), so that adding an API is adding one entry.
  */
-import type * as z from 'zod/mini';
 import type { UpstreamError } from '../core/errors.ts';
+import type { Schema } from '../core/schemas.ts';
 import type { CatalogueApi } from '../core/scopes.ts';
 import type { UpstreamAnswer } from '../upstream/client.ts';
 import type { Pairs } from '../upstream/urls.ts';
@@ -42,8 +42,6 @@ interface UpstreamPayload {
   readonly json?: unknown;
   readonly raw?: Uint8Array;
 }
-
-type Schema<T> = z.ZodMiniType<T>;
 
 export interface CatalogueEntry<B = unknown, Q = unknown, P = unknown> {
   /** Short stable name, used in logs and operation ids. */

@@ -23,11 +23,11 @@
 import type * as z from 'zod/mini';
 import type { InputIssue } from './errors.ts';
 import { knownKeysAt } from './known-keys.ts';
+import type { Schema } from './schemas.ts';
 
 /** Where an input comes from: the path parameters, the query string, or the body. */
 export type InputPlace = 'path' | 'query' | 'body';
 
-type Schema = z.ZodMiniType<unknown>;
 type Issue = z.core.$ZodIssue;
 type Key = PropertyKey;
 

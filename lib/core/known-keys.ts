@@ -3,9 +3,7 @@
  * from the schema's definition under its defaults, optionals, nullables and pipes. An error
  * about an unknown member lists them (input-issues.ts).
  */
-import type * as z from 'zod/mini';
-
-type Schema = z.ZodMiniType<unknown>;
+import type { Schema } from './schemas.ts';
 
 interface SchemaDef {
   readonly type: string;

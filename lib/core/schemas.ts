@@ -4,6 +4,9 @@
  */
 import * as z from 'zod/mini';
 
+/** A zod schema whose parsed value is a `T`: every input's, the secret's, the environment's. */
+export type Schema<T = unknown> = z.ZodMiniType<T>;
+
 const DOT_ONLY = '(?:\\.|%2e)+';
 const DOT_ONLY_SEGMENT = new RegExp(`^${DOT_ONLY}$`, 'i');
 const DOT_ONLY_SEGMENT_IN_PATH = new RegExp(`(?:^|/)${DOT_ONLY}(?:/|$)`, 'i');

@@ -4,11 +4,10 @@
  * and the route's docs (lib/http/routes/docs/), and who may call it.
  */
 import * as z from 'zod/mini';
+import type { Schema } from '../core/schemas.ts';
 import { scopesGranting } from '../core/scopes.ts';
 import type { RouteDocs } from './routes/docs/route-docs.ts';
 import { type JsonSchema, needsCaller, type Route } from './routes/route.ts';
-
-type Schema = z.ZodMiniType;
 
 /** The JSON Schema of what a caller sends (the input side of transforms and defaults). */
 export function jsonSchemaOf(schema: Schema): JsonSchema {

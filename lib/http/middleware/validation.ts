@@ -4,13 +4,11 @@
  * input on the request's state, where the handler's request reads it. (The path was validated
  * before the caller's scope, path-params.ts.)
  */
-import type * as z from 'zod/mini';
 import { InputError, type InputIssue } from '../../core/errors.ts';
 import { type InputPlace, parseInput } from '../../core/input-issues.ts';
+import type { Schema } from '../../core/schemas.ts';
 import { queryOf } from '../query.ts';
 import type { HttpMiddleware } from './middleware.ts';
-
-type Schema<T> = z.ZodMiniType<T>;
 
 interface InputSchemas {
   readonly body?: Schema<unknown>;

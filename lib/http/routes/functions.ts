@@ -18,7 +18,7 @@ export const executionQuerySchema = z.strictObject({
 export type ExecutionQuery = z.infer<typeof executionQuerySchema>;
 
 export const functionRoutes = routesOf({
-  invokeAction: defineRoute<CheckedExecution, ExecutionQuery, NamePath>({
+  invokeAction: defineRoute({
     // An action's answer is whatever it returns, of any size.
     handsOff: true,
     method: 'ANY',
@@ -42,7 +42,7 @@ export const functionRoutes = routesOf({
       },
     },
   }),
-  fireTrigger: defineRoute<CheckedExecution, ExecutionQuery, NamePath>({
+  fireTrigger: defineRoute({
     handsOff: true,
     method: 'POST',
     path: '/triggers/{name}',
@@ -62,7 +62,7 @@ export const functionRoutes = routesOf({
       },
     },
   }),
-  receiveWebhook: defineRoute<undefined, Record<string, never>, NamePath>({
+  receiveWebhook: defineRoute({
     method: 'POST',
     path: '/webhooks/{name}',
     access: 'public',

@@ -19,7 +19,7 @@ const jobRoute = {
 } as const;
 
 export const jobRoutes = routesOf({
-  listJobs: defineRoute<undefined, ListQuery>({
+  listJobs: defineRoute({
     ...jobRoute,
     access: { scope: 'jobs:read' },
     method: 'GET',
@@ -27,7 +27,7 @@ export const jobRoutes = routesOf({
     summary: 'List scan jobs, one page',
     input: { query: listQuerySchema },
   }),
-  searchJobs: defineRoute<SearchBody>({
+  searchJobs: defineRoute({
     ...jobRoute,
     access: { scope: 'jobs:read' },
     method: 'POST',
@@ -35,7 +35,7 @@ export const jobRoutes = routesOf({
     summary: 'Search scan jobs by URL or memo',
     input: { body: searchBodySchema },
   }),
-  cancelReservedJobs: defineRoute<CancelReservedBody>({
+  cancelReservedJobs: defineRoute({
     ...jobRoute,
     // Every page it reads and every job it cancels is a call of the platform: one unit each,
     // taken as it goes (functions/jobs/cancel-reserved.ts).
@@ -47,7 +47,7 @@ export const jobRoutes = routesOf({
     summary: 'Cancel every reserved job a search finds, across all pages, several at a time',
     input: { body: cancelReservedBodySchema },
   }),
-  cancelJob: defineRoute<undefined, Record<string, never>, InstancePath>({
+  cancelJob: defineRoute({
     ...jobRoute,
     access: { scope: 'jobs:cancel' },
     method: 'PATCH',
@@ -55,7 +55,7 @@ export const jobRoutes = routesOf({
     summary: 'Cancel a job that has not started',
     input: { path: instancePathSchema },
   }),
-  stopJob: defineRoute<undefined, Record<string, never>, InstancePath>({
+  stopJob: defineRoute({
     ...jobRoute,
     access: { scope: 'jobs:stop' },
     method: 'PATCH',
@@ -63,7 +63,7 @@ export const jobRoutes = routesOf({
     summary: 'Stop a running job',
     input: { path: instancePathSchema },
   }),
-  getJobReport: defineRoute<undefined, Record<string, never>, InstancePath>({
+  getJobReport: defineRoute({
     ...jobRoute,
     access: { scope: 'jobs:read' },
     // A large site's report may pass what a Lambda function can return; kept as an attachment.

@@ -1,15 +1,16 @@
 /**
  * The shape of one route of the registry: everything the service declares about it, as data.
- * The handler is bound to its entry (`callerRoute(jobRoutes.<key>, ...)`), the serverless
- * `httpApi` events are read from the registry (sls/resolvers/routes.cjs), and the OpenAPI document
- * is built from it (lib/http/openapi.ts), so that a route is declared once.
+ * Its handler is bound to its entry (`bind(jobRoutes.<key>, ...)`, lib/http/bind.ts), which
+ * reads from it what the stack needs. The serverless `httpApi` events (sls/resolvers/routes.ts),
+ * the OpenAPI document (lib/http/openapi.ts) and the docs' tables (scripts/docs.ts) are read from
+ * the registry too, so that a route is declared once.
  */
-import type * as z from 'zod/mini';
+import type { Schema } from '../../core/schemas.ts';
 import type { ScopeTemplate } from '../../core/scopes.ts';
+import type { CheckedExecution } from '../../execution/request.ts';
 import type { ExecutionKind } from '../../execution/targets.ts';
 import type { Units } from '../../usage/units.ts';
 
-export type Schema<T> = z.ZodMiniType<T>;
 export type JsonSchema = Record<string, unknown>;
 
 type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
@@ -126,18 +127,48 @@ export function routeKeyOf(route: Pick<Route, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
 }
 
+/** What an entry says before its area names it: its `id` and `function` may wait for its key. */
+type RouteSpec = Omit<AnyRoute, 'id' | 'function'> & {
+  readonly id?: string;
+  readonly function?: string;
+};
+
+/** Who checks a route's bytes, as its type says (never: it takes none). */
+type CheckedByOf<R> = R extends { readonly input?: infer I }
+  ? NonNullable<I> extends { readonly bytes?: infer B }
+    ? NonNullable<B> extends { readonly checkedBy: infer C }
+      ? C
+      : never
+    : never
+  : never;
+
 /**
- * An entry with its input types checked. In an area's module, its `id`, and its `function` unless
- * it says whose, are its key there (`routesOf`), so that a function's name is written once; a
- * route made anywhere else (a test's) says both.
+ * The handler's `request.body`: what its JSON body's schema gives, the execution checked against
+ * its target (an action's or a trigger's bytes), or nothing.
  */
-export function defineRoute<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
-  route: Omit<Route<B, Q, P>, 'id' | 'function'> & {
-    readonly id?: string;
-    readonly function?: string;
-  },
-): Route<B, Q, P> {
-  return route as Route<B, Q, P>;
+type BodyOf<S> = S extends { readonly input: { readonly body: Schema<infer B> } }
+  ? B
+  : [CheckedByOf<S>] extends [{ readonly target: ExecutionKind }]
+    ? CheckedExecution
+    : undefined;
+type QueryOf<S> = S extends { readonly input: { readonly query: Schema<infer Q> } }
+  ? Q
+  : Record<string, never>;
+type PathOf<S> = S extends { readonly input: { readonly path: Schema<infer P> } }
+  ? P
+  : Record<string, never>;
+
+/**
+ * An entry, as written: its type keeps what it says (its access, what it spends, whether it
+ * hands off, who checks its bytes), so that binding it asks for what it needs (bind.ts), and
+ * its handler's input types follow from its schemas. In an area's module, its `id`, and its
+ * `function` unless it says whose, are its key there (`routesOf`), so that a function's name is
+ * written once; a route made anywhere else (a test's) says both.
+ */
+export function defineRoute<const S extends RouteSpec>(
+  route: S,
+): S & Route<BodyOf<S>, QueryOf<S>, PathOf<S>> {
+  return route as S & Route<BodyOf<S>, QueryOf<S>, PathOf<S>>;
 }
 
 /**

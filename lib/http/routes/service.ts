@@ -44,7 +44,7 @@ export const serviceRoutes = routesOf({
     summary: 'The reference in a browser: every route, with a place to paste a token and try it',
     tag: 'service',
   }),
-  docsAsset: defineRoute<undefined, Record<string, never>, DocsAssetPath>({
+  docsAsset: defineRoute({
     function: 'docs',
     method: 'GET',
     path: '/docs/{asset}',
@@ -54,7 +54,7 @@ export const serviceRoutes = routesOf({
     tag: 'service',
     input: { path: docsAssetPathSchema },
   }),
-  usage: defineRoute<undefined, UsageQuery>({
+  usage: defineRoute({
     method: 'GET',
     path: '/usage',
     // Any known caller reads its own; `?caller=` another's, with usage:read (the handler checks).

@@ -73,7 +73,7 @@ function parseLayers(markdown: string): Layer[] {
   return rows;
 }
 
-/** The folders (`name/`) and modules (`name.ts`) at the top of lib/. */
+/** The folders (`<name>/`) and modules (`<name>.ts`) at the top of lib/. */
 function topOfLib(root: string): string[] {
   return readdirSync(path.join(root, 'lib'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() || /(?<!\.d)\.ts$/.test(entry.name))

@@ -61,7 +61,12 @@ import { commandLine, noArguments } from './local/args.ts';
 import { nodeLine } from './local/node-line.ts';
 import { PROJECT_ROOT } from './local/paths.ts';
 import { newCaller } from './new-caller.ts';
-import { type DeployedRoute, routesOf, selectRoute, startHttpApi } from './rehearse/http-api.ts';
+import {
+  type DeployedRoute,
+  deployedRoutesIn,
+  selectRoute,
+  startHttpApi,
+} from './rehearse/http-api.ts';
 import { type Invocation, LambdaHost } from './rehearse/lambda-host.ts';
 import {
   enforceIdentities,
@@ -596,7 +601,7 @@ async function main(): Promise<number> {
     const api = await startHttpApi(
       async () => {
         const loaded = await loadStack();
-        return routesOf(loaded.resources, functionNameOf(loaded));
+        return deployedRoutesIn(loaded.resources, functionNameOf(loaded));
       },
       async (fn, event) => (await hostOf()).invoke(fn, event),
     );
@@ -716,7 +721,7 @@ async function main(): Promise<number> {
         `moto's own poller of ${mapping.EventSourceArn?.split(':').at(-1)} turned off: the rehearsal polls it as Lambda does`,
       );
     }
-    const deployedRoutes = routesOf(deployedStack.resources, functionNameOf(deployedStack));
+    const deployedRoutes = deployedRoutesIn(deployedStack.resources, functionNameOf(deployedStack));
     await runRoutes(api.url, deployedRoutes, caller.token, emulator);
     const activationsBefore = emulator.actions.activations().length;
     const delivered = await runWebhooks(api.url, deployedRoutes, region);

@@ -36,7 +36,7 @@ import {
 } from './function-entry.ts';
 
 /** The registry's routes of a catalogue group (lib/catalogue/<group>.ts). */
-const routesOf = (entries: readonly CatalogueEntry[]) =>
+const registryRoutesOf = (entries: readonly CatalogueEntry[]) =>
   entries.map((entry) => registry.find((route) => route.id === entry.id)!);
 
 /** A caller's route that reaches the platform reads the callers and keeps their usage. */
@@ -200,25 +200,25 @@ const TABLE: readonly FunctionSpec[] = [
   // CAPTCHA key, then its image, then the comparison; a map's tiles in bursts), so its routes
   // keep each other's containers warm, and each group module is all its function bundles.
   {
-    trigger: { routes: routesOf(languageEntries) },
+    trigger: { routes: registryRoutesOf(languageEntries) },
     handler: 'functions/catalogue/language.ts',
     ...CATALOGUE,
     ...handOffCap('catalogueLanguageConcurrency'),
   },
   {
-    trigger: { routes: routesOf(mapsEntries) },
+    trigger: { routes: registryRoutesOf(mapsEntries) },
     handler: 'functions/catalogue/maps.ts',
     ...CATALOGUE,
     ...handOffCap('catalogueMapsConcurrency'),
   },
   {
-    trigger: { routes: routesOf(captchaEntries) },
+    trigger: { routes: registryRoutesOf(captchaEntries) },
     handler: 'functions/catalogue/captcha.ts',
     ...CATALOGUE,
     ...handOffCap('catalogueCaptchaConcurrency'),
   },
   {
-    trigger: { routes: routesOf(utilityEntries) },
+    trigger: { routes: registryRoutesOf(utilityEntries) },
     handler: 'functions/catalogue/utility.ts',
     ...CATALOGUE,
   },

@@ -9,7 +9,7 @@
 
 import type { CallContext } from '../core/call-context.ts';
 import { requiredSetting } from '../core/deployed-settings.ts';
-import { ConfigurationError } from '../core/errors.ts';
+import { MisconfiguredError } from '../core/errors.ts';
 import { perRuntime } from '../core/per-runtime.ts';
 import type { Runtime } from '../runtime.ts';
 import { credentialsFrom } from '../secrets/credentials.ts';
@@ -181,7 +181,7 @@ export interface AppCredentials {
 export function appCredentialsFrom(secrets: SecretStore): CredentialSource<AppCredentials> {
   return credentialsFrom(secrets, (secret) => {
     if (!secret.openapi) {
-      throw new ConfigurationError(new Error('The secret has no openapi credentials'));
+      throw new MisconfiguredError(new Error('The secret has no openapi credentials'));
     }
     return secret.openapi;
   });

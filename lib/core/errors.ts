@@ -42,8 +42,8 @@ export {
   WebhooksUnavailableError,
 } from './request-errors.ts';
 export {
-  ConfigurationError,
   type InputIssue,
+  MisconfiguredError,
   ServiceError,
   toServiceError,
   UnexpectedError,

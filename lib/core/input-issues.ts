@@ -59,7 +59,7 @@ export function inputIssuesOf(
 /** Parses `input` with `schema`: the value, or the issues that teach (inputIssuesOf). */
 export function parseInput<T>(
   where: InputPlace,
-  schema: z.ZodMiniType<T>,
+  schema: Schema<T>,
   input: unknown,
 ):
   | { readonly success: true; readonly data: T }

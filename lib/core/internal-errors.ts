@@ -1,10 +1,13 @@
 /**
- * Failures that never reach a caller as such: the configuration, the secret, the watcher's
- * state. The log and Lambda see them; a caller sees what they become (a ConfigError, found when
- * a setting is used, is answered as the configuration's fault: service-error.ts).
+ * Failures that never reach a caller as they are: the settings, the secret, the watcher's
+ * state. The log and Lambda see them. A caller sees what `toServiceError` makes of them.
  */
 
-/** The environment is invalid: the function's init fails, naming the variable. */
+/**
+ * An operator's setting (an environment variable) is missing or invalid. Thrown by config.ts at
+ * cold start, so the function's init fails naming the variable. A caller never sees it: when one
+ * is met during a request, the caller gets a MisconfiguredError (service-error.ts).
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }

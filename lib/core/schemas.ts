@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 
-/** A zod schema whose parsed value is a `T`: every input's, the secret's, the environment's. */
+/** A zod schema whose parsed value is a T: what a route or an entry declares for its input. */
 export type Schema<T = unknown> = z.ZodMiniType<T>;
 
 const DOT_ONLY = '(?:\\.|%2e)+';
@@ -49,7 +49,7 @@ const INT_TEXT = /^-?(0|[1-9][0-9]{0,9})$/;
  *
  * One pipe (the text, then its number with the range checked), and the metadata registered
  * rather than attached as a check: it is parsed on every request of the routes that take it,
- * and each layer of zod costs there (about half the parse, docs/benchmarks.md). Every issue
+ * and each layer of zod costs there (about half the parse, docs/benchmark-method.md). Every issue
  * carries `message`, as before.
  */
 export function intText(

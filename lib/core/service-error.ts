@@ -1,9 +1,7 @@
 /**
- * The shape of every failure a caller can see, a ServiceError: an HTTP status, the platform's
- * errorCode (always a string) and message, optional details and headers, and why, for the
- * request's log line. And the two answers that no family of the taxonomy (errors.ts) names:
- * a configuration only an operator can mend, and anything unexpected; whatever else escapes a
- * handler is answered as one of them (`toServiceError`).
+ * Every failure a caller can see is a ServiceError: a status, the platform's errorCode and
+ * message, and a reason for the log line. This module also holds the two 500s no family of
+ * errors.ts names. `toServiceError` turns anything else a handler throws into one of them.
  */
 import { ConfigError } from './internal-errors.ts';
 
@@ -54,14 +52,13 @@ export function retryAfterOf(seconds: number): string {
 }
 
 /**
- * The service's configuration is wrong: its secret does not validate, does not exist, or the
- * function's role may not read it. Retrying cannot help until an operator corrects it, so this
- * is no 503 "try again later": 500/`900`. The log line names the cause (the field, never a
- * value), and raises the ConfigurationErrors metric that an alarm watches; the answer names
- * neither.
+ * What a caller gets (500/`900`) when only an operator can mend the service: its secret is
+ * invalid, missing or unreadable, or a setting is missing (a ConfigError). Retrying cannot help,
+ * so it is not a 503. The log line names the field, never a value. For a bad secret, that line
+ * also carries the ConfigurationErrors metric an alarm watches. The response names neither.
  */
-export class ConfigurationError extends ServiceError {
-  override name = 'ConfigurationError';
+export class MisconfiguredError extends ServiceError {
+  override name = 'MisconfiguredError';
   constructor(cause?: unknown) {
     super({
       status: 500,
@@ -84,12 +81,12 @@ export class UnexpectedError extends ServiceError {
 }
 
 /**
- * Whatever was thrown, as the ServiceError a caller may see: a setting found missing when it is
- * used (ConfigError) is the configuration's fault, not an unexpected one.
+ * Whatever was thrown, as the ServiceError a caller may see. A setting found missing when it is
+ * used (a ConfigError) is the operator's fault, so the caller gets a MisconfiguredError.
  */
 export function toServiceError(thrown: unknown): ServiceError {
   if (thrown instanceof ServiceError) return thrown;
   return thrown instanceof ConfigError
-    ? new ConfigurationError(thrown)
+    ? new MisconfiguredError(thrown)
     : new UnexpectedError(thrown);
 }

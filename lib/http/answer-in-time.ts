@@ -1,10 +1,9 @@
 /**
- * The last-resort guard around the whole stack: whatever hangs (an upstream call, a slow secret
- * fetch in the caller check), the caller gets the 504/`510` envelope before the function's own
- * timeout, never the runtime's timeout error. Its state is its timer, in a closure per request;
- * when it answers, it tells the request's calls (request-calls.ts), so that none goes out after. middy's own early timeout races only the
- * handler, not the middlewares before it (and, in middy 6, aborts one AbortController shared by
- * every request of the process): it is off.
+ * The last-resort guard around the whole stack. Whatever hangs (an upstream call, a slow secret
+ * fetch in the caller check), the caller gets the 504/`510` error body before the function's own
+ * timeout, never the runtime's timeout error. Its state is its timer, in a closure per request.
+ * When it responds, it tells the request's calls (request-calls.ts), so that none goes out after.
+ * middy's own early timeout is off: it races only the handler, not the middlewares before it.
  */
 import { UpstreamTimeoutError } from '../core/errors.ts';
 import { encodeError, negotiateErrorFormat } from './envelope.ts';

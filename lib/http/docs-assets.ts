@@ -1,8 +1,8 @@
 /**
  * Swagger UI's files (swagger-ui-dist), as GET /docs/{asset} serves them: gzipped bytes with
- * their Content-Type. Read here from node_modules (tests, tsx); in a bundle, this module is
- * replaced by the files themselves, gzipped at package time (sls/plugins/esbuild-plugins.cjs),
- * so that the docs function carries them in its own zip and no other function does.
+ * their Content-Type. Tests and local runs read them here from node_modules. In a bundle, the
+ * package step (sls/plugins/esbuild-plugins.ts) puts the gzipped files in place of this module.
+ * So the docs function carries them in its own zip, and no other function does.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,8 +15,8 @@ export interface RendererFile {
 }
 
 /**
- * The renderer's files the page loads, by name, with their Content-Type; read at package time by
- * sls/plugins/esbuild-plugins.cjs, which carries them gzipped in the docs bundle.
+ * The renderer's files the page loads, by name, with their Content-Type. The package step
+ * (sls/plugins/esbuild-plugins.ts) reads them and puts them gzipped in the docs bundle.
  * @public
  */
 export const RENDERER_FILES: Readonly<Record<string, string>> = {

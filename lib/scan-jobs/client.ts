@@ -8,7 +8,7 @@
 import type { CallContext } from '../core/call-context.ts';
 import type { BulkSettings } from '../core/config.ts';
 import { requiredSetting } from '../core/deployed-settings.ts';
-import { ConfigurationError, UnexpectedError } from '../core/errors.ts';
+import { MisconfiguredError, UnexpectedError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { perRuntime } from '../core/per-runtime.ts';
 import type { Runtime } from '../runtime.ts';
@@ -140,7 +140,7 @@ function jobPath(instanceId: string, action: 'cancel' | 'stop' | 'report'): stri
 /** The signing keys of the secret: its IAM keys, and the gateway API key when it has one. */
 export function signingKeysFrom(secrets: SecretStore): CredentialSource<SigningKeys> {
   return credentialsFrom(secrets, (secret) => {
-    if (!secret.iam) throw new ConfigurationError(new Error('The secret has no iam credentials'));
+    if (!secret.iam) throw new MisconfiguredError(new Error('The secret has no iam credentials'));
     return { ...secret.iam, apiKey: secret.apiKey };
   });
 }

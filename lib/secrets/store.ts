@@ -6,14 +6,14 @@
  * A bad secret cannot take the service down: a fetch that fails, or brings a document that
  * does not validate, leaves the last good secret in service, and further fetches back off.
  * With no good secret at all, callers get CredentialsUnavailableError (503, Retry-After) while
- * the failure may pass (a timeout, throttling), and ConfigurationError (500/`900`) when only an
+ * the failure may pass (a timeout, throttling), and MisconfiguredError (500/`900`) when only an
  * operator can mend it (the document does not validate, the secret does not exist or may not be
  * read): telling the caller to try again later would mislead.
  */
 import { isSecureUrl } from '../core/deployed-settings.ts';
 import {
-  ConfigurationError,
   CredentialsUnavailableError,
+  MisconfiguredError,
   SecretError,
   SecretReadError,
 } from '../core/errors.ts';
@@ -208,7 +208,7 @@ export class SecretStore {
 /** What a caller is told while no good secret exists, by what the last failure was. */
 function unavailable(waitMs: number, failure: unknown): Error {
   return isMisconfiguration(failure)
-    ? new ConfigurationError(failure)
+    ? new MisconfiguredError(failure)
     : new CredentialsUnavailableError(waitMs / 1000, failure);
 }
 

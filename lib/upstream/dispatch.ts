@@ -43,7 +43,7 @@ export interface DispatchOnceOptions {
  * One exchange through undici's dispatch API, shared by every call this package makes (the
  * upstream client, the secrets extension), so that the first call of a container warms the
  * code of the next. The body is collected as it arrives, with no stream and no abort signal
- * per call (together about 15 µs of CPU a request, docs/benchmarks.md). Reading stops at the
+ * per call (together about 15 µs of CPU a request, docs/benchmark-method.md). Reading stops at the
  * limit for the answer's status, and the connection is then dropped; a success answer with a
  * hand-off is the hand-off's to read (it pauses undici while it is busy). When the
  * deadline passes, the promise rejects at once, and the request is aborted as soon as undici

@@ -4,7 +4,7 @@
  * ThrottleLimitedError (429 / `410`), with no call to the table when this container holds it. While the table fails, the lease is held in the
  * container's memory, under either policy (an outage lifts no limit but what memory cannot
  * hold). Apart from the usage store and the gate, so that only the function that holds leases
- * carries it, and only its role may delete from the table (sls/resolvers/iam.cjs).
+ * carries it, and only its role may delete from the table (sls/resolvers/iam.ts).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { deployedSetting } from '../core/deployed-settings.ts';

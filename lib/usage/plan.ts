@@ -100,6 +100,9 @@ export interface Plans {
   readonly accountPlan: PlanEntry | undefined;
 }
 
+/** No plan for the caller, none for the account: nothing counts such a caller's requests. */
+export const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
+
 const plansBySecret = new WeakMap<PlatformSecret, Map<string, PlanEntry>>();
 
 /**

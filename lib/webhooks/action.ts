@@ -1,7 +1,7 @@
 /**
- * The consumer's run step, where a queued invocation meets its action: which action it is
- * (resolved from the secret, or why it can never run), and one blocking call to it, whose
- * answer or error becomes the run's outcome (outcome.ts).
+ * The consumer's run step, where a queued invocation meets its action. It finds the action in the
+ * secret, or says why it can never run. Then it makes one blocking call to it, whose response or
+ * error becomes the run's outcome (outcome.ts).
  */
 import type { CallContext } from '../core/call-context.ts';
 import { NotFoundError, UpstreamError } from '../core/errors.ts';
@@ -17,9 +17,10 @@ import { outcomeOfAnswer, outcomeOfError, type RunOutcome } from './outcome.ts';
 export interface ActionDeps {
   readonly execution: ExecutionClient;
   /**
-   * The webhooks' secret, to find a delivery's webhook (removed ones are parked), where the
-   * consumer may read it: when the webhooks are kept in a secret of their own, only the receiver
-   * reads it, and a webhook is stopped at the receiver (its queued deliveries still run).
+   * The webhooks' secret, where the consumer may read it, to find a delivery's webhook. A delivery
+   * of a removed webhook moves to the dead-letter queue. When the webhooks have a secret of their
+   * own, only the receiver reads it. A webhook is then stopped at the receiver, and its queued
+   * deliveries still run.
    */
   readonly webhooks: SecretStore | undefined;
   /** Where params too large for a message were put; absent locally. */
@@ -32,10 +33,10 @@ export interface ActionDeps {
 }
 
 /**
- * The longest the consumer waits for an action: the platform answers a blocking call within 60
- * s (a longer run is answered 202 with its activation id, and goes on), plus the gateway's own
- * time. A call is only started when this much of the function's time is left, except the
- * first of each group, which has the whole invocation.
+ * The longest the consumer waits for an action. The platform responds to a blocking call within 60
+ * s, plus the gateway's own time. A longer run gets 202 with its activation id, and goes on. A call
+ * starts only when this much of the function's time is left. The first call of each group is the
+ * exception: it has the whole invocation.
  */
 export const ACTION_WAIT_MS = 65_000;
 
@@ -63,8 +64,9 @@ export async function resolveAction(
 
 /**
  * The params to send: the message's own, or the body store's, which must match the SHA-256 the
- * message carries. Anyone who could put an object in the bucket could otherwise swap what a
- * queued delivery runs; a body that does not match is refused, and so parked, never run.
+ * message carries. Otherwise anyone who could put an object in the bucket could swap what a queued
+ * delivery runs. A body that does not match is refused: it moves to the dead-letter queue, never
+ * run.
  */
 async function paramsOf(
   invocation: ParsedInvocation,

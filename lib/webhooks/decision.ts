@@ -1,8 +1,8 @@
 /**
- * What the consumer does with a queued message, decided in one place: a pure function of what
- * the delivery ledger says of its delivery (the record) and what the run came to (the outcome,
- * outcome.ts), as Powertools for AWS Lambda's idempotency handler decides from its record's
- * status. The consumer (consumer.ts) claims, runs when told to, and settles as told.
+ * What the consumer does with a queued message, decided in one place. It is a pure function of the
+ * delivery ledger's record and of the run's outcome (outcome.ts). Powertools for AWS Lambda's
+ * idempotency handler decides the same way, from its record's status. The consumer (consumer.ts)
+ * claims, runs when told to, and settles as told.
  *
  * | record                        | outcome                          | next                        |
  * | ----------------------------- | -------------------------------- | --------------------------- |
@@ -21,16 +21,19 @@
  * | claimed                       | unknown, failed                  | park                        |
  * | claimed                       | refused (its params tampered with included) | park             |
  *
- * **park**: the delivery is parked: its record says so (when this message claimed it) and its
- * message goes to the dead-letter queue with the reason; nothing runs it again unless an
- * operator redrives it. **later**: back to the queue after a delay, the record as it is.
- * **again**: later, with the claim released (the next copy claims it and tries), or parked once
- * the attempts are spent. **duplicate**: nothing runs, nothing is written. A message whose
- * dead-letter send failed comes again (later) and is parked then: its record already says so.
+ * - **park**: the record says `parked` (when this message claimed it), and the message moves to the
+ *   dead-letter queue with the reason. Nothing runs it again unless an operator redrives it.
+ * - **later**: back to the queue after a delay, the record as it is.
+ * - **again**: later, with the claim released, so the next copy claims it and tries. Once the tries
+ *   are spent: park.
+ * - **duplicate**: nothing runs, nothing is written.
  *
- * The rule behind every row: an outcome that may have happened is not repeated on the consumer's
- * own initiative (a lapsed lease: the run before may have reached the action); what surely did
- * not reach the action is tried again.
+ * A message whose send to the dead-letter queue failed comes again (later), and is parked then: its
+ * record already says so.
+ *
+ * The rule behind every row: the consumer never repeats on its own what may have happened. After a
+ * lapsed lease, the run before may have reached the action. What surely did not reach the action is
+ * tried again.
  */
 import type { RunOutcome } from './outcome.ts';
 
@@ -58,7 +61,7 @@ export type MessageResult =
   | { readonly settled: 'later'; readonly afterSeconds: number; readonly detail: string };
 
 /** Before a claimed message's run: run it, or take its outcome as known without running. */
-type Gate = { readonly run: true } | { readonly run: false; readonly outcome: RunOutcome };
+type RunOrSkip = { readonly run: true } | { readonly run: false; readonly outcome: RunOutcome };
 
 /**
  * How a message ends, and what its ledger record becomes first: `done` (complete), `pending`
@@ -70,7 +73,7 @@ export interface Settling {
   readonly becomes?: 'done' | 'pending' | 'parked';
 }
 
-export type Verdict = Gate | Settling;
+export type Verdict = RunOrSkip | Settling;
 
 /** The settings and the action's own say that a verdict depends on. */
 export interface Rules {
@@ -109,7 +112,7 @@ export function decide(
   outcome: undefined,
   rules: Rules,
 ): Settling;
-export function decide(record: Claimed, outcome: undefined, rules: Rules): Gate;
+export function decide(record: Claimed, outcome: undefined, rules: Rules): RunOrSkip;
 export function decide(record: Claimed, outcome: RunOutcome, rules: Rules): Settling;
 export function decide(
   record: RecordStatus,

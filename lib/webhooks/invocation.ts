@@ -1,8 +1,7 @@
 /**
  * A queued invocation, as it travels on the invocation queue: `{"action","params"}`, with the
- * delivery it came from, or a reference to its params in the body store when they are too
- * large for a message, with their SHA-256: the consumer runs nothing the store gives back
- * that does not match it.
+ * delivery it came from. Params too large for a message stay in the body store, and the message
+ * carries their key and SHA-256. The consumer runs nothing from the store that does not match it.
  */
 import * as z from 'zod/mini';
 import { nameSchema as name } from '../core/schemas.ts';
@@ -12,7 +11,7 @@ export const invocationSchema = z.object({
   params: z._default(z.record(z.string(), z.unknown()), {}),
   /**
    * Where params too large for a message were put (body-store.ts), and the hex SHA-256 of their
-   * text as put: a body that does not match it is never run (a message without it is malformed).
+   * text as put. A body that does not match is never run. A message without the hash is malformed.
    */
   paramsRef: z.optional(
     z.object({
@@ -51,17 +50,16 @@ export function readInvocation(body: string): ParsedInvocation | string {
 }
 
 /**
- * The most a message carries itself: larger params go to the body store. 256 KiB, a quarter of
- * what SQS takes (1 MiB), so that a batch of ten messages stays well inside the 6 MB a Lambda
- * invocation carries.
+ * The most a message carries itself; larger params go to the body store. 256 KiB is a quarter of
+ * what SQS takes (1 MiB), so a batch of 10 messages stays well inside the 6 MB of a Lambda
+ * invocation.
  */
 export const MAX_INLINE_MESSAGE_BYTES = 256 * 1024;
 
 /**
- * How deep a payload may nest. Deeper ones are refused by the receiver (400/`100`): the
- * consumer serializes params again to send them, and JavaScript's JSON.stringify recurses (a
- * payload nested some thousands of levels overflows the stack). Real webhook payloads nest a
- * few levels.
+ * How deep a payload may nest; the receiver refuses deeper ones (400/`100`). The consumer
+ * serializes params again to send them, and JSON.stringify recurses: a payload nested thousands of
+ * levels deep overflows the stack. Real webhook payloads nest a few levels.
  */
 export const MAX_PAYLOAD_DEPTH = 256;
 

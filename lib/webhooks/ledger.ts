@@ -1,15 +1,15 @@
 /**
- * The delivery ledger: what makes a queued invocation run its action once. The consumer claims
- * the invocation's key before running it; every write is conditional, so of any number of
- * copies (a sender's retries, SQS redelivering a message, concurrent consumers or local workers)
- * one wins the claim. A record is in one of four states:
+ * The delivery ledger makes a queued invocation run its action once. The consumer claims the
+ * invocation's key before it runs it. Every write is conditional, so of any number of copies, one
+ * wins the claim. Copies come from a sender's retries, SQS sending a message again, consumers side
+ * by side, or local workers. A record is in one of four states:
  *
  *   running  claimed by a consumer, under a lease (its function's deadline and a margin)
- *   done     it ran (or the action refused its input for good): copies run nothing
- *   pending  the last attempt did not reach the action, or the action asked to be called later
+ *   done     it ran, or the action refused its input for good: copies run nothing
+ *   pending  the last try did not reach the action, or the action asked to be called later
  *            (busy): the next copy claims it and tries again; `attempts` counts the tries
- *   parked   its outcome is unknown or it cannot run (kept in the dead-letter queue with the
- *            reason): copies run nothing, unless an operator redrives the parked message
+ *   parked   its outcome is unknown or it cannot run: its message is in the dead-letter queue
+ *            with the reason, and copies run nothing unless an operator redrives it
  *
  *   claim:    running, attempts + 1   IF no record, OR expired, OR pending,
  *                                     OR running with a lapsed lease (its consumer stopped),
@@ -18,18 +18,17 @@
  *   release:  pending                 IF the token is ours
  *   park:     parked, with the reason IF the token is ours
  *
- * A claim that takes over a lapsed lease says so: the run before it may have reached the
- * action, so its outcome is unknown.
+ * A claim that takes over a lapsed lease says so. The run before it may have reached the action, so
+ * its outcome is unknown.
  *
- * How long a key is remembered: at least as long as a sender may retry, which Standard
- * Webhooks senders do for days, re-signing each retry with the same id (DELIVERY_MEMORY_DAYS,
- * 4 by default, as long as the queue keeps a message); a parked record as long as the
- * dead-letter queue keeps its message (14 days), so that a late copy does not run what an
- * operator has not looked at yet.
+ * A key is remembered at least as long as a sender may retry. Standard Webhooks senders retry for
+ * days, signing each retry again with the same id. So DELIVERY_MEMORY_DAYS is 4 by default, as long
+ * as the queue keeps a message. A `parked` record stays as long as the dead-letter queue keeps its
+ * message (14 days). So a late copy does not run what no operator has looked at yet.
  *
- * Two ledgers keep these rules (test/helpers/delivery-ledger-rules.ts holds both to them): a
- * DynamoDB table when deployed and under `npm start` (dynamo-ledger.ts), and this process's
- * memory otherwise (below).
+ * Two ledgers keep these rules, and test/helpers/delivery-ledger-rules.ts holds both to them. A
+ * DynamoDB table serves when deployed and under `npm start` (dynamo-ledger.ts). This process's
+ * memory serves otherwise (below).
  */
 import { randomUUID } from 'node:crypto';
 

@@ -1,15 +1,14 @@
 /**
- * Where the webhook receiver hands its deliveries:
+ * Where the webhook receiver sends its deliveries:
  *
- * - SQS (INVOCATION_QUEUE_URL, deployed; this module): a FIFO queue in its high-throughput
- *   mode. MessageDeduplicationId is the delivery's key, so SQS itself drops a copy sent within
- *   its 5-minute deduplication interval; the delivery ledger covers every later copy.
- *   MessageGroupId is the delivery's own key, so that each delivery stands alone and one that
- *   keeps failing never holds another back, or the webhook's name for a webhook that asks for
- *   its deliveries in order (`"ordered": true`). Params too large for a message go to the body
- *   store and the message carries their key.
- * - In process (local runs only, where no SQS runs; in-process-queue.ts): the consumer's own
- *   code runs the message right after the receiver has answered.
+ * - SQS (INVOCATION_QUEUE_URL, deployed; this module): a FIFO queue in high-throughput mode.
+ *   MessageDeduplicationId is the delivery's key, so SQS itself drops a copy sent within 5 minutes.
+ *   The delivery ledger covers every later copy. MessageGroupId is the delivery's own key, so each
+ *   delivery stands alone, and one that keeps failing never holds another back. A webhook that asks
+ *   for its deliveries in order (`"ordered": true`) uses its name as the group instead. Params too
+ *   large for a message go to the body store, and the message carries their key.
+ * - In process (local runs only, with no SQS; in-process-queue.ts): the consumer's own code runs
+ *   the message right after the receiver has responded.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { requiredSetting } from '../core/deployed-settings.ts';
@@ -20,10 +19,10 @@ import { type BodyStore, bodyStoreOf } from './body-store.ts';
 import { type Invocation, MAX_INLINE_MESSAGE_BYTES } from './invocation.ts';
 
 /**
- * The SQS client of the stack's queues: it sends to the endpoint the SDK resolves for the
- * function's region (AWS_ENDPOINT_URL honoured, a stand-in such as moto), not to the host a
- * queue's URL names (which the SDK would otherwise prefer, ignoring AWS_ENDPOINT_URL). On AWS both
- * are the region's SQS endpoint: the queues are the stack's, in the function's region.
+ * The SQS client of the stack's queues. It sends to the endpoint the SDK resolves for the
+ * function's region, which honours AWS_ENDPOINT_URL (a stand-in such as moto). Otherwise the SDK
+ * would prefer the host a queue's URL names, and ignore AWS_ENDPOINT_URL. On AWS both are the
+ * region's SQS endpoint, since the queues are the stack's.
  */
 export function stackQueueClient(): SQSClient {
   return new SQSClient({ useQueueUrlAsEndpoint: false });

@@ -1,15 +1,15 @@
 /**
- * The webhook receiver's rules: Standard Webhooks signatures (`webhook-id`, `webhook-timestamp`
- * in seconds, `webhook-signature`: one or more `v1,<base64>`, space-separated), an HMAC-SHA256
- * of `<id>.<timestamp>.<raw body>` with the webhook's key, checked before anything parses the
- * body. A missing, bad or stale (over 5 minutes either way) signature is a 401 with `200`.
+ * The webhook receiver's rules, from Standard Webhooks. A delivery carries `webhook-id`,
+ * `webhook-timestamp` (in seconds) and `webhook-signature`: one or more `v1,<base64>`, separated
+ * by spaces. A signature is an HMAC-SHA256 of `<id>.<timestamp>.<raw body>` with the webhook's
+ * key, checked before anything parses the body. A signature that is missing, bad, or over 5
+ * minutes off either way gets 401/`200`.
  *
- * What it costs an anonymous sender is bounded, and tells nothing of the names: the cheap checks
- * come first (the headers, the timestamp's window, the body's size), and an unknown webhook
- * name is answered as a bad signature is, after the same work (an HMAC over the body with a
- * key of no webhook's). The HMAC is node:crypto's, about twenty times the speed of the
- * standardwebhooks library's JavaScript SHA-256 over a large body; the library signs in the
- * tests, so that an independent implementation holds this one to the standard.
+ * An anonymous sender can cost only so much, and learns nothing of the names. The cheap checks
+ * come first: the headers, the timestamp's window, the body's size. An unknown name gets the same
+ * response as a bad signature, after the same work (an HMAC with a key of no webhook).
+ * node:crypto's HMAC is about 20 times faster on a large body than the standardwebhooks library's
+ * SHA-256 in JavaScript. The tests sign with that library, an independent check of this one.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
@@ -52,7 +52,7 @@ export interface CheckedDelivery extends VerifiedDelivery {
   readonly action: string;
   /** The webhook's deliveries run in order (one message group). */
   readonly ordered: boolean;
-  /** The once-only key (deliveryKey): the queue's deduplication id and the ledger's key. */
+  /** The once-only key (deliveryKey): the queue's deduplication id, the delivery ledger's key. */
   readonly key: string;
 }
 
@@ -65,11 +65,13 @@ export interface WebhookDirectory {
 }
 
 /**
- * Checks one delivery to `POST /webhooks/{name}`, cheapest first, and returns it verified, or
- * throws the answer: 401/`200` (headers missing, a timestamp out of the window, a bad signature,
- * or an unknown name: the same answer for these two, after the same work), 413/`430` (a body
- * over the limit), 503/`500` (the webhooks cannot be refreshed), 400/`100` (a signed body that
- * is not a JSON object, or is nested too deep).
+ * Checks one delivery to `POST /webhooks/{name}`, cheapest check first. Returns it verified, or
+ * throws what the sender gets:
+ * - 401/`200`: headers missing, a timestamp out of the window, a bad signature, or an unknown
+ *   name (the same response for the last two, after the same work)
+ * - 413/`430`: a body over the limit
+ * - 503/`500`: the webhooks cannot be refreshed
+ * - 400/`100`: a signed body that is not a JSON object, or is nested too deep
  *
  * @param bytes the body exactly as received (the signature covers these bytes)
  * @param now ms since the epoch
@@ -101,7 +103,7 @@ export async function checkDelivery(
   };
 }
 
-/** The queue's hand-off of a checked delivery: its invocation, deduplication id and group. */
+/** What the queue gets of a checked delivery: its invocation, deduplication id and group. */
 export function invocationOf(delivery: CheckedDelivery) {
   return {
     invocation: {
@@ -257,7 +259,7 @@ interface BoundedWebhooksOptions {
   readonly load: () => Promise<FetchedSecret>;
   /** Older than this, the fetched secret no longer says which webhooks and keys are good. */
   readonly maxAgeMs: number;
-  /** When the store may fetch again, in ms from now (the answer's Retry-After). */
+  /** When the store may fetch again, in ms from now (the response's Retry-After). */
   readonly retryInMs: () => number;
   readonly now: () => number;
   readonly maxBodyBytes: number;
@@ -266,10 +268,10 @@ interface BoundedWebhooksOptions {
 const NO_WEBHOOKS: Readonly<Record<string, WebhookEntry>> = Object.freeze({});
 
 /**
- * The webhooks of the secret, as the callers are: while the secret cannot be refreshed, the last
- * good copy serves, but only for so long (its TTL plus CALLERS_MAX_STALE_SECONDS); past that,
- * deliveries are answered 503 (a sender delivers again later), so that a removed or rotated-out
- * key does not keep working through a Secrets Manager outage.
+ * The webhooks of the secret, held to the same staleness bound as the callers. While the secret
+ * cannot be refreshed, the last good copy serves for its TTL plus CALLERS_MAX_STALE_SECONDS.
+ * Past that, deliveries get 503, and the sender delivers again later. So a key removed or
+ * rotated out stops working, even through a Secrets Manager outage.
  */
 export function boundedWebhooks(options: BoundedWebhooksOptions): WebhookDirectory {
   return {

@@ -43,7 +43,7 @@ function referencesIn(value: unknown, found: string[] = []): string[] {
  * The routes of a deployed template, each with the function its integration calls;
  * `functionNameOf` gives a function's deployed name from its logical id.
  */
-export function routesOf(
+export function deployedRoutesIn(
   resources: Resources,
   functionNameOf: (logicalId: string) => string | undefined,
 ): DeployedRoute[] {

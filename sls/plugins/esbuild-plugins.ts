@@ -1,6 +1,7 @@
-// esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins): parts of
-// undici that no function can reach are left out, each replaced by a module that throws with
-// the reason, were it ever reached. undici is about two thirds of an HTTP function's bundle.
+// esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins). They leave out
+// the parts of undici that no function can reach: undici is about two thirds of an HTTP function's
+// bundle. Each part left out becomes a module that throws with the reason, should it ever be
+// reached.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -85,10 +86,10 @@ const leaveOutUnreachableUndici: Plugin = {
 };
 
 /**
- * The OpenAPI document built at package time, by the same code that would build it at cold
- * start (lib/http/openapi-document.ts): the bundle of GET /openapi.json carries the text, not
- * the route registry and every schema it describes. Carried gzipped (about a sixth of its
- * 50 KB), and unzipped once, on the first request of a container.
+ * The OpenAPI document, built at package time by the code that would build it at cold start
+ * (lib/http/openapi-document.ts). So the bundle of GET /openapi.json carries the text, not the
+ * route table and every schema it describes. The text is gzipped (about a sixth of its 50 KB), and
+ * unzipped once, on a container's first request.
  */
 const openApiDocumentBuiltAhead: Plugin = {
   name: 'openapi-document-built-ahead',
@@ -113,9 +114,9 @@ const openApiDocumentBuiltAhead: Plugin = {
 };
 
 /**
- * The reference page's renderer (Swagger UI, lib/http/docs-assets.ts) carried in the docs
- * function's bundle, gzipped at package time: its files come from its own zip, never from another
- * site, and no other function bundles them (only functions/docs.ts imports the module).
+ * The reference page's renderer (Swagger UI, lib/http/docs-assets.ts), gzipped at package time into
+ * the docs function's bundle. Its files come from its own zip, never from another site. Only
+ * functions/docs.ts imports the module, so no other function bundles them.
  */
 const docsAssetsBuiltIn: Plugin = {
   name: 'docs-assets-built-in',
@@ -154,11 +155,11 @@ const docsAssetsBuiltIn: Plugin = {
 };
 
 /**
- * undici's HTTP parser (WebAssembly with SIMD, 54 KB) is carried as base64 text, 72 KB of every
- * bundle that parses for nothing until a connection needs it. Here it is written beside each
- * bundle that uses it, as the bytes themselves (`list.cjs` gets `list.llhttp.wasm`; the zip of
- * a function takes the files named after its bundle), and read from there when undici first
- * compiles it. A test checks that undici gets the same bytes.
+ * undici's HTTP parser (WebAssembly with SIMD, 54 KB) comes as base64 text: 72 KB of every bundle,
+ * parsed for nothing until a connection needs it. Here it is written as bytes beside each bundle
+ * that uses it, and read from there when undici first compiles it. `list.cjs` gets
+ * `list.llhttp.wasm`: a function's zip takes the files named after its bundle. A test checks that
+ * undici gets the same bytes.
  */
 const PARSER_MODULE = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp_simd-wasm\.js$/;
 const PARSER_SUFFIX = '.llhttp.wasm';
@@ -193,11 +194,11 @@ const httpParserBeside: Plugin = {
 };
 
 /**
- * undici's HTTP client reads two of the parser's constant tables (ERROR, TYPE); the module that
- * holds them carries about thirty (character classes, method and status names: 10 KB of every
- * HTTP bundle). It is replaced by those tables alone, taken from undici's own module when the
- * bundle is built. The build fails if a module of undici reads the constants another way than
- * `<name>.<TABLE>`, or reads a table that does not exist.
+ * undici's HTTP client reads two of the parser's constant tables, ERROR and TYPE. The module that
+ * holds them carries about 30 (character classes, method and status names): 10 KB of every HTTP
+ * bundle. It is replaced by those 2 tables, taken from undici's own module at build time. The build
+ * fails if an undici module reads the constants other than as `<name>.<TABLE>`, or reads a table
+ * that does not exist.
  */
 const PARSER_CONSTANTS = /[\\/]undici[\\/]lib[\\/]llhttp[\\/]constants\.js$/;
 
@@ -238,13 +239,12 @@ const parserConstantsRead: Plugin = {
 };
 
 /**
- * The hand-off's upload (lib/hand-off/multipart-upload.ts: S3's multipart calls and the
- * presigned URL, about 5 KB) is needed only when an answer is too large to return. It is built
- * as a bundle of its own, written beside each function bundle that can hand off (`report.cjs`
- * gets `report.hand-off.cjs`; the zip of a function takes the files named after its bundle), and
- * the function's bundle carries a stand-in that requires it on the first hand-off. The module
- * shares nothing with the main bundle by identity (it is given its `send`, and throws errors of
- * its own), so its own copy of what it imports is safe.
+ * The upload of a large response (lib/hand-off/multipart-upload.ts: S3's multipart calls and the
+ * presigned URL, about 5 KB) is needed only when a response is too large to return. So it is a
+ * bundle of its own, written beside each function bundle that may need it: `report.cjs` gets
+ * `report.hand-off.cjs`. The function's bundle carries a stand-in that requires it the first time.
+ * The module shares no object with the main bundle: it is given its `send`, and throws errors of
+ * its own. So its own copy of what it imports is safe.
  */
 const HAND_OFF_MODULE = /[\\/]lib[\\/]hand-off[\\/]multipart-upload\.ts$/;
 const HAND_OFF_SUFFIX = '.hand-off.cjs';
@@ -300,12 +300,12 @@ const handOffBeside: Plugin = {
 };
 
 /**
- * undici's diagnostics module opens its diagnostics channels (what an instrumentation such as
- * OpenTelemetry subscribes to) and, for NODE_DEBUG=undici, fetch or websocket, subscribes
- * debug logging to them: 3 KB of every HTTP bundle, of which no deployed function logs. It is
- * replaced by its channels alone, taken from undici's own module when the bundle is built, so
- * that a subscriber sees every event as before. The build fails if the module exports anything
- * else, or its channels cannot be read.
+ * undici's diagnostics module opens its diagnostics channels, which an instrumentation such as
+ * OpenTelemetry subscribes to. For NODE_DEBUG=undici, fetch or websocket, it also subscribes debug
+ * logging to them. That is 3 KB of every HTTP bundle, and no deployed function logs it. The module
+ * is replaced by its channels alone, taken from undici's own module at build time, so a subscriber
+ * still sees every event. The build fails if the module exports anything else, or its channels
+ * cannot be read.
  */
 const DIAGNOSTICS = /[\\/]undici[\\/]lib[\\/]core[\\/]diagnostics\.js$/;
 
@@ -333,13 +333,13 @@ const diagnosticsChannelsOnly: Plugin = {
 };
 
 /**
- * undici's errors module defines every error class of the package (25: the retry handler's,
- * the proxies', WebSocket's, ...), about 7.5 KB of every HTTP bundle. It is cut to the classes
- * that the undici modules a function bundles name, with the classes they extend: the bundles
- * reach undici through its Agent alone (lib/upstream/undici.ts), so those modules are the ones a
- * build of the Agent with these plugins takes in, read from its metafile once. A class left out
- * is one no bundled code can construct or test for. The build fails if the module no longer
- * reads as one block per class and an export of each.
+ * undici's errors module defines all 25 error classes of the package (the retry handler's, the
+ * proxies', WebSocket's, ...): about 7.5 KB of every HTTP bundle. It is cut to the classes the
+ * bundled undici modules name, with the classes they extend. The bundles reach undici only through
+ * its Agent (lib/upstream/undici.ts). So the modules that count are those a build of the Agent with
+ * these plugins takes in, read once from its metafile. No bundled code can construct or test for a
+ * class left out. The build fails if the module no longer reads as one block per class and an
+ * export of each.
  */
 const UNDICI_ERRORS = /[\\/]undici[\\/]lib[\\/]core[\\/]errors\.js$/;
 /** The one module of undici the package imports (lib/upstream/undici.ts). */

@@ -177,6 +177,8 @@ function bash(script: string, cwd: string): Promise<{ code: number; output: stri
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        // The run's compile cache (vitest.config.ts): a faster start, the same command.
+        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
         // No account: the preflight's online checks say so and stop there (never this machine's
         // own AWS configuration, nor the instance metadata service).
         AWS_CONFIG_FILE: path.join(cwd, '.aws-config-none'),

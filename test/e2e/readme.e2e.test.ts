@@ -47,6 +47,8 @@ describe('the README', async () => {
           env: {
             PATH: process.env.PATH,
             HOME: process.env.HOME,
+            // The run's compile cache (vitest.config.ts): a faster start, the same command.
+            NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
             EMULATOR_PORT: String(emulator.port),
             WATCHER_STATE_FILE: relativeState,
           },

@@ -6,13 +6,11 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod/mini';
 import { type InputPlace, parseInput } from '../../lib/core/input-issues.ts';
 import { knownKeysAt } from '../../lib/core/known-keys.ts';
+import type { Schema } from '../../lib/core/schemas.ts';
 import { routes } from '../../lib/http/routes/index.ts';
 import type { Route } from '../../lib/http/routes/route.ts';
-
-type Schema = z.ZodMiniType<unknown>;
 
 /** The route's schemas by where their input comes from. */
 function schemasOf(route: Route): [InputPlace, Schema][] {

@@ -1,6 +1,6 @@
 /**
- * The unit tests mirror lib/: every module `lib/a/b.ts` has its test at
- * `test/unit/lib/a/b.test.ts`, which loads it, except the modules docs/testing.md lists under
+ * The unit tests mirror lib/: every module `lib/<folder>/<name>.ts` has its test at
+ * `test/unit/lib/<folder>/<name>.test.ts`, which loads it, except the modules docs/testing.md lists under
  * "Modules without a unit test, and why" (types only, a constant) and, while a module's test is
  * being written elsewhere, under "Modules whose unit test is still to come": a section that is
  * there only while it lists a module (issue 24's list is empty, and gone). The lists are read
@@ -24,7 +24,7 @@ function filesUnder(folder: string, suffix: string): string[] {
     .sort();
 }
 
-/** The mirrored test of a module: lib/a/b.ts -> test/unit/lib/a/b.test.ts (.d.ts alike). */
+/** The mirrored test of a module: lib/<name>.ts -> test/unit/lib/<name>.test.ts (.d.ts alike). */
 const testOf = (module: string) => `test/unit/${module.replace(/(\.d)?\.ts$/, '')}.test.ts`;
 
 /** The module a test under test/unit/lib/ (or test/unit/sls/) mirrors. */
@@ -94,7 +94,7 @@ describe('the unit tests mirror lib/', () => {
 });
 
 describe("the tests of sls/, the deploy's code, mirror it", () => {
-  // sls/a/b.ts <- test/unit/sls/a/b.test.ts, as for lib/.
+  // sls/<name>.ts <- test/unit/sls/<name>.test.ts, as for lib/.
   const slsTests = filesUnder('test/unit/sls', '.test.ts');
 
   it('has a test under test/unit/sls/ only for a module of sls/ that is there', () => {

@@ -460,6 +460,8 @@ async function runIn(dir: string, command: string, args: string[]): Promise<Outc
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    // The run's compile cache (vitest.config.ts): a faster start, the same command.
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
     TMPDIR: tmpdir(),
     NO_COLOR: '1',
   };

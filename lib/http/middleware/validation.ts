@@ -11,24 +11,19 @@ import { queryOf } from '../query.ts';
 import type { HttpMiddleware } from './middleware.ts';
 
 interface InputSchemas {
-  readonly body?: Schema<unknown>;
-  readonly query?: Schema<unknown>;
+  readonly body?: Schema;
+  readonly query?: Schema;
 }
 
 /** A part of the input, validated: its value, or the 400 naming every issue. */
-export function validInput(where: InputPlace, schema: Schema<unknown>, value: unknown): unknown {
+export function validInput(where: InputPlace, schema: Schema, value: unknown): unknown {
   const issues: InputIssue[] = [];
   const valid = checked(where, schema, value, issues);
   if (issues.length > 0) throw new InputError(issues);
   return valid;
 }
 
-function checked(
-  where: InputPlace,
-  schema: Schema<unknown>,
-  value: unknown,
-  issues: InputIssue[],
-): unknown {
+function checked(where: InputPlace, schema: Schema, value: unknown, issues: InputIssue[]): unknown {
   const parsed = parseInput(where, schema, value);
   if (parsed.success) return parsed.data;
   issues.push(...parsed.issues);

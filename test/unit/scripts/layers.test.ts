@@ -40,7 +40,7 @@ function withAddedRow(markdown: string): string {
   return `${markdown.slice(0, at)}${ADDED_ROW}\n${markdown.slice(at)}`;
 }
 
-/** The probe module of a row's path: probe.ts in its folder, or its module itself. */
+/** The probe module of a row's path: `<folder>/probe.ts`, or the row's module itself. */
 const probeOf = (where: string) => (where.endsWith('/') ? `${where}probe.ts` : where);
 
 /** The specifier by which one file imports another, as the sources write it. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, SecretError } from '../../../../lib/core/internal-errors.ts';
 import { NotFoundError } from '../../../../lib/core/request-errors.ts';
 import {
-  ConfigurationError,
+  MisconfiguredError,
   ServiceError,
   toServiceError,
   UnexpectedError,
@@ -31,7 +31,7 @@ describe('a service error', () => {
   });
 
   it('tells a caller the configuration is wrong and retrying will not help, naming nothing of it', () => {
-    const error = new ConfigurationError(new SecretError('signing.accessKey: Required'));
+    const error = new MisconfiguredError(new SecretError('signing.accessKey: Required'));
     expect(error.details).toMatch(/configuration is invalid.*retrying will not help/s);
     expect(JSON.stringify(error.details)).not.toContain('accessKey');
   });
@@ -46,7 +46,7 @@ describe('toServiceError', () => {
   it("answers a setting found missing as the configuration's fault: 500/900 that says so", () => {
     const missing = new ConfigError('Invalid configuration: SCAN_BASE_URL: required when deployed');
     const error = toServiceError(missing);
-    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toBeInstanceOf(MisconfiguredError);
     expect(error.cause).toBe(missing);
   });
 

@@ -4,7 +4,7 @@
  * path; it runs under its own policy (no inline script); the start-up script, run here in a
  * context of its own with the browser parts it uses standing in, fetches the document beside
  * the page, points its servers at the page's own deployment and renders it, or says why not.
- * test/e2e/docs-browser.e2e.test.ts opens the page in a real browser.
+ * test/e2e/local-stack/docs-browser.ts opens the page in a real browser.
  */
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';

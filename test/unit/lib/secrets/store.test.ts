@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  ConfigurationError,
   CredentialsUnavailableError,
+  MisconfiguredError,
   SecretError,
   SecretReadError,
 } from '../../../../lib/core/errors.ts';
@@ -219,17 +219,17 @@ describe('SecretStore', () => {
     }
     expect(control.fetches()).toBe(1);
     for (const error of errors) {
-      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toBeInstanceOf(MisconfiguredError);
       expect(error).toMatchObject({ status: 500, code: '900' });
-      expect((error as ConfigurationError).details).not.toMatch(/try again later/i);
-      expect((error as ConfigurationError).details).toMatch(/operator must correct it/);
+      expect((error as MisconfiguredError).details).not.toMatch(/try again later/i);
+      expect((error as MisconfiguredError).details).toMatch(/operator must correct it/);
       // The field is named in the cause (for the log), its value never; the answer names neither.
       expect(String((error as Error).cause)).toContain('iam.accessKey');
-      expect(String((error as ConfigurationError).details)).not.toContain('iam');
+      expect(String((error as MisconfiguredError).details)).not.toContain('iam');
       expect(isMisconfiguration((error as Error).cause)).toBe(true);
     }
     time.advance(1000);
-    expect(await store.get().catch((e: unknown) => e)).toBeInstanceOf(ConfigurationError);
+    expect(await store.get().catch((e: unknown) => e)).toBeInstanceOf(MisconfiguredError);
     time.advance(2000);
     control.rotate(secretText('AK3'));
     const fixed = store.get();
@@ -264,7 +264,7 @@ describe('SecretStore', () => {
         { ttlMs: 60_000 },
       );
       const refused = await gone.get().catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(ConfigurationError);
+      expect(refused).toBeInstanceOf(MisconfiguredError);
       expect(refused).toMatchObject({ status: 500, code: '900' });
     }
     const throttled = new SecretStore(

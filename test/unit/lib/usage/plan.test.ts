@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlatformSecret } from '../../../../lib/secrets/schema.ts';
-import { plansOf, quotaName, rulesOf } from '../../../../lib/usage/plan.ts';
+import { NO_PLANS, plansOf, quotaName, rulesOf } from '../../../../lib/usage/plan.ts';
 
 describe('rulesOf', () => {
   it('makes a token bucket of rateRps and burst, the burst defaulting to the rate', () => {
@@ -56,6 +56,7 @@ describe('plansOf', () => {
     expect(plansOf(secret, 'a')).toEqual({ plan, accountPlan });
     expect(plansOf(secret, 'b')).toEqual({ plan: undefined, accountPlan });
     expect(plansOf(secret, 'nobody')).toEqual({ plan: undefined, accountPlan });
-    expect(plansOf({}, 'a')).toEqual({ plan: undefined, accountPlan: undefined });
+    expect(plansOf({}, 'a')).toEqual(NO_PLANS);
+    expect(NO_PLANS).toEqual({ plan: undefined, accountPlan: undefined });
   });
 });

@@ -1,7 +1,7 @@
 /**
- * npm start's copy of the demo secret for an emulator on another port (scripts/local/demo-secret-
- * copy.ts): it follows the demo secret while npm start runs, so that a caller added there works
- * on any port.
+ * npm start's copy of the demo secret for an emulator on another port
+ * (scripts/local/demo-secret-copy.ts). It follows the demo secret while npm start runs, so that a
+ * caller added there works on any port.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  deployedRoutesIn,
   httpAnswerOf,
   httpApiEvent,
-  routesOf,
   selectRoute,
 } from '../../../../scripts/rehearse/http-api.ts';
 
@@ -19,7 +19,7 @@ const ROUTES = [
   { routeKey: '$default', functionName: 'fallback' },
 ];
 
-describe('routesOf', () => {
+describe('deployedRoutesIn', () => {
   it("reads each route's integration and the function it calls from the template", () => {
     const resources = {
       HttpApiRouteGetJobs: {
@@ -36,7 +36,7 @@ describe('routesOf', () => {
       ListJobsLambdaFunction: { Type: 'AWS::Lambda::Function', Properties: {} },
     };
     expect(
-      routesOf(resources, (id) =>
+      deployedRoutesIn(resources, (id) =>
         id === 'ListJobsLambdaFunction' ? 'gw-dev-listJobs' : undefined,
       ),
     ).toEqual([{ routeKey: 'GET /jobs', functionName: 'gw-dev-listJobs' }]);

@@ -9,7 +9,7 @@ import { jsonSchemaOf, operationOf } from '../../../../lib/http/openapi-operatio
 import type { RouteDocs } from '../../../../lib/http/routes/docs/route-docs.ts';
 import { defineRoute } from '../../../../lib/http/routes/route.ts';
 
-const route = defineRoute<{ n: number }, { page: number }, { id: string }>({
+const route = defineRoute({
   id: 'probe',
   function: 'probe',
   method: 'ANY',

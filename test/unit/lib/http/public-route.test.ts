@@ -8,7 +8,7 @@ import { serviceRoutes } from '../../../../lib/http/routes/service.ts';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
 import { captureLogLines } from '../../../helpers/logs.ts';
 
-const echoRoute = defineRoute<{ n: number }, Record<string, never>, { id: string }>({
+const echoRoute = defineRoute({
   function: 'echoFunction',
   id: 'echo',
   method: 'POST',

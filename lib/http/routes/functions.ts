@@ -1,7 +1,6 @@
 /** Function execution: actions and triggers through their gateway URLs, and webhooks. */
 import * as z from 'zod/mini';
-import { type NamePath, namePathSchema } from '../../core/schemas.ts';
-import type { CheckedExecution } from '../../execution/request.ts';
+import { namePathSchema } from '../../core/schemas.ts';
 import { ONE_REQUEST } from '../../usage/units.ts';
 import { defineRoute, routesOf } from './route.ts';
 

@@ -1,12 +1,8 @@
 /** The web security scan job routes: signed calls to the scan job API. */
 import {
-  type CancelReservedBody,
   cancelReservedBodySchema,
-  type InstancePath,
   instancePathSchema,
-  type ListQuery,
   listQuerySchema,
-  type SearchBody,
   searchBodySchema,
 } from '../../scan-jobs/schemas.ts';
 import { ONE_REQUEST } from '../../usage/units.ts';

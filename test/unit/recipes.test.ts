@@ -675,8 +675,8 @@ describe('"The stack, in order" of docs/architecture.md', () => {
   /** The middlewares route-stack.ts uses, in its order, by their files. */
   const built = () => {
     const source = read('lib/http/route-stack.ts');
-    // The bindings that build the steps they hand the stack.
-    const binders = ['caller-route', 'execution-route'].map((file) => read(`lib/http/${file}.ts`));
+    // The parts that build the steps the binding hands the stack.
+    const binders = ['parts', 'execution-route'].map((file) => read(`lib/http/${file}.ts`));
     const files = new Map(
       [
         ...[source, ...binders]

@@ -114,7 +114,7 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
    * The route passes its answer through, which may be larger than a Lambda function can return
    * (a report, speech, an image, an action's answer): such a success answer is handed off
    * (lib/http/hand-off.ts), stored in the stage's bucket as it arrives, and the caller sent there
-   * with 303 See Other. Its function binds it with its hand-off (`callerRoute(..., { handOff })`).
+   * with 303 See Other. Its function binds it with its hand-off (`bind(..., { handOff })`).
    */
   readonly handsOff?: true;
 }

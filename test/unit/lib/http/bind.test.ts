@@ -139,10 +139,10 @@ describe('bind, a route that needs a caller', () => {
       ...route({ scope: 'jobs:read' }),
       spends: () => ({ requests: 1 }),
     });
+    const parts = callerParts(getRuntime());
+    const handler = async () => ({ statusCode: 200 });
     // @ts-expect-error: the route's type asks for its admission
-    expect(() =>
-      bind(spending, async () => ({ statusCode: 200 }), callerParts(getRuntime())),
-    ).toThrow("testRoute needs its caller's plans");
+    expect(() => bind(spending, handler, parts)).toThrow("testRoute needs its caller's plans");
   });
 
   it("hands the handler the request of a caller holding the route's scope, and the container's runtime", async () => {

@@ -4,7 +4,7 @@
  * and the route's docs (lib/http/routes/docs/), and who may call it.
  */
 import * as z from 'zod/mini';
-import type { Schema } from '../core/schemas.ts';
+import { documentationOf, type Schema } from '../core/schemas.ts';
 import { scopesGranting } from '../core/scopes.ts';
 import type { RouteDocs } from './routes/docs/route-docs.ts';
 import { type JsonSchema, needsCaller, type Route } from './routes/route.ts';
@@ -15,6 +15,9 @@ export function jsonSchemaOf(schema: Schema): JsonSchema {
     io: 'input',
     target: 'draft-2020-12',
     unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      Object.assign(jsonSchema, documentationOf(zodSchema));
+    },
   }) as JsonSchema;
   return rest;
 }

@@ -77,7 +77,7 @@ export function needsCaller(
 
 export interface Route<B = unknown, Q = unknown, P = unknown> {
   /**
-   * The Lambda function that serves it (lib/functions.ts): its key in its area's module, unless
+   * The Lambda function that serves it (sls/functions.ts): its key in its area's module, unless
    * it is one of several routes a function serves. Its log lines and its hand-offs name it.
    */
   readonly function: string;

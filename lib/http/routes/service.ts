@@ -10,13 +10,11 @@ import { defineRoute, routesOf } from './route.ts';
 const usageQuerySchema = z.strictObject({
   caller: z.optional(z.string().check(z.regex(/^[\x21-\x7e]{1,128}$/, 'expected a caller id'))),
 });
-export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
 /** The reference's own static files (its page, the renderer's script and style). */
 const docsAssetPathSchema = z.object({
   asset: z.enum(DOCS_ASSET_NAMES, `expected one of ${DOCS_ASSET_NAMES.join(', ')}`),
 });
-export type DocsAssetPath = z.infer<typeof docsAssetPathSchema>;
 
 export const serviceRoutes = routesOf({
   health: defineRoute({

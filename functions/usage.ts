@@ -10,11 +10,9 @@ import { callerParts } from '../lib/http/parts.ts';
 import { json } from '../lib/http/responses.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
 import { getRuntime, type Runtime } from '../lib/runtime.ts';
-import { type Plans, plansOf } from '../lib/usage/plan.ts';
+import { NO_PLANS, type Plans, plansOf } from '../lib/usage/plan.ts';
 import { type UsageReport, usageReport } from '../lib/usage/report.ts';
 import { usageGateOf } from '../lib/usage/setup.ts';
-
-const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
 
 /** Another caller's plans, from the callers' secret; 404 when no caller has that id. */
 async function plansOfOther(runtime: Runtime, id: string): Promise<Plans> {

@@ -63,6 +63,14 @@ const config: IConfiguration = {
       },
     },
     {
+      name: 'route docs for the document only',
+      severity: 'error',
+      comment:
+        "lib/http/routes/docs/ is read by the OpenAPI document (lib/http/openapi.ts) alone: no function's bundle carries the routes' docs (their types may be named).",
+      from: { path: SERVICE, pathNot: ['^lib/http/openapi\\.ts$', '^lib/http/routes/docs/'] },
+      to: { path: '^lib/http/routes/docs/', dependencyTypesNot: ['type-only', 'type-import'] },
+    },
+    {
       name: 'no middy in core',
       severity: 'error',
       comment:

@@ -4,15 +4,21 @@
  * when it opens a page: on such a stage the page is for tools that do.
  */
 
-import { callerRoute } from '../lib/http/caller-route.ts';
+import { bind } from '../lib/http/bind.ts';
 import { docsAsset, docsPage } from '../lib/http/docs-responses.ts';
+import { callerParts } from '../lib/http/parts.ts';
 import { callerReferenceRoute } from '../lib/http/reference-routes.ts';
 import { routeGroup } from '../lib/http/route-group.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
+import { getRuntime } from '../lib/runtime.ts';
+
+const parts = callerParts(getRuntime());
 
 export const handler = routeGroup([
-  callerRoute(callerReferenceRoute(serviceRoutes.docs), async () => docsPage()),
-  callerRoute(callerReferenceRoute(serviceRoutes.docsAsset), async (request) =>
-    docsAsset(request.path.asset, request.headers),
+  bind(callerReferenceRoute(serviceRoutes.docs), async () => docsPage(), parts),
+  bind(
+    callerReferenceRoute(serviceRoutes.docsAsset),
+    async (request) => docsAsset(request.path.asset, request.headers),
+    parts,
   ),
 ]);

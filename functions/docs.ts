@@ -3,15 +3,16 @@
  * UI from this function's own bundle, without a token (a stage's public reference, the
  * default). A stage that turns it off deploys docs-for-callers.ts instead (serverless.yml).
  */
+
+import { bind } from '../lib/http/bind.ts';
 import { docsAsset, docsPage } from '../lib/http/docs-responses.ts';
-import { publicRoute } from '../lib/http/public-route.ts';
 import { publicReferenceRoute } from '../lib/http/reference-routes.ts';
 import { routeGroup } from '../lib/http/route-group.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
 
 export const handler = routeGroup([
-  publicRoute(publicReferenceRoute(serviceRoutes.docs), async () => docsPage()),
-  publicRoute(publicReferenceRoute(serviceRoutes.docsAsset), async (request) =>
+  bind(publicReferenceRoute(serviceRoutes.docs), async () => docsPage()),
+  bind(publicReferenceRoute(serviceRoutes.docsAsset), async (request) =>
     docsAsset(request.path.asset, request.headers),
   ),
 ]);

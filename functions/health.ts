@@ -1,7 +1,7 @@
 /** GET /health: liveness, without credentials and without calling the platform. */
 
-import { publicRoute } from '../lib/http/public-route.ts';
+import { bind } from '../lib/http/bind.ts';
 import { json } from '../lib/http/responses.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
 
-export const handler = publicRoute(serviceRoutes.health, async () => json(200, { status: 'ok' }));
+export const handler = bind(serviceRoutes.health, async () => json(200, { status: 'ok' }));

@@ -2,10 +2,14 @@
  * GET /openapi.json for known callers only: deployed instead of openapi.ts where the stage turns
  * its public reference off (publicReference: false).
  */
-import { callerRoute } from '../lib/http/caller-route.ts';
+import { bind } from '../lib/http/bind.ts';
+import { callerParts } from '../lib/http/parts.ts';
 import { callerReferenceRoute, openApiDocument } from '../lib/http/reference-routes.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
+import { getRuntime } from '../lib/runtime.ts';
 
-export const handler = callerRoute(callerReferenceRoute(serviceRoutes.openapi), async () =>
-  openApiDocument(),
+export const handler = bind(
+  callerReferenceRoute(serviceRoutes.openapi),
+  async () => openApiDocument(),
+  callerParts(getRuntime()),
 );

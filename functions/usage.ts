@@ -5,15 +5,14 @@
  */
 import { CallerScopeError, NotFoundError, UsageStoreUnavailableError } from '../lib/core/errors.ts';
 import { grants, USAGE_READ_SCOPE } from '../lib/core/scopes.ts';
-import { callerRoute } from '../lib/http/caller-route.ts';
+import { bind } from '../lib/http/bind.ts';
+import { callerParts } from '../lib/http/parts.ts';
 import { json } from '../lib/http/responses.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
-import type { Runtime } from '../lib/runtime.ts';
-import { type Plans, plansOf } from '../lib/usage/plan.ts';
+import { getRuntime, type Runtime } from '../lib/runtime.ts';
+import { NO_PLANS, type Plans, plansOf } from '../lib/usage/plan.ts';
 import { type UsageReport, usageReport } from '../lib/usage/report.ts';
 import { usageGateOf } from '../lib/usage/setup.ts';
-
-const NO_PLANS: Plans = { plan: undefined, accountPlan: undefined };
 
 /** Another caller's plans, from the callers' secret; 404 when no caller has that id. */
 async function plansOfOther(runtime: Runtime, id: string): Promise<Plans> {
@@ -26,19 +25,23 @@ async function plansOfOther(runtime: Runtime, id: string): Promise<Plans> {
   return plansOf(secret, id);
 }
 
-export const handler = callerRoute(serviceRoutes.usage, async (request, runtime) => {
-  const caller = request.caller!;
-  const id = request.query.caller ?? caller.id;
-  let plans = caller.plans ?? NO_PLANS;
-  if (id !== caller.id) {
-    if (!grants(caller.scopes, USAGE_READ_SCOPE)) throw new CallerScopeError(USAGE_READ_SCOPE);
-    plans = await plansOfOther(runtime, id);
-  }
-  let report: UsageReport;
-  try {
-    report = await usageReport(usageGateOf(runtime), id, plans);
-  } catch (error) {
-    throw new UsageStoreUnavailableError(error);
-  }
-  return json(200, { caller: { id, ...report.caller }, account: report.account ?? null });
-});
+export const handler = bind(
+  serviceRoutes.usage,
+  async (request, runtime) => {
+    const caller = request.caller;
+    const id = request.query.caller ?? caller.id;
+    let plans = caller.plans ?? NO_PLANS;
+    if (id !== caller.id) {
+      if (!grants(caller.scopes, USAGE_READ_SCOPE)) throw new CallerScopeError(USAGE_READ_SCOPE);
+      plans = await plansOfOther(runtime, id);
+    }
+    let report: UsageReport;
+    try {
+      report = await usageReport(usageGateOf(runtime), id, plans);
+    } catch (error) {
+      throw new UsageStoreUnavailableError(error);
+    }
+    return json(200, { caller: { id, ...report.caller }, account: report.account ?? null });
+  },
+  callerParts(getRuntime()),
+);

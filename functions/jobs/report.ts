@@ -1,18 +1,20 @@
 /** GET /jobs/{instanceId}/report */
 
-import { callerRoute } from '../../lib/http/caller-route.ts';
+import { bind } from '../../lib/http/bind.ts';
 import { answerHandOff, handedOffResponse } from '../../lib/http/hand-off.ts';
+import { admissionOf, callerParts } from '../../lib/http/parts.ts';
 import { reportDisposition, reportResponse } from '../../lib/http/responses.ts';
 import { jobRoutes } from '../../lib/http/routes/jobs.ts';
 import { getRuntime } from '../../lib/runtime.ts';
 import { scanJobsClientOf } from '../../lib/scan-jobs/client.ts';
 import type { InstancePath } from '../../lib/scan-jobs/schemas.ts';
 
-const scanJobs = scanJobsClientOf(getRuntime());
+const runtime = getRuntime();
+const scanJobs = scanJobsClientOf(runtime);
 
 // As an attachment: a browser saves the report rather than shows it on this API's origin. A
 // report too large to return is handed off (303 See Other to it, stored as an attachment too).
-export const handler = callerRoute(
+export const handler = bind(
   jobRoutes.getJobReport,
   async (request) => {
     const report = await scanJobs.report(request.path.instanceId, request.call);
@@ -21,7 +23,9 @@ export const handler = callerRoute(
       : reportResponse(report, request.path.instanceId);
   },
   {
-    handOff: answerHandOff(getRuntime(), {
+    ...callerParts(runtime),
+    admission: admissionOf(runtime),
+    handOff: answerHandOff(runtime, {
       attachment: ({ instanceId }: InstancePath, type) => reportDisposition(instanceId, type),
     }),
   },

@@ -1,14 +1,20 @@
 /** PATCH /jobs/{instanceId}/stop */
 
-import { callerRoute } from '../../lib/http/caller-route.ts';
+import { bind } from '../../lib/http/bind.ts';
+import { admissionOf, callerParts } from '../../lib/http/parts.ts';
 import { passThrough } from '../../lib/http/responses.ts';
 import { jobRoutes } from '../../lib/http/routes/jobs.ts';
 import { getRuntime } from '../../lib/runtime.ts';
 import { scanJobsClientOf } from '../../lib/scan-jobs/client.ts';
 
-const scanJobs = scanJobsClientOf(getRuntime());
+const runtime = getRuntime();
+const scanJobs = scanJobsClientOf(runtime);
 
-export const handler = callerRoute(jobRoutes.stopJob, async (request) => {
-  request.target({ jobIds: [request.path.instanceId] });
-  return passThrough(await scanJobs.stop(request.path.instanceId, request.call), 200);
-});
+export const handler = bind(
+  jobRoutes.stopJob,
+  async (request) => {
+    request.target({ jobIds: [request.path.instanceId] });
+    return passThrough(await scanJobs.stop(request.path.instanceId, request.call), 200);
+  },
+  { ...callerParts(runtime), admission: admissionOf(runtime) },
+);

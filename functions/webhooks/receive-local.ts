@@ -3,7 +3,7 @@
  * runs: a verified delivery is run by the consumer's own code in this process, right after the
  * 202 (serverless.yml picks this handler locally; the deployed bundle carries none of it).
  */
-import { publicRoute } from '../../lib/http/public-route.ts';
+import { bind } from '../../lib/http/bind.ts';
 import { functionRoutes } from '../../lib/http/routes/functions.ts';
 import { webhookReceiver } from '../../lib/http/webhook-receiver.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -11,7 +11,7 @@ import { inProcessInvocationQueueOf } from '../../lib/webhooks/setup.ts';
 
 const runtime = getRuntime();
 
-export const handler = publicRoute(
+export const handler = bind(
   functionRoutes.receiveWebhook,
   webhookReceiver(runtime, inProcessInvocationQueueOf(runtime)),
   { log: runtime.log },

@@ -2,7 +2,7 @@
  * POST /webhooks/{name}, deployed: a verified delivery goes to the SQS invocation queue
  * (lib/http/webhook-receiver.ts has the route's rules).
  */
-import { publicRoute } from '../../lib/http/public-route.ts';
+import { bind } from '../../lib/http/bind.ts';
 import { functionRoutes } from '../../lib/http/routes/functions.ts';
 import { webhookReceiver } from '../../lib/http/webhook-receiver.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -10,7 +10,7 @@ import { sqsInvocationQueueOf } from '../../lib/webhooks/queue.ts';
 
 const runtime = getRuntime();
 
-export const handler = publicRoute(
+export const handler = bind(
   functionRoutes.receiveWebhook,
   webhookReceiver(runtime, sqsInvocationQueueOf(runtime)),
   { log: runtime.log },

@@ -4,7 +4,7 @@
  * `details` of a 400.
  */
 import * as z from 'zod/mini';
-import { isDotOnlySegment } from '../core/schemas.ts';
+import { documented, isDotOnlySegment } from '../core/schemas.ts';
 
 /** An object that refuses unknown members: a misspelt parameter is an error, not a no-op. */
 export function strictInput<S extends z.core.$ZodLooseShape>(shape: S) {
@@ -55,13 +55,10 @@ function inRange(value: string): boolean {
 /** "lon,lat" in WGS84 degrees, sent upstream exactly as given. */
 export function lonLat() {
   const message = 'expected "longitude,latitude" in degrees, e.g. 127.1054,37.3595';
-  return z
+  const schema = z
     .string(message)
-    .check(
-      z.regex(LON_LAT, message),
-      z.refine(inRange, 'longitude or latitude out of range'),
-      z.meta({ description: message }),
-    );
+    .check(z.regex(LON_LAT, message), z.refine(inRange, 'longitude or latitude out of range'));
+  return documented(schema, { description: message });
 }
 
 /** A repeatable query parameter: one value or several, always an array after parsing. */

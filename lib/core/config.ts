@@ -171,12 +171,13 @@ function runsOnAws(env: NodeJS.ProcessEnv): boolean {
  * `${env:X, ''}` for variables the shell did not set.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const schema = environmentSchema();
   const present = Object.fromEntries(
-    Object.keys(environmentSchema.shape)
+    Object.keys(schema.shape)
       .map((key) => [key, env[key]] as const)
       .filter(([, value]) => value !== undefined && value !== ''),
   );
-  const parsed = environmentSchema.safeParse(present);
+  const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`,

@@ -7,6 +7,24 @@ import * as z from 'zod/mini';
 /** A zod schema whose parsed value is a T: what a route or an entry declares for its input. */
 export type Schema<T = unknown> = z.ZodMiniType<T>;
 
+/**
+ * What the OpenAPI document says of a schema beyond what zod tells it: an integer carried as
+ * text, a description. Kept here rather than in zod's registry, which every bundle would carry
+ * for the document's sake alone; only the OpenAPI builder reads it (openapi-operation.ts).
+ */
+const documentation = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+/** The schema, with what the OpenAPI document says of it. */
+export function documented<S extends object>(schema: S, doc: Readonly<Record<string, unknown>>): S {
+  documentation.set(schema, doc);
+  return schema;
+}
+
+/** What the OpenAPI document says of a schema beyond what zod tells it, if anything. */
+export function documentationOf(schema: object): Readonly<Record<string, unknown>> | undefined {
+  return documentation.get(schema);
+}
+
 const DOT_ONLY = '(?:\\.|%2e)+';
 const DOT_ONLY_SEGMENT = new RegExp(`^${DOT_ONLY}$`, 'i');
 const DOT_ONLY_SEGMENT_IN_PATH = new RegExp(`(?:^|/)${DOT_ONLY}(?:/|$)`, 'i');
@@ -47,30 +65,23 @@ const INT_TEXT = /^-?(0|[1-9][0-9]{0,9})$/;
  * An integer in [min, max] as a query string or a path segment carries it: text, parsed. The
  * OpenAPI document shows it as an integer (what a typed client sends), not as a string.
  *
- * One pipe (the text, then its number with the range checked), and the metadata registered
- * rather than attached as a check: it is parsed on every request of the routes that take it,
- * and each layer of zod costs there (about half the parse, docs/benchmark-method.md). Every issue
- * carries `message`, as before.
+ * One pipe (the text, then its number with the range checked), and what the document says of it
+ * kept apart (`documented`) rather than attached as a check. It is parsed on every request of the
+ * routes that take it, and each layer of zod costs there (about half the parse,
+ * docs/benchmark-method.md). Every issue carries `message`, as before.
  */
 export function intText(
   min: number,
   max: number,
   message = `expected an integer from ${min} to ${max}`,
 ) {
-  return z
-    .pipe(
-      z.string(message).check(z.regex(INT_TEXT, message)),
-      z.transform((text: string, context) => {
-        const value = Number(text);
-        if (value < min || value > max)
-          context.issues.push({ code: 'custom', message, input: text });
-        return value;
-      }),
-    )
-    .register(z.globalRegistry, {
-      type: 'integer',
-      minimum: min,
-      maximum: max,
-      description: message,
-    });
+  const schema = z.pipe(
+    z.string(message).check(z.regex(INT_TEXT, message)),
+    z.transform((text: string, context) => {
+      const value = Number(text);
+      if (value < min || value > max) context.issues.push({ code: 'custom', message, input: text });
+      return value;
+    }),
+  );
+  return documented(schema, { type: 'integer', minimum: min, maximum: max, description: message });
 }

@@ -6,19 +6,25 @@
 import { catalogueClientOf } from '../catalogue/client.ts';
 import type { CatalogueEntry } from '../catalogue/entry.ts';
 import { getRuntime } from '../runtime.ts';
-import { callerRoute } from './caller-route.ts';
+import { bind } from './bind.ts';
 import { answerHandOff, passThroughOrHandedOff } from './hand-off.ts';
+import { admissionOf, callerParts } from './parts.ts';
 import { routeGroup } from './route-group.ts';
 import { routeOfEntry } from './routes/catalogue.ts';
 
 export function catalogueRoutes(entries: readonly CatalogueEntry[]) {
   // Built now, at cold start: a deployed function without OPENAPI_BASE_URL fails its init.
-  const client = catalogueClientOf(getRuntime());
+  const runtime = getRuntime();
+  const client = catalogueClientOf(runtime);
   // Speech and images too large to return are handed off (hand-off.ts).
-  const handOff = answerHandOff(getRuntime());
+  const parts = {
+    ...callerParts(runtime),
+    admission: admissionOf(runtime),
+    handOff: answerHandOff(runtime),
+  };
   return routeGroup(
     entries.map((entry) =>
-      callerRoute(
+      bind(
         routeOfEntry(entry),
         async (request) => {
           const answer = await client.call(
@@ -29,7 +35,7 @@ export function catalogueRoutes(entries: readonly CatalogueEntry[]) {
           );
           return passThroughOrHandedOff(answer, 200);
         },
-        { handOff },
+        parts,
       ),
     ),
   );

@@ -8,9 +8,10 @@ import type { NamePath } from '../core/schemas.ts';
 import { executionClientOf } from '../execution/client.ts';
 import { ACTIVATION_ID_HEADER, type CheckedExecution } from '../execution/request.ts';
 import { getRuntime } from '../runtime.ts';
-import { callerRoute } from './caller-route.ts';
+import { bind } from './bind.ts';
 import { answerHandOff, passThroughOrHandedOff } from './hand-off.ts';
 import { executionTarget } from './middleware/execution-target.ts';
+import { admissionOf, callerParts } from './parts.ts';
 import type { BoundRoute } from './route-stack.ts';
 import type { ExecutionQuery } from './routes/functions.ts';
 import type { Route } from './routes/route.ts';
@@ -23,7 +24,7 @@ export function executionRoute(
   const runtime = getRuntime();
   // Built now, at cold start, so that a bad configuration fails the function's init.
   const client = executionClientOf(runtime);
-  return callerRoute(
+  return bind(
     route,
     async (request) => {
       const { target, body } = request.body;
@@ -31,6 +32,11 @@ export function executionRoute(
       const answer = await client.execute(target, execution, request.call);
       return passThroughOrHandedOff(answer, answer.status, [ACTIVATION_ID_HEADER]);
     },
-    { handOff: answerHandOff(runtime), executionTarget: executionTarget(client, checkedBy.target) },
+    {
+      ...callerParts(runtime),
+      admission: admissionOf(runtime),
+      handOff: answerHandOff(runtime),
+      executionTarget: executionTarget(client, checkedBy.target),
+    },
   );
 }

@@ -5,7 +5,7 @@
  * gets 303 See Other to it (responses.ts). Bound by the functions that serve such routes, so that
  * no other function carries any of it:
  *
- *   callerRoute(jobRoutes.getJobReport, handler, { handOff: answerHandOff(getRuntime()) })
+ *   bind(jobRoutes.getJobReport, handler, { ...parts, handOff: answerHandOff(runtime) })
  *
  * The request line names the stored object (`handOffKey`, `handOffBytes`); its caller's plan
  * counts the request, and one unit more for each MB started of the stored answer (admission).

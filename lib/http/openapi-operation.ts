@@ -1,13 +1,13 @@
 /**
  * One operation of the OpenAPI document (lib/http/openapi.ts): a route of the registry at one of
  * its methods, its parameters, body and responses from the zod schemas that validate its input
- * and the route docs of its entry, and who may call it.
+ * and the route's docs (lib/http/routes/docs/), and who may call it.
  */
 import * as z from 'zod/mini';
+import { documentationOf, type Schema } from '../core/schemas.ts';
 import { scopesGranting } from '../core/scopes.ts';
-import { docsOf, type JsonSchema, needsCaller, type Route } from './routes/route.ts';
-
-type Schema = z.ZodMiniType;
+import type { RouteDocs } from './routes/docs/route-docs.ts';
+import { type JsonSchema, needsCaller, type Route } from './routes/route.ts';
 
 /** The JSON Schema of what a caller sends (the input side of transforms and defaults). */
 export function jsonSchemaOf(schema: Schema): JsonSchema {
@@ -15,6 +15,9 @@ export function jsonSchemaOf(schema: Schema): JsonSchema {
     io: 'input',
     target: 'draft-2020-12',
     unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      Object.assign(jsonSchema, documentationOf(zodSchema));
+    },
   }) as JsonSchema;
   return rest;
 }
@@ -102,9 +105,8 @@ function requestBodyOf(route: Route) {
   return undefined;
 }
 
-function responsesOf(route: Route) {
+function responsesOf(route: Route, documented: RouteDocs['responses']) {
   const responses: Record<string, unknown> = {};
-  const { responses: documented } = docsOf(route);
   for (const response of documented) {
     const content = response.contentTypes
       ? Object.fromEntries(
@@ -165,7 +167,11 @@ function scopeNote(route: Route): string | undefined {
 }
 
 /** The operation of a route at one of its methods (each method of an `ANY` route is one). */
-export function operationOf(route: Route, method: string): Record<string, unknown> {
+export function operationOf(
+  route: Route,
+  method: string,
+  docs: RouteDocs,
+): Record<string, unknown> {
   const operation: Record<string, unknown> = {
     operationId:
       route.method === 'ANY'
@@ -175,9 +181,9 @@ export function operationOf(route: Route, method: string): Record<string, unknow
     tags: [route.tag],
     security: securityOf(route),
     parameters: parametersOf(route),
-    responses: responsesOf(route),
+    responses: responsesOf(route, docs.responses),
   };
-  const description = [docsOf(route).description, scopeNote(route)].filter(Boolean).join(' ');
+  const description = [docs.description, scopeNote(route)].filter(Boolean).join(' ');
   if (description) operation.description = description;
   const requestBody = method === 'GET' || method === 'HEAD' ? undefined : requestBodyOf(route);
   if (requestBody) operation.requestBody = requestBody;

@@ -5,9 +5,15 @@
  * /openapi.json and written to openapi.json by `npm run openapi`.
  */
 import { ALL_SCOPES, FIXED_SCOPES } from '../core/scopes.ts';
+import { WEB_ACTION_METHODS } from '../execution/targets.ts';
 import { operationOf } from './openapi-operation.ts';
+import { docsOf as registryDocsOf } from './routes/docs/index.ts';
+import type { RouteDocs } from './routes/docs/route-docs.ts';
 import { routes as allRoutes } from './routes/index.ts';
-import { ANY_METHODS, type JsonSchema, type Route } from './routes/route.ts';
+import type { JsonSchema, Route } from './routes/route.ts';
+
+/** The methods an `ANY` route accepts: a web action's methods, each an operation. */
+export const ANY_METHODS = WEB_ACTION_METHODS;
 
 const ERROR_ENVELOPE: JsonSchema = {
   type: 'object',
@@ -117,14 +123,21 @@ const TAGS = [
   { name: 'catalogue', description: 'The open API catalogue (client id and secret)' },
 ];
 
-/** The document of the given routes (default: every route of the service). */
-export function buildOpenApiDocument(routeTable: readonly Route[] = allRoutes): OpenApiDocument {
+/**
+ * The document of the given routes, each with its docs (default: every route of the service,
+ * with the docs of lib/http/routes/docs/).
+ */
+export function buildOpenApiDocument(
+  routeTable: readonly Route[] = allRoutes,
+  docsOf: (route: Route) => RouteDocs = registryDocsOf,
+): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routeTable) {
+    const docs = docsOf(route);
     const methods = route.method === 'ANY' ? ANY_METHODS : [route.method];
     for (const method of methods) {
       paths[route.path] ??= {};
-      paths[route.path]![method.toLowerCase()] = operationOf(route, method);
+      paths[route.path]![method.toLowerCase()] = operationOf(route, method, docs);
     }
   }
   const tagNames = new Set(routeTable.map((route) => route.tag));

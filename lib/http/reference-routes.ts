@@ -12,18 +12,22 @@ import type { HttpResponse } from './responses.ts';
 import { accessOf, type Route } from './routes/route.ts';
 
 /** The route as a public reference serves it; refused at init where the stage says otherwise. */
-export function publicReferenceRoute<B, Q, P>(route: Route<B, Q, P>): Route<B, Q, P> {
+export function publicReferenceRoute<R extends Route>(
+  route: R,
+): Omit<R, 'access'> & { readonly access: 'public' } {
   if (!loadPublicReference()) {
     throw new ConfigError(
       `Invalid configuration: PUBLIC_REFERENCE is false, but ${route.id} was deployed public (serverless.yml chooses the handler by the stage's publicReference)`,
     );
   }
-  return { ...route, access: accessOf(route, true) };
+  return { ...route, access: accessOf(route, true) as 'public' };
 }
 
 /** The route as a reference for known callers serves it. */
-export function callerReferenceRoute<B, Q, P>(route: Route<B, Q, P>): Route<B, Q, P> {
-  return { ...route, access: accessOf(route, false) };
+export function callerReferenceRoute<R extends Route>(
+  route: R,
+): Omit<R, 'access'> & { readonly access: 'caller' } {
+  return { ...route, access: accessOf(route, false) as 'caller' };
 }
 
 /** GET /openapi.json's answer: the document of every route, the same text on every call. */

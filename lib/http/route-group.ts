@@ -4,7 +4,7 @@
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { NotFoundError } from '../core/errors.ts';
-import { publicRoute } from './public-route.ts';
+import { bind } from './bind.ts';
 import type { HttpResponse } from './responses.ts';
 import type { BoundRoute } from './route-stack.ts';
 import { notServedRoute } from './routes/fallback.ts';
@@ -15,11 +15,8 @@ export function routeGroup(
 ): (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse> {
   const byKey = new Map(bound.map((route) => [routeKeyOf(route.route), route] as const));
   // Only reachable when serverless.yml sends a route this group does not serve.
-  const notServed = publicRoute(
-    notServedRoute(bound[0]?.route.function ?? 'routeGroup'),
-    async () => {
-      throw new NotFoundError('URL not found.');
-    },
-  );
+  const notServed = bind(notServedRoute(bound[0]?.route.function ?? 'routeGroup'), async () => {
+    throw new NotFoundError('URL not found.');
+  });
   return (event, context) => (byKey.get(event.routeKey) ?? notServed)(event, context);
 }

@@ -11,10 +11,8 @@
  * The request's state is made once, when the function is invoked, from API Gateway's event, and
  * is the event the middy stack handles: every middleware reads it, and the handler gets it as a
  * `RouteRequest`. The whole invocation
- * is guarded to answer before the function's timeout. Routes are bound to their handlers by
- * `publicRoute` (no caller), `callerRoute` (a caller, and the container's runtime) or
- * `meteredRoute` (a caller whose bulk work takes a unit of its plans for each call), all over
- * this stack.
+ * is guarded to answer before the function's timeout. A route is bound to its handler over
+ * this stack by `bind` (bind.ts), with the parts its entry asks for.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -53,7 +51,7 @@ interface StackParts {
   /**
    * The route's admission against its caller's usage plans (middleware/admission.ts): required
    * when a request of it spends of them (`route.spends`), none when its handler meters each call
-   * (`per-call`, metered-route.ts). The binder builds it, so that a bundle without one carries
+   * (`per-call`, parts.ts's meteringOf). The binding brings it, so that a bundle without one carries
    * none of it.
    */
   readonly admission?: HttpMiddleware;
@@ -67,7 +65,7 @@ interface StackParts {
 }
 
 /** A part the route's data asks for and its binding did not give: the function fails at init. */
-function missing(route: Route, what: string): never {
+export function missing(route: Route, what: string): never {
   throw new Error(`${route.id} needs ${what}`);
 }
 

@@ -74,7 +74,7 @@ interface MeterOptions {
 
 /**
  * The meter of a caller's bulk walk, over the container's gate; `finish` and `fields` for the
- * binding that ends it (lib/http/metered-route.ts).
+ * binding that ends it (lib/http/parts.ts, meteringOf).
  */
 export class BulkMeter implements CallMeter {
   readonly #subjects: Subject[];
@@ -207,7 +207,7 @@ export class BulkMeter implements CallMeter {
       Plan: subject.holder,
       Limit: refusal.limit,
     });
-    // Its answer carries the plans' fields as the walk left them (metered-route.ts).
+    // Its answer carries the plans' fields as the walk left them (lib/http/parts.ts).
     const seconds = refusal.retryAfterMs / 1000;
     this.#stopped =
       refusal.kind === 'rate'

@@ -1,7 +1,10 @@
 /**
  * Every HTTP function's module and one request each route accepts: the fuzz test mutates them,
- * the caller tests send them with callers of every scope.
+ * the caller tests send them with callers of every scope. A route with no request here takes its
+ * sample event's (events/), so that a new route's sample event is its request.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Route } from '../../lib/http/routes/route.ts';
 import { localHandlerOf } from '../../sls/function-entry.ts';
@@ -25,7 +28,29 @@ export interface Valid {
   readonly method?: string;
 }
 const JSON_TYPE = 'application/json';
+
+/** The request of a sample event of events/, by its route key. */
+function sampleRequests(): Record<string, Valid> {
+  const files = readdirSync(path.resolve(import.meta.dirname, '../../events'));
+  const requests: Record<string, Valid> = {};
+  for (const file of files.filter((name) => name.endsWith('.json'))) {
+    const event = sampleEvent(file);
+    // Only an HTTP route's ("GET /jobs"): not the catch-all's, nor a queue's or a schedule's.
+    if (!/^[A-Z]+ \//.test(event.routeKey ?? '')) continue;
+    const contentType = event.headers?.['content-type'];
+    requests[event.routeKey] = {
+      ...(event.pathParameters && { path: event.pathParameters as Record<string, string> }),
+      ...(event.rawQueryString && { query: [...new URLSearchParams(event.rawQueryString)] }),
+      ...(event.body !== undefined && { body: event.body }),
+      ...(contentType && { contentType }),
+      method: event.requestContext.http.method,
+    };
+  }
+  return requests;
+}
+
 export const VALID: Record<string, Valid> = {
+  ...sampleRequests(),
   'GET /health': {},
   'GET /jobs': {
     query: [

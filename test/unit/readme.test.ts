@@ -1,14 +1,12 @@
 /**
  * What the README says of the demo secret, held to the secret itself: its table of demo callers
  * names every caller of emulator/demo-secret.json, with its token and scopes, and no other; the
- * callers' doc counts them right. Its route table names every route of the registry but the
- * catalogue's (docs/catalogue.md has those), and no other.
+ * callers' doc counts them right. Its route table is made from the route table (scripts/docs.ts,
+ * held by test/unit/scripts/docs.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../lib/http/routes/index.ts';
-import { routeKeyOf } from '../../lib/http/routes/route.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -67,27 +65,5 @@ describe("the README's demo callers", () => {
   it('are counted right in docs/callers.md', () => {
     const words = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
     expect(read('docs/callers.md')).toContain(`The demo secret has ${words[demo.callers.length]}:`);
-  });
-});
-
-describe("the README's route table", () => {
-  /** The first cells of the table whose header is `| route | upstream |`. */
-  const firstCells = () => {
-    const table = /\| route \| upstream \|\n\| [-| ]+\|\n((?:\|.*\|\n)+)/.exec(read('README.md'));
-    expect(table, "the README's route table").not.toBeNull();
-    return table![1]!
-      .trim()
-      .split('\n')
-      .map((row) => row.split('|')[1]!.trim());
-  };
-
-  it('names every route of the registry but the catalogue’s, each by its method and path', () => {
-    const cells = firstCells();
-    const named = cells.flatMap((cell) =>
-      [...cell.matchAll(/`([A-Z]+ \/[^`?]*)(?:\?[^`]*)?`/g)].map((match) => match[1]!),
-    );
-    const own = routes.filter((route) => route.tag !== 'catalogue').map(routeKeyOf);
-    expect([...named].sort()).toEqual([...own].sort());
-    expect(cells).toContain('the catalogue routes');
   });
 });

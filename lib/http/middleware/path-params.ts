@@ -3,7 +3,7 @@
  * since a route's scope may name one (`actions:{name}`): a scope is only ever built from a
  * parameter that passed its pattern. A bad one is a 400/`100` naming it.
  */
-import type { Schema } from '../routes/route.ts';
+import type { Schema } from '../../core/schemas.ts';
 import type { HttpMiddleware } from './middleware.ts';
 import { validInput } from './validation.ts';
 

@@ -5,19 +5,11 @@
  */
 import type { CatalogueEntry } from '../../catalogue/entry.ts';
 import { catalogueUnits } from '../../usage/units.ts';
-import { document, type Route } from './route.ts';
-
-/** How an entry's input goes upstream, as the document says it. */
-const SENDS_AS_TEXT = {
-  query: 'query parameters',
-  form: 'an application/x-www-form-urlencoded UTF-8 body',
-  json: 'a JSON body',
-  raw: 'the raw bytes of the request body',
-} as const;
+import type { Route } from './route.ts';
 
 /** The registry entry of one catalogue API. */
 export function routeOfEntry(entry: CatalogueEntry): Route {
-  const route: Route = {
+  return {
     function: entry.function,
     id: entry.id,
     method: entry.method,
@@ -36,25 +28,4 @@ export function routeOfEntry(entry: CatalogueEntry): Route {
       bytes: entry.bytes && { contentTypes: entry.bytes, required: true, checkedBy: 'stack' },
     },
   };
-  ROUTE_DOCS: {
-    const upstream = `${entry.upstream.method} ${entry.upstream.paths.join(' or ')}`;
-    const binary = entry.answers.kind === 'binary';
-    document(route, {
-      description: [entry.description, `Calls \`${upstream}\` with ${SENDS_AS_TEXT[entry.sends]}.`]
-        .filter(Boolean)
-        .join(' '),
-      responses: [
-        {
-          status: 200,
-          description: binary
-            ? "The platform's bytes, unchanged, with its Content-Type"
-            : "The platform's answer, unchanged",
-          contentTypes: entry.answers.contentTypes,
-          binary,
-          ...(binary || entry.answers.kind === 'json-or-xml' ? {} : { schema: { type: 'object' } }),
-        },
-      ],
-    });
-  }
-  return route;
 }

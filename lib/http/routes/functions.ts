@@ -1,9 +1,8 @@
 /** Function execution: actions and triggers through their gateway URLs, and webhooks. */
 import * as z from 'zod/mini';
-import { type NamePath, namePathSchema } from '../../core/schemas.ts';
-import type { CheckedExecution } from '../../execution/request.ts';
+import { namePathSchema } from '../../core/schemas.ts';
 import { ONE_REQUEST } from '../../usage/units.ts';
-import { defineRoute, document, type RouteResponse, routesOf } from './route.ts';
+import { defineRoute, routesOf } from './route.ts';
 
 /**
  * `result` of an action or trigger route: `true` (the default) returns the action's result only.
@@ -17,14 +16,8 @@ export const executionQuerySchema = z.strictObject({
 });
 export type ExecutionQuery = z.infer<typeof executionQuerySchema>;
 
-/** An endpoint's answer comes back unchanged, whatever its status and type. */
-const endpointResponse = (what: string): RouteResponse => ({
-  status: 'default',
-  description: `${what}, unchanged (status, Content-Type, body); only an error of the platform's gateway becomes the uniform envelope`,
-});
-
 export const functionRoutes = routesOf({
-  invokeAction: defineRoute<CheckedExecution, ExecutionQuery, NamePath>({
+  invokeAction: defineRoute({
     // An action's answer is whatever it returns, of any size.
     handsOff: true,
     method: 'ANY',
@@ -48,7 +41,7 @@ export const functionRoutes = routesOf({
       },
     },
   }),
-  fireTrigger: defineRoute<CheckedExecution, ExecutionQuery, NamePath>({
+  fireTrigger: defineRoute({
     handsOff: true,
     method: 'POST',
     path: '/triggers/{name}',
@@ -68,7 +61,7 @@ export const functionRoutes = routesOf({
       },
     },
   }),
-  receiveWebhook: defineRoute<undefined, Record<string, never>, NamePath>({
+  receiveWebhook: defineRoute({
     method: 'POST',
     path: '/webhooks/{name}',
     access: 'public',
@@ -94,53 +87,3 @@ export const functionRoutes = routesOf({
     },
   }),
 });
-
-ROUTE_DOCS: {
-  document(functionRoutes.invokeAction, {
-    description:
-      'A JSON object of parameters is the body of an ordinary action (required; POST only). A ' +
-      'web action takes any JSON body, or none, with any of these methods: it receives the ' +
-      "method and the body only (not the caller's query or headers). What the action answers " +
-      "(status, Content-Type, body) comes back unchanged; only an error of the platform's " +
-      'gateway becomes the uniform envelope.',
-    responses: [
-      {
-        status: 200,
-        description:
-          "The action's answer: with result=true (the default) its result, else the activation record",
-      },
-      endpointResponse("The action's answer"),
-    ],
-  });
-  document(functionRoutes.fireTrigger, {
-    responses: [
-      {
-        status: 202,
-        description: 'Fired: the activation id of the trigger',
-        contentTypes: ['application/json'],
-        schema: { type: 'object' },
-      },
-      { status: 204, description: 'Fired, with no rule to run' },
-      endpointResponse("The platform's answer"),
-    ],
-  });
-  document(functionRoutes.receiveWebhook, {
-    description:
-      'Authenticated by its signature (webhook-id, webhook-timestamp, webhook-signature, signed ' +
-      'with the webhook secret; 5 minutes tolerance), not by a caller token. The body is read ' +
-      'as raw bytes, verified, then handed to the queue.',
-    responses: [
-      {
-        status: 202,
-        description: 'Accepted: queued, to run once',
-        contentTypes: ['application/json'],
-        schema: {
-          type: 'object',
-          required: ['accepted', 'id'],
-          properties: { accepted: { const: true }, id: { type: 'string' } },
-          additionalProperties: false,
-        },
-      },
-    ],
-  });
-}

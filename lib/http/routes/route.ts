@@ -1,31 +1,19 @@
 /**
  * The shape of one route of the registry: everything the service declares about it, as data.
- * The handler is bound to its entry (`callerRoute(jobRoutes.<key>, ...)`), the serverless
- * `httpApi` events are read from the registry (sls/resolvers/routes.cjs), and the OpenAPI document
- * is built from it (lib/http/openapi.ts), so that a route is declared once.
+ * Its handler is bound to its entry (`bind(jobRoutes.<key>, ...)`, lib/http/bind.ts), which
+ * reads from it what the stack needs. The serverless `httpApi` events (sls/resolvers/routes.ts),
+ * the OpenAPI document (lib/http/openapi.ts) and the docs' tables (scripts/docs.ts) are read from
+ * the registry too, so that a route is declared once.
  */
-import type * as z from 'zod/mini';
+import type { Schema } from '../../core/schemas.ts';
 import type { ScopeTemplate } from '../../core/scopes.ts';
-import { type ExecutionKind, WEB_ACTION_METHODS } from '../../execution/targets.ts';
+import type { CheckedExecution } from '../../execution/request.ts';
+import type { ExecutionKind } from '../../execution/targets.ts';
 import type { Units } from '../../usage/units.ts';
 
-export type Schema<T> = z.ZodMiniType<T>;
 export type JsonSchema = Record<string, unknown>;
 
 type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
-
-/** One success response of a route, as the document describes it. */
-export interface RouteResponse {
-  /** `default`: any other status (an endpoint's own answer, passed through). */
-  readonly status: number | 'default';
-  readonly description: string;
-  /** Media types of its body; none for an answer whose type is the endpoint's own. */
-  readonly contentTypes?: readonly string[];
-  /** The body is bytes (images, audio). */
-  readonly binary?: boolean;
-  /** The JSON Schema of a JSON body, where the service knows it. */
-  readonly schema?: JsonSchema;
-}
 
 /**
  * A body taken as bytes: the handler reads them as received (`request.bytes`). Who checks them:
@@ -89,7 +77,7 @@ export function needsCaller(
 
 export interface Route<B = unknown, Q = unknown, P = unknown> {
   /**
-   * The Lambda function that serves it (lib/functions.ts): its key in its area's module, unless
+   * The Lambda function that serves it (sls/functions.ts): its key in its area's module, unless
    * it is one of several routes a function serves. Its log lines and its hand-offs name it.
    */
   readonly function: string;
@@ -126,59 +114,61 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
    * The route passes its answer through, which may be larger than a Lambda function can return
    * (a report, speech, an image, an action's answer): such a success answer is handed off
    * (lib/http/hand-off.ts), stored in the stage's bucket as it arrives, and the caller sent there
-   * with 303 See Other. Its function binds it with its hand-off (`callerRoute(..., { handOff })`).
+   * with 303 See Other. Its function binds it with its hand-off (`bind(..., { handOff })`).
    */
   readonly handsOff?: true;
 }
 
-/**
- * What a route documents beyond its summary: read by the OpenAPI document alone
- * (lib/http/openapi.ts), never while a request is served.
- */
-export interface RouteDocs {
-  readonly description?: string;
-  readonly responses: readonly RouteResponse[];
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: a route of any input types
 type AnyRoute = Route<any, any, any>;
-
-/** Each route's documentation, attached once when its module loads. */
-const docs = new WeakMap<AnyRoute, RouteDocs>();
-
-/**
- * Attaches a route's documentation. Route modules call it in a statement labelled ROUTE_DOCS,
- * which the functions' bundles leave out (esbuild's dropLabels, serverless.yml): the document is
- * built when the package is (sls/plugins/esbuild-plugins.cjs), and no function carries its text.
- */
-export function document(route: AnyRoute, routeDocs: RouteDocs): void {
-  docs.set(route, routeDocs);
-}
-
-/** A route's documentation; throws for a route that has none (or in a function's bundle). */
-export function docsOf(route: AnyRoute): RouteDocs {
-  const found = docs.get(route);
-  if (!found) throw new Error(`Route ${route.id} has no documentation (ROUTE_DOCS)`);
-  return found;
-}
 
 /** API Gateway's route key of a route: `GET /jobs`, `ANY /actions/{name}`. */
 export function routeKeyOf(route: Pick<Route, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
 }
 
+/** What an entry says before its area names it: its `id` and `function` may wait for its key. */
+type RouteSpec = Omit<AnyRoute, 'id' | 'function'> & {
+  readonly id?: string;
+  readonly function?: string;
+};
+
+/** Who checks a route's bytes, as its type says (never: it takes none). */
+type CheckedByOf<R> = R extends { readonly input?: infer I }
+  ? NonNullable<I> extends { readonly bytes?: infer B }
+    ? NonNullable<B> extends { readonly checkedBy: infer C }
+      ? C
+      : never
+    : never
+  : never;
+
 /**
- * An entry with its input types checked. In an area's module, its `id`, and its `function` unless
- * it says whose, are its key there (`routesOf`), so that a function's name is written once; a
- * route made anywhere else (a test's) says both.
+ * The handler's `request.body`: what its JSON body's schema gives, the execution checked against
+ * its target (an action's or a trigger's bytes), or nothing.
  */
-export function defineRoute<B = undefined, Q = Record<string, never>, P = Record<string, never>>(
-  route: Omit<Route<B, Q, P>, 'id' | 'function'> & {
-    readonly id?: string;
-    readonly function?: string;
-  },
-): Route<B, Q, P> {
-  return route as Route<B, Q, P>;
+type BodyOf<S> = S extends { readonly input: { readonly body: Schema<infer B> } }
+  ? B
+  : [CheckedByOf<S>] extends [{ readonly target: ExecutionKind }]
+    ? CheckedExecution
+    : undefined;
+type QueryOf<S> = S extends { readonly input: { readonly query: Schema<infer Q> } }
+  ? Q
+  : Record<string, never>;
+type PathOf<S> = S extends { readonly input: { readonly path: Schema<infer P> } }
+  ? P
+  : Record<string, never>;
+
+/**
+ * An entry, as written: its type keeps what it says (its access, what it spends, whether it
+ * hands off, who checks its bytes), so that binding it asks for what it needs (bind.ts), and
+ * its handler's input types follow from its schemas. In an area's module, its `id`, and its
+ * `function` unless it says whose, are its key there (`routesOf`), so that a function's name is
+ * written once; a route made anywhere else (a test's) says both.
+ */
+export function defineRoute<const S extends RouteSpec>(
+  route: S,
+): S & Route<BodyOf<S>, QueryOf<S>, PathOf<S>> {
+  return route as S & Route<BodyOf<S>, QueryOf<S>, PathOf<S>>;
 }
 
 /**
@@ -193,14 +183,3 @@ export function routesOf<T extends Record<string, AnyRoute>>(routes: T): T {
   }
   return named as T;
 }
-
-/** The methods an `ANY` route accepts (a web action's methods). */
-export const ANY_METHODS = WEB_ACTION_METHODS;
-
-/** A JSON answer whose body is the platform's, unchanged. */
-export const PLATFORM_JSON: RouteResponse = {
-  status: 200,
-  description: "The platform's answer, unchanged",
-  contentTypes: ['application/json'],
-  schema: { type: 'object' },
-};

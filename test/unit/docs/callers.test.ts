@@ -1,14 +1,13 @@
 /**
- * docs/callers.md's table of routes and scopes, held to the route registry: a line for every
- * route with the scope it needs (a catalogue API's routes share its line), and every fixed scope
- * of the vocabulary in it.
+ * docs/callers.md's table of routes and scopes names every fixed scope of the vocabulary. The
+ * table itself is made from the route table (scripts/docs.ts; test/unit/scripts/docs.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE_APIS, FIXED_SCOPES } from '../../../lib/core/scopes.ts';
+import { FIXED_SCOPES } from '../../../lib/core/scopes.ts';
 import { routes } from '../../../lib/http/routes/index.ts';
-import { type Route, routeKeyOf } from '../../../lib/http/routes/route.ts';
+import { routeKeyOf } from '../../../lib/http/routes/route.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -26,34 +25,8 @@ function scopeRows(): [string, string][] {
     });
 }
 
-/** What the scope cell of a route says first: its scope, `any known caller`, or `none`. */
-function scopeCellStart(route: Route): string {
-  if (route.access === 'public' || route.reference) return 'none';
-  if (route.access === 'caller') return 'any known caller';
-  return `\`${route.access.scope.replace('{name}', '<name>')}\``;
-}
-
 describe("docs/callers.md's table of scopes", () => {
   const rows = scopeRows();
-
-  it('gives every route of the registry but the catalogue’s its line, with the scope it needs', () => {
-    for (const route of routes.filter((each) => each.tag !== 'catalogue')) {
-      const row = rows.find(([cell]) => cell.includes(`\`${routeKeyOf(route)}\``));
-      expect(row, routeKeyOf(route)).toBeDefined();
-      expect(row![1].startsWith(scopeCellStart(route)), `${routeKeyOf(route)}: ${row![1]}`).toBe(
-        true,
-      );
-    }
-  });
-
-  it('gives every API of the catalogue its line, with its scope', () => {
-    for (const api of CATALOGUE_APIS) {
-      expect(
-        rows.some(([, scope]) => scope.startsWith(`\`catalogue:${api}\``)),
-        api,
-      ).toBe(true);
-    }
-  });
 
   it('names every fixed scope of the vocabulary', () => {
     const text = rows.map(([, scope]) => scope).join('\n');

@@ -4,8 +4,8 @@
  * In a scratch copy of the repository's rules and document, with a folder added by one row of
  * the table (as the document says a folder is added), every row imports every other: the lint's
  * command reports exactly the imports the table forbids, whatever the import's form, and lets the
- * others pass. The bans beside the layers (the emulator, undici's root, middy in core, zod/mini's
- * named `z`) are probed the same way.
+ * others pass. The bans beside the layers (the emulator, undici's root, middy in core, the
+ * routes' docs, zod/mini's named `z`) are probed the same way.
  */
 import { execFile } from 'node:child_process';
 import {
@@ -239,6 +239,22 @@ describe('npm run lint', () => {
         'functions/bans.ts',
         "export const emulator = () => import('../emulator/probe.js');\n",
       );
+      // The routes' docs: the OpenAPI document reads them, and any module may name their types.
+      write(
+        dir,
+        'lib/http/routes/docs/index.ts',
+        'export const docs = 1;\nexport type Docs = 1;\n',
+      );
+      write(
+        dir,
+        'lib/http/openapi.ts',
+        "import { docs } from './routes/docs/index.js';\nvoid docs;\n",
+      );
+      write(
+        dir,
+        'lib/http/docs-ban.ts',
+        "import type { Docs } from './routes/docs/index.js';\nimport { docs } from './routes/docs/index.js';\nexport type D = Docs;\nvoid docs;\n",
+      );
       expected.push(
         { rule: 'no service in the emulator', from: 'emulator/probe.ts', to: 'lib/core/probe.ts' },
         { rule: "no undici's root", from: 'lib/http/bans.ts', to: 'node_modules/undici/index.js' },
@@ -249,6 +265,11 @@ describe('npm run lint', () => {
           to: 'node_modules/@middy/core/index.js',
         },
         { rule: 'no emulator in the service', from: 'functions/bans.ts', to: 'emulator/probe.ts' },
+        {
+          rule: 'route docs for the document only',
+          from: 'lib/http/docs-ban.ts',
+          to: 'lib/http/routes/docs/index.ts',
+        },
       );
       result = await runIn(dir, IMPORT_RULES);
     }, 120_000);

@@ -14,11 +14,11 @@ import {
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../../../lib/core/lambda-limits.ts';
 import { SECRET_CAPABILITIES, secretIdSetting } from '../../../../lib/core/secret-capabilities.ts';
 
-const parsed = (vars: Record<string, string>) => environmentSchema.parse(vars);
+const parsed = (vars: Record<string, string>) => environmentSchema().parse(vars);
 
 /** The issues of a set of variables that does not parse, as `path: message`. */
 function problems(vars: Record<string, string>): { path: string; message: string }[] {
-  const result = environmentSchema.safeParse(vars);
+  const result = environmentSchema().safeParse(vars);
   if (result.success) throw new Error(`parsed: ${JSON.stringify(vars)}`);
   return result.error.issues.map((issue) => ({
     path: issue.path.map(String).join('.'),
@@ -126,8 +126,8 @@ describe('the environment table', () => {
 
   it('never answers with zod\'s bare "Invalid input": each variable says what it expected', () => {
     // Any value but the empty string, which loadConfig reads as unset.
-    for (const name of Object.keys(environmentSchema.shape)) {
-      const result = environmentSchema.safeParse({ [name]: ' not this ' });
+    for (const name of Object.keys(environmentSchema().shape)) {
+      const result = environmentSchema().safeParse({ [name]: ' not this ' });
       for (const issue of result.error?.issues ?? []) {
         expect(issue.message, name).not.toBe('Invalid input');
       }

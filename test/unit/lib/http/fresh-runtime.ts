@@ -1,5 +1,5 @@
 /**
- * For the tests of the bindings that build the container's runtime when they load (callerRoute
+ * For the tests of the bindings that build the container's runtime when they load (callerParts
  * and the handlers built on it): a fresh module graph and this environment, as on a cold start.
  * Import the module under test after calling it; `vi.unstubAllEnvs()` puts the environment back.
  */

@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { jsonSchemaOf, operationOf } from '../../../../lib/http/openapi-operation.ts';
-import { defineRoute, document } from '../../../../lib/http/routes/route.ts';
+import type { RouteDocs } from '../../../../lib/http/routes/docs/route-docs.ts';
+import { defineRoute } from '../../../../lib/http/routes/route.ts';
 
-const route = defineRoute<{ n: number }, { page: number }, { id: string }>({
+const route = defineRoute({
   id: 'probe',
   function: 'probe',
   method: 'ANY',
@@ -23,11 +24,14 @@ const route = defineRoute<{ n: number }, { page: number }, { id: string }>({
     body: z.object({ n: z.number() }),
   },
 });
-document(route, { description: 'Probes.', responses: [{ status: 200, description: 'Done' }] });
+const docs: RouteDocs = {
+  description: 'Probes.',
+  responses: [{ status: 200, description: 'Done' }],
+};
 
 describe('operationOf', () => {
   it('names each method of an ANY route apart, and says who may call it', () => {
-    const post = operationOf(route, 'POST');
+    const post = operationOf(route, 'POST', docs);
     expect(post).toMatchObject({
       operationId: 'probePost',
       summary: 'A probe',
@@ -38,7 +42,7 @@ describe('operationOf', () => {
   });
 
   it('takes its parameters and body from the route’s schemas, a GET without a body', () => {
-    const post = operationOf(route, 'POST') as {
+    const post = operationOf(route, 'POST', docs) as {
       parameters: { name: string; in: string }[];
       requestBody: unknown;
     };
@@ -50,11 +54,11 @@ describe('operationOf', () => {
       required: true,
       content: { 'application/json': { schema: jsonSchemaOf(route.input!.body!) } },
     });
-    expect(operationOf(route, 'GET').requestBody).toBeUndefined();
+    expect(operationOf(route, 'GET', docs).requestBody).toBeUndefined();
   });
 
   it('answers its documented statuses, the 303 of a hand-off, and the envelope of what it refuses', () => {
-    const responses = operationOf(route, 'GET').responses as Record<string, unknown>;
+    const responses = operationOf(route, 'GET', docs).responses as Record<string, unknown>;
     expect(Object.keys(responses).sort()).toEqual(
       ['200', '303', '400', '401', '403', 'default'].sort(),
     );

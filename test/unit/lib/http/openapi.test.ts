@@ -3,15 +3,15 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { catalogue } from '../../../../lib/catalogue/table.ts';
-import { buildOpenApiDocument, type OpenApiDocument } from '../../../../lib/http/openapi.ts';
-import { jsonSchemaOf } from '../../../../lib/http/openapi-operation.ts';
-import { routes } from '../../../../lib/http/routes/index.ts';
 import {
   ANY_METHODS,
-  document as documentRoute,
-  type Route,
-  routeKeyOf,
-} from '../../../../lib/http/routes/route.ts';
+  buildOpenApiDocument,
+  type OpenApiDocument,
+} from '../../../../lib/http/openapi.ts';
+import { jsonSchemaOf } from '../../../../lib/http/openapi-operation.ts';
+import type { RouteDocs } from '../../../../lib/http/routes/docs/route-docs.ts';
+import { routes } from '../../../../lib/http/routes/index.ts';
+import { type Route, routeKeyOf } from '../../../../lib/http/routes/route.ts';
 
 function operation(document: OpenApiDocument, routeKey: string) {
   const [method = '', routePath = ''] = routeKey.split(' ');
@@ -327,9 +327,11 @@ describe('buildOpenApiDocument with a given table', () => {
         tag: 'bare',
       },
     ];
-    documentRoute(given[0]!, { responses: [{ status: 202, description: 'accepted' }] });
-    documentRoute(given[1]!, { responses: [{ status: 200, description: 'ok' }] });
-    const document = buildOpenApiDocument(given);
+    const docs: Record<string, RouteDocs> = {
+      receive: { responses: [{ status: 202, description: 'accepted' }] },
+      bare: { responses: [{ status: 200, description: 'ok' }] },
+    };
+    const document = buildOpenApiDocument(given, (route) => docs[route.id]!);
     const hook = document.paths['/hooks/{name}']?.post as {
       parameters: { name: string; in: string; required: boolean }[];
       responses: Record<string, unknown>;

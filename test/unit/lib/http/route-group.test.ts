@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../../lib/core/log.ts';
-import { publicRoute } from '../../../../lib/http/public-route.ts';
+import { bind } from '../../../../lib/http/bind.ts';
 import { json } from '../../../../lib/http/responses.ts';
 import { routeGroup } from '../../../../lib/http/route-group.ts';
 import { defineRoute } from '../../../../lib/http/routes/route.ts';
@@ -21,12 +21,12 @@ const route = (method: 'GET' | 'POST', path: string, id: string) =>
 function group() {
   const lines: string[] = [];
   const log = createLogger({}, (line) => lines.push(line));
-  const bind = (method: 'GET' | 'POST', path: string, id: string) =>
-    publicRoute(route(method, path, id), async () => json(200, { served: id }), { log });
+  const served = (method: 'GET' | 'POST', path: string, id: string) =>
+    bind(route(method, path, id), async () => json(200, { served: id }), { log });
   const handler = routeGroup([
-    bind('GET', '/maps/static', 'static'),
-    bind('GET', '/maps/geocode', 'geocode'),
-    bind('POST', '/maps/geocode', 'geocodePost'),
+    served('GET', '/maps/static', 'static'),
+    served('GET', '/maps/geocode', 'geocode'),
+    served('POST', '/maps/geocode', 'geocodePost'),
   ]);
   return { handler, lines };
 }

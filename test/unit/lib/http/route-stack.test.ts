@@ -44,7 +44,7 @@ const echoInput = {
 
 /** A route of the test's own, bound over the one stack. */
 function testRoute(id: string, access: RouteAccess = 'public') {
-  return defineRoute<unknown, unknown, unknown>({
+  return defineRoute({
     function: id,
     id,
     method: 'POST',

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../lib/core/config.ts';
 import { UnexpectedError } from '../../../../lib/core/errors.ts';
 import { createLogger } from '../../../../lib/core/log.ts';
-import { publicRoute } from '../../../../lib/http/public-route.ts';
+import { bind } from '../../../../lib/http/bind.ts';
 import { functionRoutes } from '../../../../lib/http/routes/functions.ts';
 import { webhookReceiver } from '../../../../lib/http/webhook-receiver.ts';
 import { createRuntime } from '../../../../lib/runtime.ts';
@@ -46,7 +46,7 @@ function receiver(queue?: InvocationQueue) {
       enqueued.push({ invocation, options });
     },
   };
-  const handler = publicRoute(
+  const handler = bind(
     functionRoutes.receiveWebhook,
     webhookReceiver(runtime, queue ?? recording),
     { log },

@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { type CatalogueEntry, defineEntry } from '../../../../../lib/catalogue/entry.ts';
 import { catalogue } from '../../../../../lib/catalogue/table.ts';
 import { routeOfEntry } from '../../../../../lib/http/routes/catalogue.ts';
-import { docsOf, type Route } from '../../../../../lib/http/routes/route.ts';
+import { catalogueDocsOf } from '../../../../../lib/http/routes/docs/catalogue.ts';
+import type { Route } from '../../../../../lib/http/routes/route.ts';
 
 const entry = (changes: Partial<CatalogueEntry>): CatalogueEntry =>
   ({
@@ -40,45 +41,6 @@ describe('routeOfEntry', () => {
     expect(route.input?.query).toBe(given.query);
   });
 
-  it('says in its description what it calls upstream, and how the input is sent', () => {
-    expect(docsOf(routeOfEntry(entry({}))).description).toBe(
-      'Calls `GET /map-test/v1/a or /map-test/v1/b` with query parameters.',
-    );
-    const form = routeOfEntry(
-      entry({
-        description: 'Shortens a URL.',
-        sends: 'form',
-        upstream: { method: 'POST', paths: ['/x'] },
-      }),
-    );
-    expect(docsOf(form).description).toBe(
-      'Shortens a URL. Calls `POST /x` with an application/x-www-form-urlencoded UTF-8 body.',
-    );
-    expect(docsOf(routeOfEntry(entry({ sends: 'json' }))).description).toContain(
-      'with a JSON body.',
-    );
-    expect(docsOf(routeOfEntry(entry({ sends: 'raw' }))).description).toContain(
-      'with the raw bytes of the request body.',
-    );
-  });
-
-  it('documents a JSON answer as an object, bytes as binary, and a JSON-or-XML answer as neither', () => {
-    const [json] = docsOf(routeOfEntry(entry({}))).responses;
-    expect(json).toMatchObject({ status: 200, binary: false, schema: { type: 'object' } });
-    const [bytes] = docsOf(
-      routeOfEntry(entry({ answers: { kind: 'binary', contentTypes: ['image/png'] } })),
-    ).responses;
-    expect(bytes).toMatchObject({ binary: true, contentTypes: ['image/png'] });
-    expect(bytes?.schema).toBeUndefined();
-    expect(bytes?.description).toContain('bytes');
-    const [either] = docsOf(
-      routeOfEntry(
-        entry({ answers: { kind: 'json-or-xml', contentTypes: ['application/json', 'text/xml'] } }),
-      ),
-    ).responses;
-    expect(either?.schema).toBeUndefined();
-  });
-
   it('takes a body of bytes, checked by the stack and required, where the entry sends raw bytes', () => {
     const raw = routeOfEntry(entry({ sends: 'raw', bytes: ['application/octet-stream'] }));
     expect(raw.input?.bytes).toEqual({
@@ -105,5 +67,40 @@ describe('routeOfEntry', () => {
   it('gives every entry of the table a route of its own', () => {
     const keys = catalogue.map(routeOfEntry).map((route) => `${route.method} ${route.path}`);
     expect(new Set(keys).size).toBe(catalogue.length);
+  });
+});
+
+describe("a catalogue route's docs", () => {
+  it('says in its description what it calls upstream, and how the input is sent', () => {
+    expect(catalogueDocsOf(entry({})).description).toBe(
+      'Calls `GET /map-test/v1/a or /map-test/v1/b` with query parameters.',
+    );
+    const form = entry({
+      description: 'Shortens a URL.',
+      sends: 'form',
+      upstream: { method: 'POST', paths: ['/x'] },
+    });
+    expect(catalogueDocsOf(form).description).toBe(
+      'Shortens a URL. Calls `POST /x` with an application/x-www-form-urlencoded UTF-8 body.',
+    );
+    expect(catalogueDocsOf(entry({ sends: 'json' })).description).toContain('with a JSON body.');
+    expect(catalogueDocsOf(entry({ sends: 'raw' })).description).toContain(
+      'with the raw bytes of the request body.',
+    );
+  });
+
+  it('documents a JSON answer as an object, bytes as binary, and a JSON-or-XML answer as neither', () => {
+    const [json] = catalogueDocsOf(entry({})).responses;
+    expect(json).toMatchObject({ status: 200, binary: false, schema: { type: 'object' } });
+    const [bytes] = catalogueDocsOf(
+      entry({ answers: { kind: 'binary', contentTypes: ['image/png'] } }),
+    ).responses;
+    expect(bytes).toMatchObject({ binary: true, contentTypes: ['image/png'] });
+    expect(bytes?.schema).toBeUndefined();
+    expect(bytes?.description).toContain('bytes');
+    const [either] = catalogueDocsOf(
+      entry({ answers: { kind: 'json-or-xml', contentTypes: ['application/json', 'text/xml'] } }),
+    ).responses;
+    expect(either?.schema).toBeUndefined();
   });
 });

@@ -7,8 +7,9 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../../../lib/core/errors.ts';
 import { grants } from '../../../../../lib/core/scopes.ts';
+import { docsOf } from '../../../../../lib/http/routes/docs/index.ts';
 import { jobRoutes } from '../../../../../lib/http/routes/jobs.ts';
-import { docsOf, type JsonSchema, routeKeyOf } from '../../../../../lib/http/routes/route.ts';
+import { type JsonSchema, routeKeyOf } from '../../../../../lib/http/routes/route.ts';
 import {
   type CancelReservedCalls,
   cancelReserved,

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { WEB_ACTION_METHODS } from '../../../../../lib/execution/targets.ts';
+import { ANY_METHODS } from '../../../../../lib/http/openapi.ts';
+import { docsOf } from '../../../../../lib/http/routes/docs/index.ts';
 import { routes } from '../../../../../lib/http/routes/index.ts';
-import {
-  ANY_METHODS,
-  defineRoute,
-  docsOf,
-  document,
-  needsCaller,
-  routeKeyOf,
-} from '../../../../../lib/http/routes/route.ts';
+import { defineRoute, needsCaller, routeKeyOf } from '../../../../../lib/http/routes/route.ts';
 
 describe('a route of the registry', () => {
   it("is known by API Gateway's route key: method and path template", () => {
@@ -42,17 +37,14 @@ describe('a route of the registry', () => {
   });
 });
 
-describe("a route's documentation", () => {
-  it('is what its module attached, and every route of the registry has it', () => {
+describe("a route's docs", () => {
+  it('are kept by its id, and every route of the registry has them', () => {
     for (const route of routes) expect(docsOf(route).responses.length, route.id).toBeGreaterThan(0);
-    const route = defineRoute({ ...routes[0]!, id: 'documentedHere' });
-    document(route, { description: 'd', responses: [] });
-    expect(docsOf(route)).toEqual({ description: 'd', responses: [] });
   });
 
-  it('is missing, with the route named, where no ROUTE_DOCS statement ran (a bundle)', () => {
+  it('are missing, with the route named, for a route that has none', () => {
     expect(() => docsOf(defineRoute({ ...routes[0]!, id: 'undocumented' }))).toThrow(
-      'Route undocumented has no documentation (ROUTE_DOCS)',
+      'Route undocumented has no docs (lib/http/routes/docs/)',
     );
   });
 });

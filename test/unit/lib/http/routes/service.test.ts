@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { handler as health } from '../../../../../functions/health.ts';
 import { createLogger } from '../../../../../lib/core/log.ts';
 import { DOCS_ASSET_NAMES, docsPageHtml } from '../../../../../lib/http/docs-page.ts';
+import { docsOf } from '../../../../../lib/http/routes/docs/index.ts';
 import {
   accessOf,
-  docsOf,
   type JsonSchema,
   type Route,
   routeKeyOf,

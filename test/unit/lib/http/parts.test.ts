@@ -1,12 +1,13 @@
 /**
- * meteredRoute binds a caller's bulk work: the handler gets the request's meter (a unit of the
- * caller's plans for each call), every answer, an error's too, carries the plans' RateLimit
- * fields as the walk left them, what the meter's blocks left unused goes back at the end, and
- * only a route that meters its calls may be bound so (callerRoute refuses one).
+ * The parts of a binding (lib/http/parts.ts). The meter binds a caller's bulk work: the handler
+ * gets the request's meter (a unit of the caller's plans for each call), every answer, an
+ * error's too, carries the plans' RateLimit fields as the walk left them, what the meter's
+ * blocks left unused goes back at the end, and a route that meters its calls is bound with it
+ * (bound without, it fails at init).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as CallerRouteModule from '../../../../lib/http/caller-route.ts';
-import type * as MeteredRouteModule from '../../../../lib/http/metered-route.ts';
+import type * as BindModule from '../../../../lib/http/bind.ts';
+import type * as PartsModule from '../../../../lib/http/parts.ts';
 import { defineRoute } from '../../../../lib/http/routes/route.ts';
 import type * as RuntimeModule from '../../../../lib/runtime.ts';
 import { usageReport } from '../../../../lib/usage/report.ts';
@@ -31,18 +32,19 @@ const event = (authorization?: string) =>
 
 async function coldStart() {
   coldStartWith({});
-  const { meteredRoute } = (await import(
-    '../../../../lib/http/metered-route.ts'
-  )) as typeof MeteredRouteModule;
-  const { callerRoute } = (await import(
-    '../../../../lib/http/caller-route.ts'
-  )) as typeof CallerRouteModule;
+  const { bind } = (await import('../../../../lib/http/bind.ts')) as typeof BindModule;
+  const { callerParts, meteringOf } = (await import(
+    '../../../../lib/http/parts.ts'
+  )) as typeof PartsModule;
   const { getRuntime } = (await import('../../../../lib/runtime.ts')) as typeof RuntimeModule;
   const { usageGateOf } = (await import('../../../../lib/usage/setup.ts')) as typeof SetupModule;
-  return { meteredRoute, callerRoute, gate: usageGateOf(getRuntime()) };
+  const runtime = getRuntime();
+  const meteredRoute = (handler: Parameters<typeof bind<typeof bulk>>[1]) =>
+    bind(bulk, handler, { ...callerParts(runtime), meter: meteringOf(runtime) });
+  return { bind, callerParts, meteredRoute, runtime, gate: usageGateOf(runtime) };
 }
 
-describe('meteredRoute', () => {
+describe('meteringOf', () => {
   beforeEach(() => {
     captureLogLines();
   });
@@ -51,16 +53,17 @@ describe('meteredRoute', () => {
     vi.unstubAllEnvs();
   });
 
-  it('binds only a route that meters each call; callerRoute refuses one', async () => {
-    const { meteredRoute, callerRoute } = await coldStart();
-    const single = { ...bulk, spends: () => ({ requests: 1 }) };
-    expect(() => meteredRoute(single, async () => ({ statusCode: 200 }))).toThrow('callerRoute');
-    expect(() => callerRoute(bulk, async () => ({ statusCode: 200 }))).toThrow('meteredRoute');
+  it('is what a route that meters each call is bound with: bound without it, it fails at init', async () => {
+    const { bind, callerParts, runtime } = await coldStart();
+    // @ts-expect-error: the route's type asks for its meter
+    expect(() => bind(bulk, async () => ({ statusCode: 200 }), callerParts(runtime))).toThrow(
+      'bulkRoute needs its meter',
+    );
   });
 
   it('hands the handler the meter, puts the fields on its answer, and gives back what the blocks left', async () => {
     const { meteredRoute, gate } = await coldStart();
-    const bound = meteredRoute(bulk, async (_request, meter) => {
+    const bound = meteredRoute(async (_request, meter) => {
       meter.expect(10);
       for (let call = 0; call < 3; call++) expect(await meter.take(() => true)).toBeUndefined();
       return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{}' };
@@ -78,7 +81,7 @@ describe('meteredRoute', () => {
 
   it("puts the fields on an error's answer too, and gives back what the blocks left", async () => {
     const { meteredRoute, gate } = await coldStart();
-    const bound = meteredRoute(bulk, async (_request, meter) => {
+    const bound = meteredRoute(async (_request, meter) => {
       meter.expect(5);
       await meter.take(() => true);
       throw new Error('the walk failed');

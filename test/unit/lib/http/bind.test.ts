@@ -1,11 +1,94 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as CallerRouteModule from '../../../../lib/http/caller-route.ts';
-import { defineRoute, type RouteAccess } from '../../../../lib/http/routes/route.ts';
+import * as z from 'zod/mini';
+import { createLogger } from '../../../../lib/core/log.ts';
+import type * as BindModule from '../../../../lib/http/bind.ts';
+import { bind, type HandlerOf } from '../../../../lib/http/bind.ts';
+import type * as PartsModule from '../../../../lib/http/parts.ts';
+import { json } from '../../../../lib/http/responses.ts';
+import { defineRoute, type Route, type RouteAccess } from '../../../../lib/http/routes/route.ts';
 import { serviceRoutes } from '../../../../lib/http/routes/service.ts';
 import type * as RuntimeModule from '../../../../lib/runtime.ts';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
 import { captureLogLines } from '../../../helpers/logs.ts';
 import { coldStartWith, DEMO_TOKENS } from './fresh-runtime.ts';
+
+const echoRoute = defineRoute({
+  function: 'echoFunction',
+  id: 'echo',
+  method: 'POST',
+  path: '/echo/{id}',
+  access: 'public',
+  summary: 'echo',
+  tag: 'test',
+  input: {
+    body: z.object({ n: z.number() }),
+    path: z.object({ id: z.string().check(z.regex(/^[0-9]+$/)) }),
+  },
+});
+
+const echoEvent = (changes: Parameters<typeof httpEvent>[1] = {}) =>
+  httpEvent('jobs-search.json', {
+    body: '{"n":1}',
+    pathParameters: { id: '42' },
+    headers: { authorization: undefined },
+    ...changes,
+  });
+
+describe('bind, a route that needs no caller', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('will not bind a route that needs a caller without its caller check', () => {
+    // @ts-expect-error: the route's type asks for its caller's parts
+    expect(() => bind(serviceRoutes.usage, async () => json(200, {}))).toThrow(
+      'usage needs a caller check',
+    );
+  });
+
+  it('runs the handler with no caller and no token, on the validated input', async () => {
+    const bound = bind(echoRoute, async (request) =>
+      json(200, { body: request.body, path: request.path, caller: request.caller ?? null }),
+    );
+    expect(bound.route).toBe(echoRoute);
+    const result = await bound(echoEvent(), lambdaContext());
+    expect(jsonBody(result)).toEqual({ body: { n: 1 }, path: { id: '42' }, caller: null });
+  });
+
+  it('checks the input over the same stack as every route', async () => {
+    let runs = 0;
+    const bound = bind(echoRoute, async () => {
+      runs += 1;
+      return json(200, {});
+    });
+    const result = await bound(echoEvent({ pathParameters: { id: 'x' } }), lambdaContext());
+    expect(result.statusCode).toBe(400);
+    expect(runs).toBe(0);
+  });
+
+  it("logs on the logger it is handed, under the route's function", async () => {
+    const lines: string[] = [];
+    const bound = bind(echoRoute, async () => json(200, {}), {
+      log: createLogger({ stage: 'test' }, (line) => lines.push(line)),
+    });
+    await bound(echoEvent(), lambdaContext());
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      stage: 'test',
+      function: 'echoFunction',
+      message: 'request',
+      status: 200,
+    });
+  });
+
+  it('logs to the console by default (Lambda ships it), loading no runtime', async () => {
+    const lines = captureLogLines();
+    const bound = bind(echoRoute, async () => json(200, {}));
+    await bound(echoEvent(), lambdaContext());
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ function: 'echoFunction', message: 'request' }),
+    ]);
+  });
+});
 
 const route = (access: RouteAccess) =>
   defineRoute({
@@ -21,17 +104,25 @@ const route = (access: RouteAccess) =>
 const event = (authorization?: string) =>
   httpEvent('jobs-search.json', { headers: { authorization } });
 
-/** callerRoute and the runtime of one cold start. */
+/**
+ * The binder and the runtime of one cold start; `callerRoute` binds a route with the parts a
+ * caller route takes (its caller check, and its usage check when it spends).
+ */
 async function coldStart(env: Record<string, string> = {}) {
   coldStartWith(env);
-  const { callerRoute } = (await import(
-    '../../../../lib/http/caller-route.ts'
-  )) as typeof CallerRouteModule;
+  const { bind } = (await import('../../../../lib/http/bind.ts')) as typeof BindModule;
+  const { admissionOf, callerParts } = (await import(
+    '../../../../lib/http/parts.ts'
+  )) as typeof PartsModule;
   const { getRuntime } = (await import('../../../../lib/runtime.ts')) as typeof RuntimeModule;
-  return { callerRoute, getRuntime };
+  const callerRoute = (route: Route, handler: HandlerOf<Route>) => {
+    const runtime = getRuntime();
+    return bind(route, handler, { ...callerParts(runtime), admission: admissionOf(runtime) });
+  };
+  return { bind, callerRoute, getRuntime };
 }
 
-describe('callerRoute', () => {
+describe('bind, a route that needs a caller', () => {
   let lines: string[];
   beforeEach(() => {
     lines = captureLogLines();
@@ -41,11 +132,17 @@ describe('callerRoute', () => {
     vi.unstubAllEnvs();
   });
 
-  it('will not bind a route that needs no caller', async () => {
-    const { callerRoute } = await coldStart();
-    expect(() => callerRoute(serviceRoutes.health, async () => ({ statusCode: 200 }))).toThrow(
-      'health needs no caller: use publicRoute',
-    );
+  it('will not bind a route that spends without its usage check', async () => {
+    const { bind, getRuntime } = await coldStart();
+    const { callerParts } = (await import('../../../../lib/http/parts.ts')) as typeof PartsModule;
+    const spending = defineRoute({
+      ...route({ scope: 'jobs:read' }),
+      spends: () => ({ requests: 1 }),
+    });
+    const parts = callerParts(getRuntime());
+    const handler = async () => ({ statusCode: 200 });
+    // @ts-expect-error: the route's type asks for its admission
+    expect(() => bind(spending, handler, parts)).toThrow("testRoute needs its caller's plans");
   });
 
   it("hands the handler the request of a caller holding the route's scope, and the container's runtime", async () => {

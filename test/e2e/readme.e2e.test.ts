@@ -47,8 +47,11 @@ describe('the README', async () => {
           env: {
             PATH: process.env.PATH,
             HOME: process.env.HOME,
-            // The run's compile cache (vitest.config.ts): a faster start, the same command.
+            // The run's compile cache and esbuild's garbage collection (vitest.config.ts): a
+            // faster start and build, the same command.
             NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
+            GOGC: process.env.GOGC,
+            GOMEMLIMIT: process.env.GOMEMLIMIT,
             EMULATOR_PORT: String(emulator.port),
             WATCHER_STATE_FILE: relativeState,
           },

@@ -17,10 +17,10 @@ import { DEMO_TOKEN, emulatorEnv, loadHandlers, secretFile } from '../helpers/pl
 import { METHODS, MODULES, VALID } from '../helpers/route-requests.ts';
 
 /**
- * Inputs per route: FUZZ_RUNS, else 250, so that `npm test` stays quick. `npm run test:fuzz`
- * runs the full 1,000 per route (CI runs it once).
+ * Inputs per route: FUZZ_RUNS, else 100 (fast-check's own default), so that `npm test` stays
+ * quick. `npm run test:fuzz` runs the full 1,000 per route (CI runs it once).
  */
-const RUNS = positiveWholeNumber('FUZZ_RUNS', 250);
+const RUNS = positiveWholeNumber('FUZZ_RUNS', 100);
 
 function positiveWholeNumber(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -1,7 +1,7 @@
 // esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins). They leave out
 // the parts of undici that no function can reach: undici is about two thirds of an HTTP function's
-// bundle. Each part left out becomes a module that throws with the reason, should it ever be
-// reached.
+// bundle. Each part left out becomes a module that throws, should it ever be reached. Its
+// message names the part and this file, where a comment says why no function needs it.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -11,47 +11,48 @@ import type { Plugin, PluginBuild } from 'esbuild';
 /** undici's own modules, read as the bundles would load them. */
 const require = createRequire(import.meta.url);
 
-/** An undici module left out, with why no function can use it. */
+/** An undici module left out, and what its error says. */
 interface LeftOut {
   readonly file: RegExp;
-  readonly why: string;
+  /** Short: every bundle carries it. Why no function can use the part is in its comment. */
+  readonly said: string;
   /** The names it exports that are called later, not when it loads. */
   readonly calledLater?: readonly string[];
 }
 
-/** The undici modules left out, by file, with why no function can use them. */
+/** The undici modules left out, by file, each with why no function can use it. */
 const LEFT_OUT: readonly LeftOut[] = [
   {
     // undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each),
     // and loads the one without SIMD only when the other cannot compile. Node 24 on Lambda
     // (x86_64 and arm64) runs WebAssembly SIMD.
     file: /[\\/]llhttp[\\/]llhttp-wasm\.js$/,
-    why: 'this runtime cannot compile WebAssembly SIMD, and the non-SIMD HTTP parser was left out',
+    said: 'no WebAssembly SIMD, and the non-SIMD HTTP parser was left out',
   },
   {
     // HTTP/2 is only spoken when a dispatcher allows it (`allowH2`); ours never does. The
     // client requires it when it loads, and calls it only on a connection that chose h2.
     file: /[\\/]dispatcher[\\/]client-h2\.js$/,
-    why: 'HTTP/2 was left out (no dispatcher of this package allows it)',
+    said: 'HTTP/2 was left out',
     calledLater: [],
   },
   {
     // The fetch body machinery (web IDL, FormData, data: URLs, about 45 KB) is only loaded to
     // send a FormData body; this package sends strings and bytes.
     file: /[\\/]web[\\/]fetch[\\/]body\.js$/,
-    why: 'FormData bodies were left out (this package sends strings and bytes only)',
+    said: 'FormData bodies were left out',
   },
   {
     // Interceptors: a dispatcher's `compose` wraps each in this handler; no dispatcher of this
     // package is composed. Required when the dispatcher loads, called only by `compose`.
     file: /[\\/]handler[\\/]wrap-handler(\.js)?$/,
-    why: 'interceptors were left out (no dispatcher of this package is composed)',
+    said: 'interceptors were left out',
     calledLater: ['wrap'],
   },
   {
     // A client's and a pool's `stats` getters; nothing here reads them.
     file: /[\\/]util[\\/]stats(\.js)?$/,
-    why: "dispatchers' stats were left out (nothing in this package reads them)",
+    said: 'stats were left out',
     calledLater: ['ClientStats', 'PoolStats'],
   },
 ];
@@ -70,7 +71,7 @@ const leaveOutUnreachableUndici: Plugin = {
     );
     build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData }) => {
       const entry = pluginData as LeftOut;
-      const error = `new Error(${JSON.stringify(`undici: ${entry.why} (sls/plugins/esbuild-plugins.ts)`)})`;
+      const error = `new Error(${JSON.stringify(`undici: ${entry.said} (sls/plugins/esbuild-plugins.ts)`)})`;
       // A module loaded when it is needed throws then; one loaded up front, when it is called:
       // the module itself, or each of the names it exports (`calledLater`).
       const leftOut = `function leftOut() { throw ${error}; }`;

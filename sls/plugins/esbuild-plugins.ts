@@ -348,11 +348,14 @@ const UNDICI_ENTRY = 'undici/lib/dispatcher/agent.js';
 const ERROR_CLASS =
   /^(?:const k\w+ = Symbol\.for\('[\w.]+'\)\n)?class (\w+) extends (\w+) \{\n[\s\S]*?^\}\n\n?/gm;
 
-let wordsBundled: Promise<Set<string>> | undefined;
+let wordsByFile: Promise<Map<string, Set<string>>> | undefined;
 
-/** Every word of the undici modules an Agent's bundle takes in (the errors module aside). */
-function undiciWordsBundled(build: PluginBuild, plugins: Plugin[]): Promise<Set<string>> {
-  wordsBundled ??= build.esbuild
+/**
+ * Every word of the undici modules an Agent's bundle takes in, but those of the module being cut
+ * (`cut`). The Agent is built with the other plugins, undici's modules whole.
+ */
+async function undiciWordsBundled(build: PluginBuild, cut: RegExp): Promise<Set<string>> {
+  wordsByFile ??= build.esbuild
     .build({
       entryPoints: [require.resolve(UNDICI_ENTRY)],
       bundle: true,
@@ -361,18 +364,24 @@ function undiciWordsBundled(build: PluginBuild, plugins: Plugin[]): Promise<Set<
       write: false,
       metafile: true,
       logLevel: 'silent',
-      plugins,
+      plugins: PLUGINS.filter((plugin) => !CUTTING.includes(plugin)),
     })
     .then(({ metafile }) => {
-      const words = new Set<string>();
+      const byFile = new Map<string, Set<string>>();
       for (const input of Object.keys(metafile.inputs)) {
         const file = path.resolve(input);
-        if (UNDICI_ERRORS.test(file) || !fs.existsSync(file)) continue;
+        if (!fs.existsSync(file)) continue;
+        const words = new Set<string>();
         for (const [word] of fs.readFileSync(file, 'utf8').matchAll(/\b\w+\b/g)) words.add(word);
+        byFile.set(file, words);
       }
-      return words;
+      return byFile;
     });
-  return wordsBundled;
+  const words = new Set<string>();
+  for (const [file, own] of await wordsByFile) {
+    if (!cut.test(file)) for (const word of own) words.add(word);
+  }
+  return words;
 }
 
 /** undici's errors module with only the classes named in `used`, and those they extend. */
@@ -405,17 +414,70 @@ const undiciErrorsUsed: Plugin = {
   name: 'undici-errors-used',
   setup(build) {
     build.onLoad({ filter: UNDICI_ERRORS }, async (args) => {
-      const others = PLUGINS.filter((plugin) => plugin !== undiciErrorsUsed);
-      const used = await undiciWordsBundled(build, others);
+      const used = await undiciWordsBundled(build, UNDICI_ERRORS);
       return { contents: undiciErrorsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
     });
   },
 };
 
+/**
+ * undici's util module holds the helpers of every part of undici (fetch's streams and ranges,
+ * FormData, the API's listeners...): about 11 KB of every HTTP bundle. It is cut to the functions
+ * the bundled undici modules name, with those the kept code calls, as the errors module is. Its
+ * other top-level code stays whole. The build fails if the module no longer reads as top-level
+ * functions and one export of them.
+ */
+const UNDICI_UTIL = /[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/;
+const TOP_LEVEL_FUNCTION = /^(?:async )?function (\w+) \([\s\S]*?^\}\n/gm;
+
+/** undici's util module with only the functions named in `used`, and those they call. */
+function undiciUtilOf(source: string, used: ReadonlySet<string>): string {
+  const functions = new Map<string, string>();
+  for (const block of source.matchAll(TOP_LEVEL_FUNCTION)) functions.set(block[1]!, block[0]);
+  const exported = /^module\.exports = \{\n([\s\S]*?)\n\}\n?$/m.exec(source);
+  const entries = (exported?.[1] ?? '').split('\n').map((line) => line.trim().replace(/,$/, ''));
+  const nameOf = (entry: string) => /^\w+/.exec(entry)?.[0] ?? '';
+  if (functions.size < 10 || entries.length < 10 || entries.some((entry) => !nameOf(entry))) {
+    throw new Error("undici's util module changed: it no longer reads as functions and one export");
+  }
+  const kept = entries.filter((entry) => used.has(nameOf(entry)));
+  const withKept = source.replace(exported![0], `module.exports = {\n${kept.join(',\n')}\n}\n`);
+  // What the rest of the module names, then what each function it keeps names, in turn.
+  let rest = withKept;
+  for (const text of functions.values()) rest = rest.replace(text, '');
+  const needed = new Set<string>();
+  const name = (text: string): void => {
+    for (const [word] of text.matchAll(/\b\w+\b/g)) {
+      const body = functions.get(word);
+      if (body === undefined || needed.has(word)) continue;
+      needed.add(word);
+      name(body);
+    }
+  };
+  name(rest);
+  let cut = withKept;
+  for (const [fn, text] of functions) if (!needed.has(fn)) cut = cut.replace(text, '');
+  return cut;
+}
+
+const undiciUtilUsed: Plugin = {
+  name: 'undici-util-used',
+  setup(build) {
+    build.onLoad({ filter: UNDICI_UTIL }, async (args) => {
+      const used = await undiciWordsBundled(build, UNDICI_UTIL);
+      return { contents: undiciUtilOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
+    });
+  },
+};
+
+/** The plugins that cut a module of undici to what the others name. */
+const CUTTING: readonly Plugin[] = [undiciErrorsUsed, undiciUtilUsed];
+
 const PLUGINS: Plugin[] = [
   leaveOutUnreachableUndici,
   diagnosticsChannelsOnly,
   undiciErrorsUsed,
+  undiciUtilUsed,
   openApiDocumentBuiltAhead,
   docsAssetsBuiltIn,
   httpParserBeside,

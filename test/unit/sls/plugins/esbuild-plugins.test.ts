@@ -2,7 +2,7 @@
  * The bundles' esbuild plugins (sls/plugins/esbuild-plugins.ts), on real esbuild builds: the
  * HTTP parser written beside a bundle is byte for byte undici's, the parser's constants cut to
  * the tables undici's client reads, its diagnostics cut to its channels, its errors to the classes
- * its bundled modules name, a left-out part of
+ * its bundled modules name and its util to the functions they name, a left-out part of
  * undici says why when reached (and the agent left answers as before), and middy loads Node's web streams only if a handler streams.
  */
 import { execFileSync } from 'node:child_process';
@@ -120,6 +120,31 @@ describe('the bundles’ esbuild plugins', () => {
       // undici tests its errors by a symbol, so that copies of it agree.
       expect(error instanceof original[name]!, name).toBe(true);
     }
+  });
+
+  it("keep of undici's util the functions its bundled modules name, each doing what undici's does", async () => {
+    const original = require('undici/lib/core/util.js') as Record<string, unknown>;
+    const { exports } = await bundle(
+      "module.exports = require('undici/lib/core/util.js');",
+      'node_modules/undici/lib/dispatcher',
+    );
+    const kept = exports as Record<string, unknown>;
+    // What the client and the request call.
+    for (const name of ['parseOrigin', 'bodyLength', 'errorRequest', 'isValidHTTPToken']) {
+      expect(kept[name], name).toBeTypeOf('function');
+    }
+    expect((kept.parseOrigin as (url: string) => URL)('http://127.0.0.1:8080/').origin).toBe(
+      (original.parseOrigin as (url: string) => URL)('http://127.0.0.1:8080/').origin,
+    );
+    expect((kept.bodyLength as (body: unknown) => number)(Buffer.from('four'))).toBe(4);
+    const token = kept.isValidHTTPToken as (text: string) => boolean;
+    expect([token('PATCH'), token('bad token')]).toEqual([true, false]);
+    // fetch's streams and ranges, the API's body checks: no bundled module reaches them.
+    for (const name of ['ReadableStreamFrom', 'parseRangeHeader', 'isDisturbed']) {
+      expect(original[name], name).toBeTypeOf('function');
+      expect(kept[name], name).toBeUndefined();
+    }
+    expect(Object.keys(kept).length).toBeLessThan(Object.keys(original).length);
   });
 
   it('write undici’s HTTP parser beside the bundle, and hand undici the same bytes', async () => {

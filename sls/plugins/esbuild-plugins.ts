@@ -470,14 +470,47 @@ const undiciUtilUsed: Plugin = {
   },
 };
 
+/**
+ * undici's symbols module exports the keys of every part of undici as one object: the proxies',
+ * the redirects', the retries'... It is cut to the keys the bundled undici modules name. The build
+ * fails if the module no longer reads as that one object, a key and its symbol a line.
+ */
+const UNDICI_SYMBOLS = /[\\/]undici[\\/]lib[\\/]core[\\/]symbols\.js$/;
+
+/** undici's symbols module with only the keys named in `used`. */
+function undiciSymbolsOf(source: string, used: ReadonlySet<string>): string {
+  const exported =
+    /^module\.exports = \{\n((?: {2}\w+: Symbol(?:\.for)?\('[^'\n]*'\),?\n)+)\}\n?$/m.exec(source);
+  const lines = exported?.[1]?.split('\n').filter(Boolean) ?? [];
+  if (lines.length < 10) {
+    throw new Error("undici's symbols module changed: it no longer reads as one object of symbols");
+  }
+  const kept = lines.filter((line) => used.has(/\w+/.exec(line)![0]));
+  return source.replace(
+    exported![0],
+    `module.exports = {\n${kept.map((line) => line.replace(/,$/, '')).join(',\n')}\n}\n`,
+  );
+}
+
+const undiciSymbolsUsed: Plugin = {
+  name: 'undici-symbols-used',
+  setup(build) {
+    build.onLoad({ filter: UNDICI_SYMBOLS }, async (args) => {
+      const used = await undiciWordsBundled(build, UNDICI_SYMBOLS);
+      return { contents: undiciSymbolsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
+    });
+  },
+};
+
 /** The plugins that cut a module of undici to what the others name. */
-const CUTTING: readonly Plugin[] = [undiciErrorsUsed, undiciUtilUsed];
+const CUTTING: readonly Plugin[] = [undiciErrorsUsed, undiciUtilUsed, undiciSymbolsUsed];
 
 const PLUGINS: Plugin[] = [
   leaveOutUnreachableUndici,
   diagnosticsChannelsOnly,
   undiciErrorsUsed,
   undiciUtilUsed,
+  undiciSymbolsUsed,
   openApiDocumentBuiltAhead,
   docsAssetsBuiltIn,
   httpParserBeside,

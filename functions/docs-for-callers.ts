@@ -6,13 +6,13 @@
 
 import { bind } from '../lib/http/bind.ts';
 import { docsAsset, docsPage } from '../lib/http/docs-responses.ts';
-import { callerParts } from '../lib/http/parts.ts';
+import { callerParts, pathParams } from '../lib/http/parts.ts';
 import { callerReferenceRoute } from '../lib/http/reference-routes.ts';
 import { routeGroup } from '../lib/http/route-group.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
 import { getRuntime } from '../lib/runtime.ts';
 
-const parts = callerParts(getRuntime());
+const parts = { ...callerParts(getRuntime()), pathParams };
 
 export const handler = routeGroup([
   bind(callerReferenceRoute(serviceRoutes.docs), async () => docsPage(), parts),

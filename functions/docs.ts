@@ -6,13 +6,16 @@
 
 import { bind } from '../lib/http/bind.ts';
 import { docsAsset, docsPage } from '../lib/http/docs-responses.ts';
+import { pathParams } from '../lib/http/middleware/path-params.ts';
 import { publicReferenceRoute } from '../lib/http/reference-routes.ts';
 import { routeGroup } from '../lib/http/route-group.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
 
 export const handler = routeGroup([
   bind(publicReferenceRoute(serviceRoutes.docs), async () => docsPage()),
-  bind(publicReferenceRoute(serviceRoutes.docsAsset), async (request) =>
-    docsAsset(request.path.asset, request.headers),
+  bind(
+    publicReferenceRoute(serviceRoutes.docsAsset),
+    async (request) => docsAsset(request.path.asset, request.headers),
+    { pathParams },
   ),
 ]);

@@ -6,7 +6,7 @@
 import { CallerScopeError, NotFoundError, UsageStoreUnavailableError } from '../lib/core/errors.ts';
 import { grants, USAGE_READ_SCOPE } from '../lib/core/scopes.ts';
 import { bind } from '../lib/http/bind.ts';
-import { callerParts } from '../lib/http/parts.ts';
+import { callerParts, queryOf } from '../lib/http/parts.ts';
 import { json } from '../lib/http/responses.ts';
 import { serviceRoutes } from '../lib/http/routes/service.ts';
 import { getRuntime, type Runtime } from '../lib/runtime.ts';
@@ -43,5 +43,5 @@ export const handler = bind(
     }
     return json(200, { caller: { id, ...report.caller }, account: report.account ?? null });
   },
-  callerParts(getRuntime()),
+  { ...callerParts(getRuntime()), queryOf },
 );

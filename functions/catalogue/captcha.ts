@@ -2,5 +2,6 @@
 
 import { captchaEntries } from '../../lib/catalogue/captcha.ts';
 import { catalogueRoutes } from '../../lib/http/catalogue-routes.ts';
+import { jsonBody, queryOf } from '../../lib/http/parts.ts';
 
-export const handler = catalogueRoutes(captchaEntries);
+export const handler = catalogueRoutes(captchaEntries, { jsonBody, queryOf });

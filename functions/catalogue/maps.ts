@@ -2,5 +2,6 @@
 
 import { mapsEntries } from '../../lib/catalogue/maps.ts';
 import { catalogueRoutes } from '../../lib/http/catalogue-routes.ts';
+import { pathParams, queryOf } from '../../lib/http/parts.ts';
 
-export const handler = catalogueRoutes(mapsEntries);
+export const handler = catalogueRoutes(mapsEntries, { pathParams, queryOf });

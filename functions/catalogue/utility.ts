@@ -2,5 +2,6 @@
 
 import { utilityEntries } from '../../lib/catalogue/utility.ts';
 import { catalogueRoutes } from '../../lib/http/catalogue-routes.ts';
+import { jsonBody, queryOf } from '../../lib/http/parts.ts';
 
-export const handler = catalogueRoutes(utilityEntries);
+export const handler = catalogueRoutes(utilityEntries, { jsonBody, queryOf });

@@ -9,7 +9,7 @@
  */
 
 import { bind } from '../../lib/http/bind.ts';
-import { callerParts, meteringOf } from '../../lib/http/parts.ts';
+import { callerParts, jsonBody, meteringOf } from '../../lib/http/parts.ts';
 import { json } from '../../lib/http/responses.ts';
 import { jobRoutes } from '../../lib/http/routes/jobs.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -38,5 +38,5 @@ export const handler = bind(
       await release();
     }
   },
-  { ...callerParts(runtime), meter: meteringOf(runtime) },
+  { ...callerParts(runtime), meter: meteringOf(runtime), jsonBody },
 );

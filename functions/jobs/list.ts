@@ -1,7 +1,7 @@
 /** GET /jobs?page=&limit= */
 
 import { bind } from '../../lib/http/bind.ts';
-import { admissionOf, callerParts } from '../../lib/http/parts.ts';
+import { admissionOf, callerParts, queryOf } from '../../lib/http/parts.ts';
 import { passThrough } from '../../lib/http/responses.ts';
 import { jobRoutes } from '../../lib/http/routes/jobs.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -13,5 +13,5 @@ const scanJobs = scanJobsClientOf(runtime);
 export const handler = bind(
   jobRoutes.listJobs,
   async (request) => passThrough(await scanJobs.list(request.query, request.call), 200),
-  { ...callerParts(runtime), admission: admissionOf(runtime) },
+  { ...callerParts(runtime), admission: admissionOf(runtime), queryOf },
 );

@@ -2,7 +2,7 @@
 
 import { bind } from '../../lib/http/bind.ts';
 import { answerHandOff, handedOffResponse } from '../../lib/http/hand-off.ts';
-import { admissionOf, callerParts } from '../../lib/http/parts.ts';
+import { admissionOf, callerParts, pathParams } from '../../lib/http/parts.ts';
 import { reportDisposition, reportResponse } from '../../lib/http/responses.ts';
 import { jobRoutes } from '../../lib/http/routes/jobs.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -25,6 +25,7 @@ export const handler = bind(
   {
     ...callerParts(runtime),
     admission: admissionOf(runtime),
+    pathParams,
     handOff: answerHandOff(runtime, {
       attachment: ({ instanceId }: InstancePath, type) => reportDisposition(instanceId, type),
     }),

@@ -1,7 +1,7 @@
 /** POST /jobs/search */
 
 import { bind } from '../../lib/http/bind.ts';
-import { admissionOf, callerParts } from '../../lib/http/parts.ts';
+import { admissionOf, callerParts, jsonBody } from '../../lib/http/parts.ts';
 import { passThrough } from '../../lib/http/responses.ts';
 import { jobRoutes } from '../../lib/http/routes/jobs.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -13,5 +13,5 @@ const scanJobs = scanJobsClientOf(runtime);
 export const handler = bind(
   jobRoutes.searchJobs,
   async (request) => passThrough(await scanJobs.search(request.body, request.call), 200),
-  { ...callerParts(runtime), admission: admissionOf(runtime) },
+  { ...callerParts(runtime), admission: admissionOf(runtime), jsonBody },
 );

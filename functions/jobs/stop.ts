@@ -1,7 +1,7 @@
 /** PATCH /jobs/{instanceId}/stop */
 
 import { bind } from '../../lib/http/bind.ts';
-import { admissionOf, callerParts } from '../../lib/http/parts.ts';
+import { admissionOf, callerParts, pathParams } from '../../lib/http/parts.ts';
 import { passThrough } from '../../lib/http/responses.ts';
 import { jobRoutes } from '../../lib/http/routes/jobs.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -16,5 +16,5 @@ export const handler = bind(
     request.target({ jobIds: [request.path.instanceId] });
     return passThrough(await scanJobs.stop(request.path.instanceId, request.call), 200);
   },
-  { ...callerParts(runtime), admission: admissionOf(runtime) },
+  { ...callerParts(runtime), admission: admissionOf(runtime), pathParams },
 );

@@ -4,6 +4,7 @@
  * 202 (serverless.yml picks this handler locally; the deployed bundle carries none of it).
  */
 import { bind } from '../../lib/http/bind.ts';
+import { pathParams } from '../../lib/http/middleware/path-params.ts';
 import { functionRoutes } from '../../lib/http/routes/functions.ts';
 import { webhookReceiver } from '../../lib/http/webhook-receiver.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -14,5 +15,5 @@ const runtime = getRuntime();
 export const handler = bind(
   functionRoutes.receiveWebhook,
   webhookReceiver(runtime, inProcessInvocationQueueOf(runtime)),
-  { log: runtime.log },
+  { log: runtime.log, pathParams },
 );

@@ -34,12 +34,9 @@ interface HandOffBucketOptions {
   readonly now?: () => number;
 }
 
-/** Over the hand-off's ceiling: 502/`900` with the size (or where reading stopped), nothing stored. */
-function tooLarge(maxBytes: number, bytes?: number): UpstreamResponseTooLargeError {
-  return new UpstreamResponseTooLargeError(maxBytes, {
-    details: `The platform's answer is ${bytes ?? `over ${maxBytes}`} bytes, over the ${maxBytes} this service hands off (HAND_OFF_MAX_MB); nothing of it was stored.`,
-    reason: 'hand-off-too-large',
-  });
+/** Over the hand-off's ceiling: 502/`900`, with what the upload says of it (multipart-upload.ts). */
+function tooLarge(maxBytes: number, details: string): UpstreamResponseTooLargeError {
+  return new UpstreamResponseTooLargeError(maxBytes, { details, reason: 'hand-off-too-large' });
 }
 
 /** The bucket refused the answer or did not answer: 502/`900` (the deadline passing stays a 504). */
@@ -89,7 +86,7 @@ export class HandOffBucket {
           deadline.clear();
         }
       },
-      errors: { tooLarge: (bytes) => tooLarge(options.maxBytes, bytes), failed },
+      errors: { tooLarge: (_bytes, details) => tooLarge(options.maxBytes, details), failed },
       // A presigned URL is good for 15 minutes.
       urlSeconds: 15 * 60,
     };

@@ -30,8 +30,11 @@ export interface HandOffSettings extends Omit<ObjectLocation, 'key'> {
   readonly maxBytes: number;
   /** The service's own errors, which this module cannot make itself. */
   readonly errors: {
-    /** Over the ceiling: its declared size, when it declared one. */
-    readonly tooLarge: (declaredBytes?: number) => Error;
+    /**
+     * Over the ceiling: its declared size, when it declared one, and what to tell the caller
+     * (written here, so that only the upload's bundle carries it).
+     */
+    readonly tooLarge: (declaredBytes: number | undefined, details: string) => Error;
     /** A failure of the upload, as the service reports it. */
     readonly failed: (cause: unknown) => Error;
   };
@@ -97,6 +100,11 @@ export interface HandOffRequest extends AnswerOpening {
   readonly onStored?: (stored: StoredAnswer) => void;
 }
 
+/** What the caller is told of an answer over the ceiling: its size, or where reading stopped. */
+function tooLargeDetails(maxBytes: number, bytes?: number): string {
+  return `The platform's answer is ${bytes ?? `over ${maxBytes}`} bytes, over the ${maxBytes} this service hands off (HAND_OFF_MAX_MB); nothing of it was stored.`;
+}
+
 /**
  * The sink of one answer: its bytes, in order, to the upload, the exchange paused while the
  * upload is busy and ended at the first failure; once whole, the object and its presigned URL.
@@ -105,7 +113,7 @@ export interface HandOffRequest extends AnswerOpening {
 export function openUpload(settings: HandOffSettings, request: HandOffRequest): AnswerSink {
   const { errors, maxBytes } = settings;
   if (request.declaredBytes !== undefined && request.declaredBytes > maxBytes) {
-    throw errors.tooLarge(request.declaredBytes);
+    throw errors.tooLarge(request.declaredBytes, tooLargeDetails(maxBytes, request.declaredBytes));
   }
   const now = settings.now ?? Date.now;
   // Only what is needed is kept: not the request, which holds the bytes read before the store.
@@ -154,13 +162,13 @@ export function openUpload(settings: HandOffSettings, request: HandOffRequest): 
     flow.resume();
     drained?.();
   };
-  if (bytes > maxBytes) stop(errors.tooLarge());
+  if (bytes > maxBytes) stop(errors.tooLarge(undefined, tooLargeDetails(maxBytes)));
   else pump();
   return {
     write(chunk) {
       if (stopped) return;
       bytes += chunk.length;
-      if (bytes > maxBytes) return stop(errors.tooLarge());
+      if (bytes > maxBytes) return stop(errors.tooLarge(undefined, tooLargeDetails(maxBytes)));
       pending.push(chunk);
       pump();
     },

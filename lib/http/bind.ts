@@ -12,6 +12,8 @@
  *   request's meter
  * - `handsOff`: `handOff: answerHandOff(runtime)` (hand-off.ts)
  * - bytes checked by a target: `executionTarget` (middleware/execution-target.ts)
+ * - the steps that read its input (parts.ts's InputSteps): `pathParams` for a path, `queryOf`
+ *   for a query, `jsonBody` for a JSON body, `bytesBody` for bytes the stack checks
  *
  * A part left out is a type error, and fails the function's init as well.
  */
@@ -22,13 +24,13 @@ import type { BulkMeter } from '../usage/bulk-meter.ts';
 import type { Caller } from './callers.ts';
 import type { HandOffOf } from './hand-off.ts';
 import type { HttpMiddleware } from './middleware/middleware.ts';
-import type { Admission, CallerParts, Metering } from './parts.ts';
+import type { Admission, CallerParts, InputSteps, Metering } from './parts.ts';
 import type { RouteRequest } from './request-state.ts';
 import type { HttpResponse } from './responses.ts';
 import { type BoundRoute, missing, type RouteHandler, routeStack } from './route-stack.ts';
 import type { Route } from './routes/route.ts';
 
-interface AllParts extends CallerParts {
+interface AllParts extends CallerParts, InputSteps {
   readonly admission: Admission;
   readonly meter: Metering;
   readonly handOff: HandOffOf;
@@ -51,6 +53,14 @@ type NeedsCaller<R> = R extends { readonly access: infer A }
 type Admits<R> = R extends { readonly spends: (...args: never[]) => unknown } ? true : false;
 type Meters<R> = R extends { readonly spends: 'per-call' } ? true : false;
 type HandsOff<R> = R extends { readonly handsOff: true } ? true : false;
+type Reads<R, Part extends string> = R extends { readonly input: { readonly [K in Part]: unknown } }
+  ? true
+  : false;
+type ChecksBytes<R> = R extends {
+  readonly input: { readonly bytes: { readonly checkedBy: 'stack' } };
+}
+  ? true
+  : false;
 type ChecksTarget<R> = R extends {
   readonly input: { readonly bytes: { readonly checkedBy: { readonly target: unknown } } };
 }
@@ -66,6 +76,10 @@ export type PartsOf<R> = Need<NeedsCaller<R>, CallerParts> &
   Need<Meters<R>, Pick<AllParts, 'meter'>> &
   Need<HandsOff<R>, Pick<AllParts, 'handOff'>> &
   Need<ChecksTarget<R>, Pick<AllParts, 'executionTarget'>> &
+  Need<Reads<R, 'path'>, Pick<AllParts, 'pathParams'>> &
+  Need<Reads<R, 'query'>, Pick<AllParts, 'queryOf'>> &
+  Need<Reads<R, 'body'>, Pick<AllParts, 'jsonBody'>> &
+  Need<ChecksBytes<R>, Pick<AllParts, 'bytesBody'>> &
   Partial<Pick<AllParts, 'log'>>;
 
 /** The handler's request: a caller route's always has its caller. */
@@ -110,6 +124,10 @@ export function bind<const R extends AnyRoute>(
       admission: typeof spends === 'function' ? parts.admission?.(spends) : undefined,
       handOff: parts.handOff,
       executionTarget: parts.executionTarget,
+      pathParams: parts.pathParams,
+      queryOf: parts.queryOf,
+      jsonBody: parts.jsonBody,
+      bytesBody: parts.bytesBody,
     },
     spends === 'per-call'
       ? // The stack has found the caller before any handler runs.

@@ -8,17 +8,22 @@ import type { CatalogueEntry } from '../catalogue/entry.ts';
 import { getRuntime } from '../runtime.ts';
 import { bind } from './bind.ts';
 import { answerHandOff, passThroughOrHandedOff } from './hand-off.ts';
-import { admissionOf, callerParts } from './parts.ts';
+import { admissionOf, callerParts, type InputSteps } from './parts.ts';
 import { routeGroup } from './route-group.ts';
 import { routeOfEntry } from './routes/catalogue.ts';
 
-export function catalogueRoutes(entries: readonly CatalogueEntry[]) {
+/**
+ * The group's routes, bound with the steps that read their input (`steps`: those its entries
+ * use, named by its function, so that its bundle carries no other; one missing fails its init).
+ */
+export function catalogueRoutes(entries: readonly CatalogueEntry[], steps: Partial<InputSteps>) {
   // Built now, at cold start: a deployed function without OPENAPI_BASE_URL fails its init.
   const runtime = getRuntime();
   const client = catalogueClientOf(runtime);
   // Speech and images too large to return are handed off (hand-off.ts).
   const parts = {
     ...callerParts(runtime),
+    ...steps,
     admission: admissionOf(runtime),
     handOff: answerHandOff(runtime),
   };

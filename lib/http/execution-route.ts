@@ -11,7 +11,7 @@ import { getRuntime } from '../runtime.ts';
 import { bind } from './bind.ts';
 import { answerHandOff, passThroughOrHandedOff } from './hand-off.ts';
 import { executionTarget } from './middleware/execution-target.ts';
-import { admissionOf, callerParts } from './parts.ts';
+import { admissionOf, callerParts, pathParams, queryOf } from './parts.ts';
 import type { BoundRoute } from './route-stack.ts';
 import type { ExecutionQuery } from './routes/functions.ts';
 import type { Route } from './routes/route.ts';
@@ -37,6 +37,8 @@ export function executionRoute(
       admission: admissionOf(runtime),
       handOff: answerHandOff(runtime),
       executionTarget: executionTarget(client, checkedBy.target),
+      pathParams,
+      queryOf,
     },
   );
 }

@@ -10,7 +10,11 @@ import { usageGateOf } from '../usage/setup.ts';
 import type { Units } from '../usage/units.ts';
 import { type Caller, callersOf, type IdentifyCaller } from './callers.ts';
 import { admission } from './middleware/admission.ts';
+import { bytesBody } from './middleware/bytes-body.ts';
+import { jsonBody } from './middleware/json-body.ts';
 import type { HttpMiddleware } from './middleware/middleware.ts';
+import { pathParams } from './middleware/path-params.ts';
+import { queryOf } from './query.ts';
 import type { RequestInput, RouteRequest } from './request-state.ts';
 import type { HttpResponse } from './responses.ts';
 
@@ -23,6 +27,20 @@ export interface CallerParts {
 export function callerParts(runtime: Runtime): CallerParts {
   return { runtime, callers: callersOf(runtime) };
 }
+
+/**
+ * The steps that read a route's input, each named in the binding of a route that has that input
+ * (bind.ts asks for them by the route's type): its path parameters, its query, a JSON body, a
+ * body of bytes the stack checks (`{ ...callerParts(runtime), pathParams, queryOf }`).
+ */
+export interface InputSteps {
+  readonly pathParams: typeof pathParams;
+  readonly queryOf: typeof queryOf;
+  readonly jsonBody: typeof jsonBody;
+  readonly bytesBody: typeof bytesBody;
+}
+
+export { bytesBody, jsonBody, pathParams, queryOf };
 
 /** The usage check of a route that spends a set of units a request (middleware/admission.ts). */
 export type Admission = (spends: (input: RequestInput) => Units) => HttpMiddleware;

@@ -23,13 +23,14 @@ import type { HandOffOf } from './hand-off.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { authorize } from './middleware/authorize.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
-import { bytesBody } from './middleware/bytes-body.ts';
+import type { bytesBody } from './middleware/bytes-body.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
-import { jsonBody } from './middleware/json-body.ts';
+import type { jsonBody } from './middleware/json-body.ts';
 import type { HttpMiddleware } from './middleware/middleware.ts';
-import { pathParams } from './middleware/path-params.ts';
+import type { pathParams } from './middleware/path-params.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { validation } from './middleware/validation.ts';
+import type { queryOf } from './query.ts';
 import { RequestState, RouteRequest } from './request-state.ts';
 import { type HttpResponse, withAnswerHeaders } from './responses.ts';
 import { type Route, routeKeyOf } from './routes/route.ts';
@@ -62,6 +63,15 @@ interface StackParts {
    * required when its bytes are checked by a target. The binding builds it, as the admission.
    */
   readonly executionTarget?: HttpMiddleware;
+  /**
+   * The steps that read the route's input (parts.ts's InputSteps), each required when the route
+   * has that input: its path, its query, a JSON body, bytes the stack checks. The binding brings
+   * them, so that a bundle carries only those of its routes.
+   */
+  readonly pathParams?: typeof pathParams | undefined;
+  readonly queryOf?: typeof queryOf | undefined;
+  readonly jsonBody?: typeof jsonBody | undefined;
+  readonly bytesBody?: typeof bytesBody | undefined;
 }
 
 /** A part the route's data asks for and its binding did not give: the function fails at init. */
@@ -86,13 +96,18 @@ export function routeStack<B, Q, P>(
   if (route.access !== 'public') {
     stack.use(authenticate(parts.identify ?? missing(route, 'a caller check'), routeKeyOf(route)));
   }
-  if (input?.path) stack.use(pathParams(input.path));
+  if (input?.path) stack.use(parts.pathParams?.(input.path) ?? missing(route, 'its path step'));
   if (typeof route.access === 'object') stack.use(authorize(route.access.scope));
-  if (input?.body) stack.use(jsonBody());
+  if (input?.body) stack.use(parts.jsonBody?.() ?? missing(route, 'its JSON body step'));
   else if (input?.bytes?.checkedBy === 'stack') {
-    stack.use(bytesBody(input.bytes.contentTypes, input.bytes.required));
+    const { contentTypes, required } = input.bytes;
+    stack.use(parts.bytesBody?.(contentTypes, required) ?? missing(route, 'its bytes step'));
   }
-  stack.use(validation({ body: input?.body, query: input?.query }));
+  const { body, query } = input ?? {};
+  const schemas = query
+    ? { body, query, queryOf: parts.queryOf ?? missing(route, 'its query reader') }
+    : { body };
+  stack.use(validation(schemas));
   // A route that runs an action or a trigger never runs without its check, before admission.
   if (typeof input?.bytes?.checkedBy === 'object') {
     stack.use(parts.executionTarget ?? missing(route, "its target's check"));

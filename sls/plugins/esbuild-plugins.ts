@@ -1,7 +1,7 @@
 // esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins). They leave out
 // the parts of undici that no function can reach: undici is about two thirds of an HTTP function's
-// bundle. Each part left out becomes a module that throws with the reason, should it ever be
-// reached.
+// bundle. Each part left out becomes a module that throws, should it ever be reached. Its
+// message names the part and this file, where a comment says why no function needs it.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -11,47 +11,48 @@ import type { Plugin, PluginBuild } from 'esbuild';
 /** undici's own modules, read as the bundles would load them. */
 const require = createRequire(import.meta.url);
 
-/** An undici module left out, with why no function can use it. */
+/** An undici module left out, and what its error says. */
 interface LeftOut {
   readonly file: RegExp;
-  readonly why: string;
+  /** Short: every bundle carries it. Why no function can use the part is in its comment. */
+  readonly said: string;
   /** The names it exports that are called later, not when it loads. */
   readonly calledLater?: readonly string[];
 }
 
-/** The undici modules left out, by file, with why no function can use them. */
+/** The undici modules left out, by file, each with why no function can use it. */
 const LEFT_OUT: readonly LeftOut[] = [
   {
     // undici carries its HTTP parser twice, as WebAssembly with and without SIMD (70 KB each),
     // and loads the one without SIMD only when the other cannot compile. Node 24 on Lambda
     // (x86_64 and arm64) runs WebAssembly SIMD.
     file: /[\\/]llhttp[\\/]llhttp-wasm\.js$/,
-    why: 'this runtime cannot compile WebAssembly SIMD, and the non-SIMD HTTP parser was left out',
+    said: 'no WebAssembly SIMD, and the non-SIMD HTTP parser was left out',
   },
   {
     // HTTP/2 is only spoken when a dispatcher allows it (`allowH2`); ours never does. The
     // client requires it when it loads, and calls it only on a connection that chose h2.
     file: /[\\/]dispatcher[\\/]client-h2\.js$/,
-    why: 'HTTP/2 was left out (no dispatcher of this package allows it)',
+    said: 'HTTP/2 was left out',
     calledLater: [],
   },
   {
     // The fetch body machinery (web IDL, FormData, data: URLs, about 45 KB) is only loaded to
     // send a FormData body; this package sends strings and bytes.
     file: /[\\/]web[\\/]fetch[\\/]body\.js$/,
-    why: 'FormData bodies were left out (this package sends strings and bytes only)',
+    said: 'FormData bodies were left out',
   },
   {
     // Interceptors: a dispatcher's `compose` wraps each in this handler; no dispatcher of this
     // package is composed. Required when the dispatcher loads, called only by `compose`.
     file: /[\\/]handler[\\/]wrap-handler(\.js)?$/,
-    why: 'interceptors were left out (no dispatcher of this package is composed)',
+    said: 'interceptors were left out',
     calledLater: ['wrap'],
   },
   {
     // A client's and a pool's `stats` getters; nothing here reads them.
     file: /[\\/]util[\\/]stats(\.js)?$/,
-    why: "dispatchers' stats were left out (nothing in this package reads them)",
+    said: 'stats were left out',
     calledLater: ['ClientStats', 'PoolStats'],
   },
 ];
@@ -70,7 +71,7 @@ const leaveOutUnreachableUndici: Plugin = {
     );
     build.onLoad({ filter: /.*/, namespace: 'left-out' }, ({ pluginData }) => {
       const entry = pluginData as LeftOut;
-      const error = `new Error(${JSON.stringify(`undici: ${entry.why} (sls/plugins/esbuild-plugins.ts)`)})`;
+      const error = `new Error(${JSON.stringify(`undici: ${entry.said} (sls/plugins/esbuild-plugins.ts)`)})`;
       // A module loaded when it is needed throws then; one loaded up front, when it is called:
       // the module itself, or each of the names it exports (`calledLater`).
       const leftOut = `function leftOut() { throw ${error}; }`;
@@ -347,11 +348,14 @@ const UNDICI_ENTRY = 'undici/lib/dispatcher/agent.js';
 const ERROR_CLASS =
   /^(?:const k\w+ = Symbol\.for\('[\w.]+'\)\n)?class (\w+) extends (\w+) \{\n[\s\S]*?^\}\n\n?/gm;
 
-let wordsBundled: Promise<Set<string>> | undefined;
+let wordsByFile: Promise<Map<string, Set<string>>> | undefined;
 
-/** Every word of the undici modules an Agent's bundle takes in (the errors module aside). */
-function undiciWordsBundled(build: PluginBuild, plugins: Plugin[]): Promise<Set<string>> {
-  wordsBundled ??= build.esbuild
+/**
+ * Every word of the undici modules an Agent's bundle takes in, but those of the module being cut
+ * (`cut`). The Agent is built with the other plugins, undici's modules whole.
+ */
+async function undiciWordsBundled(build: PluginBuild, cut: RegExp): Promise<Set<string>> {
+  wordsByFile ??= build.esbuild
     .build({
       entryPoints: [require.resolve(UNDICI_ENTRY)],
       bundle: true,
@@ -360,18 +364,24 @@ function undiciWordsBundled(build: PluginBuild, plugins: Plugin[]): Promise<Set<
       write: false,
       metafile: true,
       logLevel: 'silent',
-      plugins,
+      plugins: PLUGINS.filter((plugin) => !CUTTING.includes(plugin)),
     })
     .then(({ metafile }) => {
-      const words = new Set<string>();
+      const byFile = new Map<string, Set<string>>();
       for (const input of Object.keys(metafile.inputs)) {
         const file = path.resolve(input);
-        if (UNDICI_ERRORS.test(file) || !fs.existsSync(file)) continue;
+        if (!fs.existsSync(file)) continue;
+        const words = new Set<string>();
         for (const [word] of fs.readFileSync(file, 'utf8').matchAll(/\b\w+\b/g)) words.add(word);
+        byFile.set(file, words);
       }
-      return words;
+      return byFile;
     });
-  return wordsBundled;
+  const words = new Set<string>();
+  for (const [file, own] of await wordsByFile) {
+    if (!cut.test(file)) for (const word of own) words.add(word);
+  }
+  return words;
 }
 
 /** undici's errors module with only the classes named in `used`, and those they extend. */
@@ -404,17 +414,103 @@ const undiciErrorsUsed: Plugin = {
   name: 'undici-errors-used',
   setup(build) {
     build.onLoad({ filter: UNDICI_ERRORS }, async (args) => {
-      const others = PLUGINS.filter((plugin) => plugin !== undiciErrorsUsed);
-      const used = await undiciWordsBundled(build, others);
+      const used = await undiciWordsBundled(build, UNDICI_ERRORS);
       return { contents: undiciErrorsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
     });
   },
 };
 
+/**
+ * undici's util module holds the helpers of every part of undici (fetch's streams and ranges,
+ * FormData, the API's listeners...): about 11 KB of every HTTP bundle. It is cut to the functions
+ * the bundled undici modules name, with those the kept code calls, as the errors module is. Its
+ * other top-level code stays whole. The build fails if the module no longer reads as top-level
+ * functions and one export of them.
+ */
+const UNDICI_UTIL = /[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/;
+const TOP_LEVEL_FUNCTION = /^(?:async )?function (\w+) \([\s\S]*?^\}\n/gm;
+
+/** undici's util module with only the functions named in `used`, and those they call. */
+function undiciUtilOf(source: string, used: ReadonlySet<string>): string {
+  const functions = new Map<string, string>();
+  for (const block of source.matchAll(TOP_LEVEL_FUNCTION)) functions.set(block[1]!, block[0]);
+  const exported = /^module\.exports = \{\n([\s\S]*?)\n\}\n?$/m.exec(source);
+  const entries = (exported?.[1] ?? '').split('\n').map((line) => line.trim().replace(/,$/, ''));
+  const nameOf = (entry: string) => /^\w+/.exec(entry)?.[0] ?? '';
+  if (functions.size < 10 || entries.length < 10 || entries.some((entry) => !nameOf(entry))) {
+    throw new Error("undici's util module changed: it no longer reads as functions and one export");
+  }
+  const kept = entries.filter((entry) => used.has(nameOf(entry)));
+  const withKept = source.replace(exported![0], `module.exports = {\n${kept.join(',\n')}\n}\n`);
+  // What the rest of the module names, then what each function it keeps names, in turn.
+  let rest = withKept;
+  for (const text of functions.values()) rest = rest.replace(text, '');
+  const needed = new Set<string>();
+  const name = (text: string): void => {
+    for (const [word] of text.matchAll(/\b\w+\b/g)) {
+      const body = functions.get(word);
+      if (body === undefined || needed.has(word)) continue;
+      needed.add(word);
+      name(body);
+    }
+  };
+  name(rest);
+  let cut = withKept;
+  for (const [fn, text] of functions) if (!needed.has(fn)) cut = cut.replace(text, '');
+  return cut;
+}
+
+const undiciUtilUsed: Plugin = {
+  name: 'undici-util-used',
+  setup(build) {
+    build.onLoad({ filter: UNDICI_UTIL }, async (args) => {
+      const used = await undiciWordsBundled(build, UNDICI_UTIL);
+      return { contents: undiciUtilOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * undici's symbols module exports the keys of every part of undici as one object: the proxies',
+ * the redirects', the retries'... It is cut to the keys the bundled undici modules name. The build
+ * fails if the module no longer reads as that one object, a key and its symbol a line.
+ */
+const UNDICI_SYMBOLS = /[\\/]undici[\\/]lib[\\/]core[\\/]symbols\.js$/;
+
+/** undici's symbols module with only the keys named in `used`. */
+function undiciSymbolsOf(source: string, used: ReadonlySet<string>): string {
+  const exported =
+    /^module\.exports = \{\n((?: {2}\w+: Symbol(?:\.for)?\('[^'\n]*'\),?\n)+)\}\n?$/m.exec(source);
+  const lines = exported?.[1]?.split('\n').filter(Boolean) ?? [];
+  if (lines.length < 10) {
+    throw new Error("undici's symbols module changed: it no longer reads as one object of symbols");
+  }
+  const kept = lines.filter((line) => used.has(/\w+/.exec(line)![0]));
+  return source.replace(
+    exported![0],
+    `module.exports = {\n${kept.map((line) => line.replace(/,$/, '')).join(',\n')}\n}\n`,
+  );
+}
+
+const undiciSymbolsUsed: Plugin = {
+  name: 'undici-symbols-used',
+  setup(build) {
+    build.onLoad({ filter: UNDICI_SYMBOLS }, async (args) => {
+      const used = await undiciWordsBundled(build, UNDICI_SYMBOLS);
+      return { contents: undiciSymbolsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
+    });
+  },
+};
+
+/** The plugins that cut a module of undici to what the others name. */
+const CUTTING: readonly Plugin[] = [undiciErrorsUsed, undiciUtilUsed, undiciSymbolsUsed];
+
 const PLUGINS: Plugin[] = [
   leaveOutUnreachableUndici,
   diagnosticsChannelsOnly,
   undiciErrorsUsed,
+  undiciUtilUsed,
+  undiciSymbolsUsed,
   openApiDocumentBuiltAhead,
   docsAssetsBuiltIn,
   httpParserBeside,

@@ -146,7 +146,7 @@ const ADD_A_ROUTE: Record<string, Edit> = {
     () => `/** GET /jobs/{instanceId}/status */
 
 import { bind } from '../../lib/http/bind.ts';
-import { admissionOf, callerParts } from '../../lib/http/parts.ts';
+import { admissionOf, callerParts, pathParams } from '../../lib/http/parts.ts';
 import { passThrough } from '../../lib/http/responses.ts';
 import { jobRoutes } from '../../lib/http/routes/jobs.ts';
 import { getRuntime } from '../../lib/runtime.ts';
@@ -158,7 +158,7 @@ const scanJobs = scanJobsClientOf(runtime);
 export const handler = bind(
   jobRoutes.getJobStatus,
   async (request) => passThrough(await scanJobs.status(request.path.instanceId, request.call), 200),
-  { ...callerParts(runtime), admission: admissionOf(runtime) },
+  { ...callerParts(runtime), admission: admissionOf(runtime), pathParams },
 );
 `,
   ),

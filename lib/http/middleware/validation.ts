@@ -7,13 +7,17 @@
 import { InputError, type InputIssue } from '../../core/errors.ts';
 import { type InputPlace, parseInput } from '../../core/input-issues.ts';
 import type { Schema } from '../../core/schemas.ts';
-import { queryOf } from '../query.ts';
+import type { queryOf } from '../query.ts';
 import type { HttpMiddleware } from './middleware.ts';
 
-interface InputSchemas {
-  readonly body?: Schema;
-  readonly query?: Schema;
-}
+/**
+ * The body's and the query's schemas. A query comes with its reader (query.ts's `queryOf`,
+ * which the route's binding brings), so that a bundle whose route reads none carries none.
+ */
+type InputSchemas = { readonly body?: Schema } & (
+  | { readonly query?: undefined }
+  | { readonly query: Schema; readonly queryOf: typeof queryOf }
+);
 
 /** A part of the input, validated: its value, or the 400 naming every issue. */
 export function validInput(where: InputPlace, schema: Schema, value: unknown): unknown {
@@ -35,7 +39,12 @@ export function validation(schemas: InputSchemas): HttpMiddleware {
     before: ({ event: state }) => {
       const issues: InputIssue[] = [];
       const query = schemas.query
-        ? checked('query', schemas.query, queryOf(state.apiGatewayEvent.rawQueryString), issues)
+        ? checked(
+            'query',
+            schemas.query,
+            schemas.queryOf(state.apiGatewayEvent.rawQueryString),
+            issues,
+          )
         : {};
       const body = schemas.body
         ? checked('body', schemas.body, state.body.json(), issues)

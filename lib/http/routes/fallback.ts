@@ -7,6 +7,8 @@ import type { Route } from './route.ts';
 
 /** The catch-all's function, and its route's id. */
 const FALLBACK = 'fallback';
+/** Any path: API Gateway's greedy path parameter. */
+const ANY_PATH = '/{proxy+}';
 
 /**
  * The catch-all: API Gateway's `$default` route, for an unknown path or a known path called
@@ -17,13 +19,25 @@ export const fallbackRoute: Route = {
   function: FALLBACK,
   id: FALLBACK,
   method: 'ANY',
-  path: '/{proxy+}',
+  path: ANY_PATH,
   access: 'public',
   summary: 'Any other path or method: 404 or 405',
   tag: 'service',
 };
 
-/** What a grouped function answers for a route key it does not serve (a misrouted request). */
+/**
+ * What a grouped function answers for a route key it does not serve (a misrouted request): the
+ * catch-all's method, path and access, written out so that a grouped function carries no more.
+ */
 export function notServedRoute(functionName: string): Route {
-  return { ...fallbackRoute, function: functionName, id: `${functionName}NotServed` };
+  const id = `${functionName}NotServed`;
+  return {
+    function: functionName,
+    id,
+    method: 'ANY',
+    path: ANY_PATH,
+    access: 'public',
+    summary: id,
+    tag: 'service',
+  };
 }

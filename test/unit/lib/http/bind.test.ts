@@ -3,6 +3,8 @@ import * as z from 'zod/mini';
 import { createLogger } from '../../../../lib/core/log.ts';
 import type * as BindModule from '../../../../lib/http/bind.ts';
 import { bind, type HandlerOf } from '../../../../lib/http/bind.ts';
+import { jsonBody as jsonBodyStep } from '../../../../lib/http/middleware/json-body.ts';
+import { pathParams } from '../../../../lib/http/middleware/path-params.ts';
 import type * as PartsModule from '../../../../lib/http/parts.ts';
 import { json } from '../../../../lib/http/responses.ts';
 import { defineRoute, type Route, type RouteAccess } from '../../../../lib/http/routes/route.ts';
@@ -26,6 +28,9 @@ const echoRoute = defineRoute({
   },
 });
 
+/** The steps that read its input, as its function would bind them. */
+const echoSteps = { jsonBody: jsonBodyStep, pathParams };
+
 const echoEvent = (changes: Parameters<typeof httpEvent>[1] = {}) =>
   httpEvent('jobs-search.json', {
     body: '{"n":1}',
@@ -47,8 +52,11 @@ describe('bind, a route that needs no caller', () => {
   });
 
   it('runs the handler with no caller and no token, on the validated input', async () => {
-    const bound = bind(echoRoute, async (request) =>
-      json(200, { body: request.body, path: request.path, caller: request.caller ?? null }),
+    const bound = bind(
+      echoRoute,
+      async (request) =>
+        json(200, { body: request.body, path: request.path, caller: request.caller ?? null }),
+      echoSteps,
     );
     expect(bound.route).toBe(echoRoute);
     const result = await bound(echoEvent(), lambdaContext());
@@ -57,10 +65,14 @@ describe('bind, a route that needs no caller', () => {
 
   it('checks the input over the same stack as every route', async () => {
     let runs = 0;
-    const bound = bind(echoRoute, async () => {
-      runs += 1;
-      return json(200, {});
-    });
+    const bound = bind(
+      echoRoute,
+      async () => {
+        runs += 1;
+        return json(200, {});
+      },
+      echoSteps,
+    );
     const result = await bound(echoEvent({ pathParameters: { id: 'x' } }), lambdaContext());
     expect(result.statusCode).toBe(400);
     expect(runs).toBe(0);
@@ -69,6 +81,7 @@ describe('bind, a route that needs no caller', () => {
   it("logs on the logger it is handed, under the route's function", async () => {
     const lines: string[] = [];
     const bound = bind(echoRoute, async () => json(200, {}), {
+      ...echoSteps,
       log: createLogger({ stage: 'test' }, (line) => lines.push(line)),
     });
     await bound(echoEvent(), lambdaContext());
@@ -82,7 +95,7 @@ describe('bind, a route that needs no caller', () => {
 
   it('logs to the console by default (Lambda ships it), loading no runtime', async () => {
     const lines = captureLogLines();
-    const bound = bind(echoRoute, async () => json(200, {}));
+    const bound = bind(echoRoute, async () => json(200, {}), echoSteps);
     await bound(echoEvent(), lambdaContext());
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       expect.objectContaining({ function: 'echoFunction', message: 'request' }),

@@ -6,6 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import * as z from 'zod/mini';
 import { defineEntry } from '../../../../lib/catalogue/entry.ts';
 import type * as CatalogueRoutesModule from '../../../../lib/http/catalogue-routes.ts';
+import { jsonBody as jsonBodyStep } from '../../../../lib/http/middleware/json-body.ts';
+import { queryOf } from '../../../../lib/http/query.ts';
 import { httpEvent, jsonBody, lambdaContext } from '../../../helpers/lambda.ts';
 import { captureLogLines } from '../../../helpers/logs.ts';
 import { type ScriptedServer, startScriptedServer } from '../../../helpers/scripted-server.ts';
@@ -54,7 +56,7 @@ describe('catalogueRoutes', () => {
     const { catalogueRoutes } = (await import(
       '../../../../lib/http/catalogue-routes.ts'
     )) as typeof CatalogueRoutesModule;
-    handler = catalogueRoutes([lookup, shorten]);
+    handler = catalogueRoutes([lookup, shorten], { jsonBody: jsonBodyStep, queryOf });
     catalogue.received.length = 0;
     captureLogLines();
   });
@@ -145,6 +147,6 @@ describe('catalogueRoutes', () => {
     const { catalogueRoutes } = (await import(
       '../../../../lib/http/catalogue-routes.ts'
     )) as typeof CatalogueRoutesModule;
-    expect(() => catalogueRoutes([lookup])).toThrow(/OPENAPI_BASE_URL/);
+    expect(() => catalogueRoutes([lookup], { queryOf })).toThrow(/OPENAPI_BASE_URL/);
   });
 });

@@ -5,6 +5,9 @@ import type { Logger } from '../../../../lib/core/log.ts';
 import { createLogger } from '../../../../lib/core/log.ts';
 import { secretCallers } from '../../../../lib/http/callers.ts';
 import { MAX_BODY_BYTES } from '../../../../lib/http/middleware/body-limit.ts';
+import { jsonBody as jsonBodyStep } from '../../../../lib/http/middleware/json-body.ts';
+import { pathParams } from '../../../../lib/http/middleware/path-params.ts';
+import { queryOf } from '../../../../lib/http/query.ts';
 import { json } from '../../../../lib/http/responses.ts';
 import { type RouteHandler, routeStack } from '../../../../lib/http/route-stack.ts';
 import { defineRoute, type RouteAccess } from '../../../../lib/http/routes/route.ts';
@@ -66,7 +69,9 @@ function echoFunction(options: { onCall?: () => void } = {}) {
     ...testRoute('echo', { scope: 'jobs:cancel' }),
     input: echoInput,
   });
-  const handler = routeStack(route, { log, identify: testCallers }, async (request) => {
+  // With the steps that read its input, as its binding brings them (bind.ts).
+  const steps = { jsonBody: jsonBodyStep, pathParams, queryOf };
+  const handler = routeStack(route, { log, identify: testCallers, ...steps }, async (request) => {
     options.onCall?.();
     return json(200, { body: request.body, query: request.query, path: request.path });
   });

@@ -11,6 +11,7 @@ import { loadConfig } from '../../../../lib/core/config.ts';
 import { UnexpectedError } from '../../../../lib/core/errors.ts';
 import { createLogger } from '../../../../lib/core/log.ts';
 import { bind } from '../../../../lib/http/bind.ts';
+import { pathParams } from '../../../../lib/http/middleware/path-params.ts';
 import { functionRoutes } from '../../../../lib/http/routes/functions.ts';
 import { webhookReceiver } from '../../../../lib/http/webhook-receiver.ts';
 import { createRuntime } from '../../../../lib/runtime.ts';
@@ -49,7 +50,7 @@ function receiver(queue?: InvocationQueue) {
   const handler = bind(
     functionRoutes.receiveWebhook,
     webhookReceiver(runtime, queue ?? recording),
-    { log },
+    { log, pathParams },
   );
   const requestLine = () =>
     lines.map((line) => JSON.parse(line)).find((line) => line.route === 'POST /webhooks/{name}');

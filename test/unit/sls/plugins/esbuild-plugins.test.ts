@@ -2,8 +2,9 @@
  * The bundles' esbuild plugins (sls/plugins/esbuild-plugins.ts), on real esbuild builds: the
  * HTTP parser written beside a bundle is byte for byte undici's, the parser's constants cut to
  * the tables undici's client reads, its diagnostics cut to its channels, its errors to the classes
- * its bundled modules name, a left-out part of
- * undici says why when reached (and the agent left answers as before), and middy loads Node's web streams only if a handler streams.
+ * its bundled modules name, its util to the functions and its symbols to the keys they name, a
+ * left-out part of undici says why when reached (and the agent left answers as before), and middy
+ * loads Node's web streams only if a handler streams.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -119,6 +120,50 @@ describe('the bundles’ esbuild plugins', () => {
       ]);
       // undici tests its errors by a symbol, so that copies of it agree.
       expect(error instanceof original[name]!, name).toBe(true);
+    }
+  });
+
+  it("keep of undici's util the functions its bundled modules name, each doing what undici's does", async () => {
+    const original = require('undici/lib/core/util.js') as Record<string, unknown>;
+    const { exports } = await bundle(
+      "module.exports = require('undici/lib/core/util.js');",
+      'node_modules/undici/lib/dispatcher',
+    );
+    const kept = exports as Record<string, unknown>;
+    // What the client and the request call.
+    for (const name of ['parseOrigin', 'bodyLength', 'errorRequest', 'isValidHTTPToken']) {
+      expect(kept[name], name).toBeTypeOf('function');
+    }
+    expect((kept.parseOrigin as (url: string) => URL)('http://127.0.0.1:8080/').origin).toBe(
+      (original.parseOrigin as (url: string) => URL)('http://127.0.0.1:8080/').origin,
+    );
+    expect((kept.bodyLength as (body: unknown) => number)(Buffer.from('four'))).toBe(4);
+    const token = kept.isValidHTTPToken as (text: string) => boolean;
+    expect([token('PATCH'), token('bad token')]).toEqual([true, false]);
+    // fetch's streams and ranges, the API's body checks: no bundled module reaches them.
+    for (const name of ['ReadableStreamFrom', 'parseRangeHeader', 'isDisturbed']) {
+      expect(original[name], name).toBeTypeOf('function');
+      expect(kept[name], name).toBeUndefined();
+    }
+    expect(Object.keys(kept).length).toBeLessThan(Object.keys(original).length);
+  });
+
+  it("keep of undici's symbols those its bundled modules name, each as undici describes it", async () => {
+    const original = require('undici/lib/core/symbols.js') as Record<string, symbol>;
+    const { exports } = await bundle(
+      "module.exports = require('undici/lib/core/symbols.js');",
+      'node_modules/undici/lib/dispatcher',
+    );
+    const kept = exports as Record<string, symbol>;
+    // What the client, the pool and the agent key their state by.
+    for (const name of ['kUrl', 'kClose', 'kDispatch', 'kQueue', 'kSocket', 'kConnect']) {
+      expect(kept[name], name).toBeTypeOf('symbol');
+      expect(kept[name]!.description, name).toBe(original[name]!.description);
+    }
+    // The proxies', the retries', HTTP/2's: no bundled module reaches them.
+    for (const name of ['kHttpProxyAgent', 'kRetryHandlerDefaultRetry', 'kHTTP2Session']) {
+      expect(original[name], name).toBeTypeOf('symbol');
+      expect(kept[name], name).toBeUndefined();
     }
   });
 

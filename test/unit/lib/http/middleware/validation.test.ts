@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { InputError } from '../../../../../lib/core/errors.ts';
+import type { Schema } from '../../../../../lib/core/schemas.ts';
 import { validation, validInput } from '../../../../../lib/http/middleware/validation.ts';
+import { queryOf } from '../../../../../lib/http/query.ts';
 import type { RequestState } from '../../../../../lib/http/request-state.ts';
 import { ownStack, stateOf } from './own-stack.ts';
 
@@ -12,9 +14,11 @@ const query = z.object({
 });
 
 /** The validated input the handler's request reads, or the issues of the 400. */
-async function outcome(schemas: Parameters<typeof validation>[0], state: RequestState) {
+async function outcome(schemas: { body?: Schema; query?: Schema }, state: RequestState) {
   try {
-    await ownStack([validation(schemas)])(state);
+    // A query is read by the reader its route's binding brings (query.ts's).
+    const { body, query } = schemas;
+    await ownStack([validation(query ? { body, query, queryOf } : { body })])(state);
     return { input: state.input };
   } catch (error) {
     expect(error).toBeInstanceOf(InputError);

@@ -384,6 +384,23 @@ async function undiciWordsBundled(build: PluginBuild, cut: RegExp): Promise<Set<
   return words;
 }
 
+/** A plugin that loads one module of undici cut by `cutOf` to what the other bundled modules name. */
+function undiciCut(
+  name: string,
+  filter: RegExp,
+  cutOf: (source: string, used: ReadonlySet<string>) => string,
+): Plugin {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter }, async (args) => {
+        const used = await undiciWordsBundled(build, filter);
+        return { contents: cutOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
+      });
+    },
+  };
+}
+
 /** undici's errors module with only the classes named in `used`, and those they extend. */
 function undiciErrorsOf(source: string, used: ReadonlySet<string>): string {
   const classes = new Map<string, { text: string; base: string }>();
@@ -410,15 +427,7 @@ function undiciErrorsOf(source: string, used: ReadonlySet<string>): string {
   return cut;
 }
 
-const undiciErrorsUsed: Plugin = {
-  name: 'undici-errors-used',
-  setup(build) {
-    build.onLoad({ filter: UNDICI_ERRORS }, async (args) => {
-      const used = await undiciWordsBundled(build, UNDICI_ERRORS);
-      return { contents: undiciErrorsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
-    });
-  },
-};
+const undiciErrorsUsed = undiciCut('undici-errors-used', UNDICI_ERRORS, undiciErrorsOf);
 
 /**
  * undici's util module holds the helpers of every part of undici (fetch's streams and ranges,
@@ -460,15 +469,7 @@ function undiciUtilOf(source: string, used: ReadonlySet<string>): string {
   return cut;
 }
 
-const undiciUtilUsed: Plugin = {
-  name: 'undici-util-used',
-  setup(build) {
-    build.onLoad({ filter: UNDICI_UTIL }, async (args) => {
-      const used = await undiciWordsBundled(build, UNDICI_UTIL);
-      return { contents: undiciUtilOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
-    });
-  },
-};
+const undiciUtilUsed = undiciCut('undici-util-used', UNDICI_UTIL, undiciUtilOf);
 
 /**
  * undici's symbols module exports the keys of every part of undici as one object: the proxies',
@@ -492,15 +493,7 @@ function undiciSymbolsOf(source: string, used: ReadonlySet<string>): string {
   );
 }
 
-const undiciSymbolsUsed: Plugin = {
-  name: 'undici-symbols-used',
-  setup(build) {
-    build.onLoad({ filter: UNDICI_SYMBOLS }, async (args) => {
-      const used = await undiciWordsBundled(build, UNDICI_SYMBOLS);
-      return { contents: undiciSymbolsOf(fs.readFileSync(args.path, 'utf8'), used), loader: 'js' };
-    });
-  },
-};
+const undiciSymbolsUsed = undiciCut('undici-symbols-used', UNDICI_SYMBOLS, undiciSymbolsOf);
 
 /** The plugins that cut a module of undici to what the others name. */
 const CUTTING: readonly Plugin[] = [undiciErrorsUsed, undiciUtilUsed, undiciSymbolsUsed];

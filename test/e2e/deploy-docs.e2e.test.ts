@@ -30,6 +30,7 @@ import {
   placeholdersOf,
   regionalArns,
 } from '../../scripts/deploy/guide.ts';
+import { bareEnvironment } from '../helpers/bare-environment.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DOCUMENTS = ['README.md', 'docs/deploy.md'];
@@ -175,13 +176,7 @@ function bash(script: string, cwd: string): Promise<{ code: number; output: stri
     const child = spawn('bash', ['-c', script], {
       cwd,
       env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        // The run's compile cache and esbuild's garbage collection (vitest.config.ts): a
-        // faster start and build, the same command.
-        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
-        GOGC: process.env.GOGC,
-        GOMEMLIMIT: process.env.GOMEMLIMIT,
+        ...bareEnvironment(),
         // No account: the preflight's online checks say so and stop there (never this machine's
         // own AWS configuration, nor the instance metadata service).
         AWS_CONFIG_FILE: path.join(cwd, '.aws-config-none'),

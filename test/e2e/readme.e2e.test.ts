@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bareEnvironment } from '../helpers/bare-environment.ts';
 import { emulatorForSuite } from '../helpers/emulator.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -45,13 +46,7 @@ describe('the README', async () => {
         run(line, {
           cwd: ROOT,
           env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            // The run's compile cache and esbuild's garbage collection (vitest.config.ts): a
-            // faster start and build, the same command.
-            NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
-            GOGC: process.env.GOGC,
-            GOMEMLIMIT: process.env.GOMEMLIMIT,
+            ...bareEnvironment(),
             EMULATOR_PORT: String(emulator.port),
             WATCHER_STATE_FILE: relativeState,
           },

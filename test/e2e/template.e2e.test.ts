@@ -20,6 +20,7 @@ import { scopesGranting } from '../../lib/core/scopes.ts';
 import { routes } from '../../lib/http/routes/index.ts';
 import { DEMO_SECRETS_FILE } from '../../scripts/local/paths.ts';
 import { findFreePort, isPortFree } from '../../scripts/local/ports.ts';
+import { bareEnvironment } from '../helpers/bare-environment.ts';
 import { problemsOf, widgetsOf } from '../helpers/dashboard-metrics.ts';
 import {
   capitalized,
@@ -84,13 +85,7 @@ async function packageStage(
 ): Promise<Packaged> {
   const dir = await mkdtemp(path.join(tmpdir(), `sls-package-${stage}-`));
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    // The run's compile cache and esbuild's garbage collection (vitest.config.ts): a
-    // faster start and build, the same command.
-    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
-    GOGC: process.env.GOGC,
-    GOMEMLIMIT: process.env.GOMEMLIMIT,
+    ...bareEnvironment(),
     SLS_ESBUILD_WORK_FOLDER: path.join('.esbuild', path.basename(dir)),
     ...settings,
   };
@@ -145,13 +140,7 @@ function startedOnce(): Promise<NpmStart> {
     const start = spawn('npm', ['start'], {
       cwd: ROOT,
       env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        // The run's compile cache and esbuild's garbage collection (vitest.config.ts): a
-        // faster start and build, the same command.
-        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
-        GOGC: process.env.GOGC,
-        GOMEMLIMIT: process.env.GOMEMLIMIT,
+        ...bareEnvironment(),
         PORT: String(port),
         EMULATOR_PORT: String(await findFreePort()),
       },
@@ -208,13 +197,7 @@ function readmePackage(): Promise<Packaged & { readonly said: string }> {
     const { stdout, stderr } = await run('npx', ['serverless', 'package'], {
       cwd: ROOT,
       env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        // The run's compile cache and esbuild's garbage collection (vitest.config.ts): a
-        // faster start and build, the same command.
-        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
-        GOGC: process.env.GOGC,
-        GOMEMLIMIT: process.env.GOMEMLIMIT,
+        ...bareEnvironment(),
       },
     });
     // A copy: the next package, whatever its --package, empties .serverless/ when it starts.

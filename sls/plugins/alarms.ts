@@ -46,13 +46,20 @@ export function configurationAlarm(actions: readonly string[]): Resource {
           ReturnData: true,
         },
       ],
-      EvaluationPeriods: 1,
-      Threshold: 0,
-      ComparisonOperator: 'GreaterThanThreshold',
-      TreatMissingData: 'notBreaching',
-      AlarmActions: actions,
-      OKActions: actions,
+      ...firesOnAnyCount(actions),
     },
+  };
+}
+
+/** An alarm's rule: any count in one period fires it, and no data is fine. */
+function firesOnAnyCount(actions: readonly string[]) {
+  return {
+    EvaluationPeriods: 1,
+    Threshold: 0,
+    ComparisonOperator: 'GreaterThanThreshold',
+    TreatMissingData: 'notBreaching',
+    AlarmActions: actions,
+    OKActions: actions,
   };
 }
 
@@ -88,12 +95,7 @@ export default class FunctionAlarms implements Plugin {
             Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }],
             Statistic: 'Sum',
             Period: 300,
-            EvaluationPeriods: 1,
-            Threshold: 0,
-            ComparisonOperator: 'GreaterThanThreshold',
-            TreatMissingData: 'notBreaching',
-            AlarmActions: actions,
-            OKActions: actions,
+            ...firesOnAnyCount(actions),
           },
         };
       }
